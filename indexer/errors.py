@@ -1,0 +1,33 @@
+"""Domain errors. Their messages are written for the agent: they say what is valid.
+
+The MCP layer turns `DeepreadError` into a tool error carrying the message;
+the CLI prints it. Anything else is a bug.
+"""
+
+
+class DeepreadError(Exception):
+    """Base class for errors whose message is meant for the caller."""
+
+
+class NotFound(DeepreadError):
+    """An unknown doc_id or sec_id."""
+
+
+class InvalidArgument(DeepreadError):
+    """An argument outside what the tool accepts (empty query, bad range)."""
+
+
+class NotReady(DeepreadError):
+    """The document exists but is not indexed yet, or failed."""
+
+
+class ParseError(DeepreadError):
+    """A file cannot be indexed; the message is the reason shown in get_toc."""
+
+
+class IndexLocked(DeepreadError):
+    """Another process owns the data directory."""
+
+
+class ModelUnavailable(DeepreadError):
+    """The embedding model cannot be loaded (missing or corrupt files, no network)."""

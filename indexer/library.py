@@ -1,0 +1,405 @@
+"""The Python API of deepread: `Library.toc()`, `.retrieve()`, `.read_section()`.
+
+It owns the data directory (one writer process, enforced by a lock file),
+opens the store, the vectors and the embedding model, and answers the three
+questions of the tool contract in DESIGN.md. The MCP server and the CLI are
+thin layers over it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from indexer.embedder import DEFAULT_MODEL, Embedder
+from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
+from indexer.models import (
+    DocumentInfo,
+    FailedDocument,
+    ParagraphText,
+    RetrievedParagraph,
+    RetrieveResult,
+    SectionInfo,
+    SectionText,
+    Toc,
+)
+from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
+from indexer.search import HybridSearch, SearchMode
+from indexer.store import DocumentRow, ParagraphRow, Store
+from indexer.tokens import count_tokens
+from indexer.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+MAX_TOP_K = 50
+MAX_WINDOW = 10
+
+
+@dataclass
+class LibraryConfig:
+    roots: list[Path]
+    data_dir: Path
+    models_dir: Path
+    embedding_model: str = DEFAULT_MODEL
+    chroma_url: str | None = None
+    token_budget: int = 8000
+    max_file_bytes: int = 50_000_000
+    heading_context: bool = True
+    search_mode: SearchMode = "hybrid"
+    embed_threads: int | None = None
+    extra_excluded: list[Path] = field(default_factory=list)
+
+
+class Library:
+    def __init__(self, config: LibraryConfig):
+        self.config = config
+        self.progress: Progress | None = None  # set while a reconcile runs
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = _acquire(config.data_dir)
+        try:
+            self.store = Store(config.data_dir / "index.sqlite3")
+            self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
+            collection = "deepread-" + config.data_dir.name[-40:].strip("-_.") if config.chroma_url else "paragraphs"
+            self.vectors = VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url)
+            self._check_signature()
+            self.indexer = Indexer(
+                self.store,
+                self.vectors,
+                self.embedder,
+                config.roots,
+                config.max_file_bytes,
+                heading_context=config.heading_context,
+                excluded=[config.data_dir, *config.extra_excluded],
+            )
+            self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def close(self) -> None:
+        self.store.close()
+        self._lock.release()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_signature(self) -> None:
+        """Vectors of another model (or other embedded text) must never be mixed in: rebuild."""
+        signature = f"model={self.embedder.name};dim={self.embedder.dim};context={self.config.heading_context}"
+        previous = self.store.get_meta("index_signature")
+        if previous != signature:
+            if previous is not None:
+                log.warning("index was built with %s; rebuilding vectors for %s", previous, signature)
+                self.store.forget_file_facts()
+            self.vectors.reset()
+            self.store.set_meta("index_signature", signature)
+
+    # --- indexing --------------------------------------------------------------------
+
+    def reconcile(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Bring the index in line with the folders; `toc()` reports progress meanwhile."""
+
+        def record(p: Progress) -> None:
+            self.progress = p if p.done < p.total else None
+            if progress:
+                progress(p)
+
+        try:
+            return self.indexer.reconcile(record)
+        finally:
+            self.progress = None
+
+    # --- paths -----------------------------------------------------------------------
+
+    def display_path(self, doc: DocumentRow) -> str:
+        if len(self.config.roots) == 1:
+            return doc.relpath
+        return f"{Path(doc.root).name}/{doc.relpath}"
+
+    # --- get_toc ---------------------------------------------------------------------
+
+    def toc(self, doc_id: int | None = None, max_depth: int | None = None) -> Toc:
+        if max_depth is not None and max_depth < 0:
+            raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
+        if doc_id is not None:
+            return self._document_toc(self._ready_document(doc_id), max_depth)
+
+        docs = self.store.documents()
+        ready = [d for d in docs if d.n_paras > 0 and d.status in ("ready", "indexing")]
+        pending = [self.display_path(d) for d in docs if d.status in ("pending", "indexing")]
+        failed = [FailedDocument(path=self.display_path(d), reason=d.reason or "unknown") for d in docs if d.status == "failed"]
+        sections = {d.doc_id: self._sections(d.doc_id) for d in ready}
+        budget = self.config.token_budget - 40 * len(failed) - 10 * len(pending)
+
+        deepest = max((s.level for secs in sections.values() for s in secs), default=0)
+        depth = deepest if max_depth is None else min(max_depth, deepest)
+        while depth > 0 and _toc_cost(ready, sections, depth) > budget:
+            depth -= 1
+        shown = ready
+        while len(shown) > 1 and _toc_cost(shown, sections, depth) > budget:
+            shown = shown[: max(1, len(shown) * 3 // 4)]
+
+        documents = [self._document_info(d, [s for s in sections[d.doc_id] if s.level <= depth]) for d in shown]
+        cut_depth = depth < deepest and (max_depth is None or depth < max_depth)
+        truncated = cut_depth or len(shown) < len(ready)
+        hint = None
+        if len(shown) < len(ready):
+            hint = (
+                f"Listed {len(shown)} of {len(ready)} documents to stay within the token budget; "
+                f"call get_toc(doc_id=N) for any document (ids {ready[len(shown)].doc_id}–{ready[-1].doc_id} not shown)."
+            )
+        elif cut_depth:
+            hint = f"Sections shown to depth {depth} to stay within the token budget; call get_toc(doc_id=N) for a document's full TOC."
+        if self.progress is not None:
+            note = f"Indexing in progress: {self.progress.done} of {self.progress.total} files checked."
+            hint = f"{note} {hint}" if hint else note
+        return Toc(documents=documents, pending=pending, failed=failed, truncated=truncated, hint=hint)
+
+    def _document_toc(self, doc: DocumentRow, max_depth: int | None) -> Toc:
+        sections = self._sections(doc.doc_id)
+        deepest = max((s.level for s in sections), default=0)
+        depth = deepest if max_depth is None else min(max_depth, deepest)
+        while depth > 0 and _toc_cost([doc], {doc.doc_id: sections}, depth) > self.config.token_budget:
+            depth -= 1
+        shown = [s for s in sections if s.level <= depth]
+        truncated = len(shown) < len(sections) and (max_depth is None or depth < max_depth)
+        hint = None
+        if truncated:
+            parents = [s.sec_id for s in shown if s.level == depth and s.children][:10]
+            hint = (
+                f"Sections shown to depth {depth} of {deepest} to stay within the token budget. "
+                f"Deeper headings are listed in each section's children; read_section(doc_id={doc.doc_id}, sec_id=N) "
+                f"reads one (sections with hidden sub-sections include {parents})."
+            )
+        return Toc(documents=[self._document_info(doc, shown)], truncated=truncated, hint=hint)
+
+    def _sections(self, doc_id: int) -> list[SectionInfo]:
+        sections = [_section_info(r) for r in self.store.sections(doc_id)]
+        by_id = {s.sec_id: s for s in sections}
+        for s in sections:
+            if s.parent is not None and s.parent in by_id:
+                by_id[s.parent].children.append(s.sec_id)
+        return sections
+
+    def _document_info(self, doc: DocumentRow, sections: list[SectionInfo]) -> DocumentInfo:
+        return DocumentInfo(
+            doc_id=doc.doc_id,
+            path=self.display_path(doc),
+            title=doc.title or doc.relpath,
+            status=doc.status,  # type: ignore[arg-type]
+            n_pages=doc.n_pages,
+            n_sections=doc.n_sections,
+            n_paras=doc.n_paras,
+            n_tokens=doc.n_tokens,
+            sections=sections,
+        )
+
+    # --- retrieve --------------------------------------------------------------------
+
+    def retrieve(
+        self,
+        query: str,
+        top_k: int = 5,
+        doc_ids: list[int] | None = None,
+        before: int = 0,
+        after: int = 0,
+    ) -> RetrieveResult:
+        query = " ".join(query.split())
+        if not query:
+            raise InvalidArgument("query is empty: give a few words or a question to search for")
+        if not 1 <= top_k <= MAX_TOP_K:
+            raise InvalidArgument(f"top_k must be between 1 and {MAX_TOP_K} (got {top_k})")
+        for name, value in (("before", before), ("after", after)):
+            if not 0 <= value <= MAX_WINDOW:
+                raise InvalidArgument(f"{name} must be between 0 and {MAX_WINDOW} paragraphs (got {value})")
+        if doc_ids is not None:
+            doc_ids = sorted(set(doc_ids))
+            for doc_id in doc_ids:
+                self._ready_document(doc_id)
+
+        hits = self.search.search(query, top_k, doc_ids)
+        rows = self.store.paragraphs_by_id([h.paragraph_id for h in hits])
+        paths = _SectionPaths(self.store)
+        results: list[RetrievedParagraph] = []
+        seen: dict[tuple[int, int, int], RetrievedParagraph] = {}
+        used = 0
+        omitted = 0
+        for rank, hit in enumerate(hits, start=1):
+            row = rows.get(hit.paragraph_id)
+            if row is None:  # replaced between the search and now
+                continue
+            window = self.store.paragraphs(row.doc_id, row.sec_id, row.para_idx - before, row.para_idx + after)
+            new = [p for p in window if (p.doc_id, p.sec_id, p.para_idx) not in seen]
+            cost = sum(p.n_tokens + 20 for p in new)
+            if results and used + cost > self.config.token_budget:
+                omitted += 1
+                continue
+            used += cost
+            for p in new:
+                item = _retrieved(p, paths.get(p.doc_id, p.sec_id))
+                seen[(p.doc_id, p.sec_id, p.para_idx)] = item
+                results.append(item)
+            kept = seen[(row.doc_id, row.sec_id, row.para_idx)]
+            kept.is_hit, kept.rank, kept.score = True, rank, round(hit.score, 5)
+
+        hint = None
+        if not results:
+            hint = "No paragraph matched. Rephrase with words the document would use, or browse get_toc."
+            if self._pending_count():
+                hint += f" {self._pending_count()} document(s) are still being indexed."
+        elif omitted:
+            hint = (
+                f"{omitted} lower-ranked hit(s) left out to stay within the token budget; "
+                "lower top_k/before/after, or read a section with read_section."
+            )
+        return RetrieveResult(query=query, results=results, hint=hint)
+
+    def _pending_count(self) -> int:
+        return sum(1 for d in self.store.documents() if d.status in ("pending", "indexing"))
+
+    # --- read_section ----------------------------------------------------------------
+
+    def read_section(
+        self, doc_id: int, sec_id: int, start_para: int = 0, end_para: int | None = None
+    ) -> SectionText:
+        doc = self._ready_document(doc_id)
+        sections = {r["sec_id"]: r for r in self.store.sections(doc_id)}
+        section = sections.get(sec_id)
+        if section is None:
+            raise NotFound(
+                f"doc {doc_id} has no section {sec_id}; its sections are 0–{max(sections)} "
+                f"(call get_toc(doc_id={doc_id}) to see them)"
+            )
+        n_paras = section["n_paras"]
+        last = n_paras - 1
+        if start_para < 0 or (end_para is not None and end_para < start_para):
+            raise InvalidArgument(
+                f"start_para must be ≥ 0 and end_para ≥ start_para; section {sec_id} has paragraphs 0–{last}"
+            )
+        base = dict(doc_id=doc_id, sec_id=sec_id, title=section["title"], level=section["level"], n_paras=n_paras)
+        if n_paras == 0:
+            children = [s for s, r in sections.items() if r["parent"] == sec_id]
+            return SectionText(
+                **base, start_para=0, end_para=-1, paragraphs=[], next_start_para=None,
+                hint=f"Section {sec_id} has no text of its own; its sub-sections are {children}: "
+                f"read_section(doc_id={doc_id}, sec_id=N) for each." if children else "Section is empty.",
+            )
+        if start_para > last:
+            raise InvalidArgument(f"start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}")
+        end = last if end_para is None else min(end_para, last)
+
+        rows = self.store.paragraphs(doc_id, sec_id, start_para, end)
+        out: list[ParagraphText] = []
+        used = 0
+        for row in rows:
+            if out and used + row.n_tokens > self.config.token_budget:
+                break
+            text = row.text
+            if row.n_tokens > self.config.token_budget:  # one paragraph alone over budget: cut it
+                text = _clip(text, self.config.token_budget)
+            out.append(ParagraphText(para_idx=row.para_idx, text=text, kind=row.kind, page=row.page))
+            used += row.n_tokens
+        end_read = out[-1].para_idx
+        next_start = end_read + 1 if end_read < last else None
+        hint = None
+        if end_read < end:
+            rest = sum(r.n_tokens for r in rows if r.para_idx > end_read)
+            hint = (
+                f"Stopped at paragraph {end_read} to stay within the token budget; call "
+                f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={end_read + 1}) for paragraphs "
+                f"{end_read + 1}–{end} (~{rest} tokens)."
+            )
+        elif next_start is not None:
+            hint = f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start})."
+        if len(out) == 1 and out[0].text != rows[0].text:
+            hint = (hint or "") + f" Paragraph {end_read} is longer than the token budget and was cut."
+        return SectionText(**base, start_para=start_para, end_para=end_read, paragraphs=out,
+                           next_start_para=next_start, hint=hint)
+
+    # --- shared checks ---------------------------------------------------------------
+
+    def _ready_document(self, doc_id: int) -> DocumentRow:
+        doc = self.store.document(doc_id)
+        if doc is None:
+            ids = [d.doc_id for d in self.store.documents() if d.n_paras > 0]
+            raise NotFound(f"there is no document {doc_id}; {_describe_ids(ids)} (call get_toc to list them)")
+        if doc.n_paras == 0:
+            if doc.status == "failed":
+                raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {doc.reason}")
+            raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
+        return doc
+
+
+class _SectionPaths:
+    """Heading paths per (doc, section), loaded once per document per request."""
+
+    def __init__(self, store: Store):
+        self._store = store
+        self._cache: dict[int, dict[int, list[str]]] = {}
+
+    def get(self, doc_id: int, sec_id: int) -> list[str]:
+        if doc_id not in self._cache:
+            rows = self._store.sections(doc_id)
+            paths: dict[int, list[str]] = {}
+            for r in rows:
+                paths[r["sec_id"]] = [*(paths[r["parent"]] if r["parent"] is not None else []), r["title"]]
+            self._cache[doc_id] = paths
+        return self._cache[doc_id].get(sec_id, [])
+
+
+def _acquire(data_dir: Path) -> FileLock:
+    lock = FileLock(str(data_dir / "index.lock"))
+    owner_file = data_dir / "owner.pid"
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        owner = owner_file.read_text().strip() if owner_file.exists() else "unknown"
+        raise IndexLocked(
+            f"the index in {data_dir} is in use by another deepread-mcp process (pid {owner}); "
+            "stop it, or give this one its own --data-dir"
+        ) from None
+    owner_file.write_text(str(os.getpid()))
+    return lock
+
+
+def _section_info(row) -> SectionInfo:  # noqa: ANN001 (sqlite3.Row)
+    return SectionInfo(**{k: row[k] for k in row.keys() if k != "doc_id"}, children=[])
+
+
+def _toc_cost(docs: list[DocumentRow], sections: dict[int, list[SectionInfo]], depth: int) -> int:
+    """Estimated tokens of the rendered TOC: one line per document and per section shown."""
+    cost = 0
+    for doc in docs:
+        cost += 30 + count_tokens(doc.title or "") + count_tokens(doc.relpath)
+        for s in sections[doc.doc_id]:
+            if s.level <= depth:
+                cost += 16 + count_tokens(s.title) + 2 * len(s.children)
+    return cost
+
+
+def _retrieved(p: ParagraphRow, section_path: list[str]) -> RetrievedParagraph:
+    return RetrievedParagraph(
+        doc_id=p.doc_id, sec_id=p.sec_id, para_idx=p.para_idx, text=p.text, kind=p.kind, page=p.page,
+        section_path=section_path, score=None, rank=None, is_hit=False,
+    )
+
+
+def _describe_ids(ids: list[int]) -> str:
+    if not ids:
+        return "no documents are indexed yet"
+    if len(ids) <= 20:
+        return "valid doc_ids are " + ", ".join(map(str, ids))
+    return f"valid doc_ids range over {ids[0]}–{ids[-1]} ({len(ids)} documents)"
+
+
+def _clip(text: str, budget: int) -> str:
+    words = text.split(" ")
+    keep = max(1, int(len(words) * budget / max(count_tokens(text), 1)))
+    return " ".join(words[:keep]) + " […cut: paragraph exceeds the token budget]"

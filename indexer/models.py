@@ -1,0 +1,161 @@
+"""Data shapes.
+
+Parsers produce `ParsedDocument` (a flat list of blocks); `structure.build`
+turns it into a `DocumentStructure` (sections and paragraphs with coordinates);
+the `Library` answers with the pydantic models at the bottom, which the MCP
+server publishes unchanged as structured content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+ParagraphKind = Literal["text", "list", "table", "code", "equation", "figure"]
+DocumentStatus = Literal["pending", "indexing", "ready", "failed"]
+
+
+# --- parser output -----------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    """One block in reading order: a heading or a paragraph.
+
+    `level` is the heading level the source states (1 for `#`), None for
+    paragraphs. `inferred` marks headings guessed from typography or
+    numbering rather than declared by the format; only those may be demoted
+    back to text by the structure builder.
+    """
+
+    kind: Literal["heading"] | ParagraphKind
+    text: str
+    level: int | None = None
+    page: int | None = None
+    inferred: bool = False
+
+
+@dataclass
+class ParsedDocument:
+    blocks: list[Block]
+    title: str | None = None
+    n_pages: int | None = None
+
+
+# --- structure (what the store holds) ------------------------------------------------
+
+
+@dataclass
+class Paragraph:
+    sec_id: int
+    para_idx: int
+    kind: str
+    text: str
+    page: int | None
+    n_tokens: int
+
+
+@dataclass
+class Section:
+    sec_id: int
+    title: str
+    level: int
+    parent: int | None
+    children: list[int] = field(default_factory=list)
+    n_paras: int = 0
+    n_tokens: int = 0
+    page_start: int | None = None
+    page_end: int | None = None
+
+
+@dataclass
+class DocumentStructure:
+    title: str
+    sections: list[Section]
+    paragraphs: list[Paragraph]
+    n_pages: int | None = None
+
+    @property
+    def n_tokens(self) -> int:
+        return sum(p.n_tokens for p in self.paragraphs)
+
+
+# --- answers (the tool contract in DESIGN.md) ---------------------------------------
+
+
+class SectionInfo(BaseModel):
+    sec_id: int
+    title: str
+    level: int
+    parent: int | None
+    children: list[int]
+    n_paras: int
+    n_tokens: int
+    page_start: int | None = None
+    page_end: int | None = None
+
+
+class DocumentInfo(BaseModel):
+    doc_id: int
+    path: str
+    title: str
+    status: DocumentStatus
+    n_pages: int | None = None
+    n_sections: int
+    n_paras: int
+    n_tokens: int
+    sections: list[SectionInfo] = Field(default_factory=list)
+
+
+class FailedDocument(BaseModel):
+    path: str
+    reason: str
+
+
+class Toc(BaseModel):
+    documents: list[DocumentInfo]
+    pending: list[str] = Field(default_factory=list)
+    failed: list[FailedDocument] = Field(default_factory=list)
+    truncated: bool = False
+    hint: str | None = None
+
+
+class RetrievedParagraph(BaseModel):
+    doc_id: int
+    sec_id: int
+    para_idx: int
+    text: str
+    kind: str
+    page: int | None = None
+    section_path: list[str]
+    score: float | None = Field(None, description="Fused relevance score; null for neighbours.")
+    rank: int | None = Field(None, description="1-based rank of a hit; null for neighbours.")
+    is_hit: bool
+
+
+class RetrieveResult(BaseModel):
+    query: str
+    results: list[RetrievedParagraph]
+    hint: str | None = None
+
+
+class ParagraphText(BaseModel):
+    para_idx: int
+    text: str
+    kind: str
+    page: int | None = None
+
+
+class SectionText(BaseModel):
+    doc_id: int
+    sec_id: int
+    title: str
+    level: int
+    n_paras: int
+    start_para: int
+    end_para: int = Field(description="Inclusive; -1 when the section has no paragraphs.")
+    paragraphs: list[ParagraphText]
+    next_start_para: int | None = Field(description="Where to continue; null when read to the section's end.")
+    hint: str | None = None

@@ -1,0 +1,256 @@
+"""Indexing: folder → parse → structure → embed → store.
+
+`Indexer.reconcile()` brings the index in line with the folders (new files
+indexed, changed ones re-indexed, deleted ones removed, unchanged ones not
+touched: size and mtime first, then the content hash). `index_file()` does
+one file. The order inside `index_file` is what keeps readers safe: new
+vectors are added first, the SQLite swap makes the new version visible in one
+transaction, and only then are vectors no longer referenced deleted. A crash
+in between leaves unreferenced vectors, which the next index of that
+document removes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexer.embedder import Embedder
+from indexer.errors import ParseError
+from indexer.models import DocumentStructure
+from indexer.parse import is_supported, parse_bytes, read_bytes
+from indexer.store import Store
+from indexer.structure import build
+from indexer.vectors import VectorIndex, vec_id
+
+log = logging.getLogger(__name__)
+
+# Names editors, office suites and browsers give to temporary and lock files.
+_TEMP_PREFIXES = ("~$", ".#", ".~lock.")
+_TEMP_SUFFIXES = (".swp", ".swo", ".tmp", ".temp", ".part", ".crdownload", ".download", "~", ".bak")
+
+
+@dataclass
+class Progress:
+    """What indexing is doing now; passed to the progress callback."""
+
+    done: int
+    total: int
+    path: str
+    action: str  # "indexed", "unchanged", "failed", "removed"
+
+
+@dataclass
+class ReconcileReport:
+    indexed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+def is_indexable(path: Path) -> bool:
+    """A supported extension and not a hidden, temporary or lock file."""
+    name = path.name
+    if name.startswith(".") or name.startswith(_TEMP_PREFIXES) or name.endswith(_TEMP_SUFFIXES):
+        return False
+    return is_supported(path)
+
+
+def section_paths(structure: DocumentStructure) -> dict[int, list[str]]:
+    """Heading titles from the root down to each section."""
+    paths: dict[int, list[str]] = {}
+    for section in structure.sections:  # parents precede children
+        parent_path = paths[section.parent] if section.parent is not None else []
+        paths[section.sec_id] = [*parent_path, section.title]
+    return paths
+
+
+def embedded_text(path: list[str], text: str, with_context: bool) -> str:
+    """What the embedding model sees: the heading path gives a short paragraph its topic."""
+    return f"{' > '.join(path)}: {text}" if with_context else text
+
+
+class Indexer:
+    def __init__(
+        self,
+        store: Store,
+        vectors: VectorIndex,
+        embedder: Embedder,
+        roots: list[Path],
+        max_file_bytes: int,
+        heading_context: bool = True,
+        excluded: list[Path] | None = None,
+    ):
+        self.store = store
+        self.vectors = vectors
+        self.embedder = embedder
+        self.roots = [r.resolve() for r in roots]
+        self.max_file_bytes = max_file_bytes
+        self.heading_context = heading_context
+        self.excluded = [e.resolve() for e in excluded or []]
+        self.cancel = threading.Event()  # set to stop a running reconcile between files
+
+    # --- the folder ------------------------------------------------------------------
+
+    def scan(self) -> dict[tuple[str, str], Path]:
+        """Every indexable file under the roots, as `(root, relpath) → path`.
+
+        Hidden folders and excluded ones (the data dir) are skipped; symbolic
+        links are followed only when they stay inside their root.
+        """
+        found: dict[tuple[str, str], Path] = {}
+        for root in self.roots:
+            for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+                here = Path(dirpath)
+                dirnames[:] = sorted(
+                    d for d in dirnames if not d.startswith(".") and not self._is_excluded(here / d)
+                )
+                for name in sorted(filenames):
+                    path = here / name
+                    if is_indexable(path) and self.within_root(path, root):
+                        found[(str(root), path.relative_to(root).as_posix())] = path
+        return found
+
+    def within_root(self, path: Path, root: Path) -> bool:
+        try:
+            path.resolve().relative_to(root)
+        except (ValueError, OSError):
+            return False
+        return True
+
+    def _is_excluded(self, path: Path) -> bool:
+        return any(path == e or e in path.parents for e in self.excluded) or path.resolve() in self.excluded
+
+    # --- reconcile -------------------------------------------------------------------
+
+    def reconcile(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+        report = ReconcileReport()
+        files = self.scan()
+        known = {(d.root, d.relpath): d for d in self.store.documents()}
+        gone = {key: doc for key, doc in known.items() if key not in files}
+        gone_by_hash = {doc.content_hash: doc for doc in gone.values() if doc.content_hash}
+        total = len(files) + len(gone)
+        done = 0
+
+        # First register every new file, so get_toc lists it as pending right away.
+        for (root, relpath), path in files.items():
+            if (root, relpath) in known:
+                continue
+            # A file that vanished elsewhere with the same bytes was moved: keep its doc_id.
+            digest = _file_hash(path) if gone_by_hash else None
+            moved = gone_by_hash.pop(digest, None) if digest else None
+            if moved is not None:
+                self.store.set_status(moved.doc_id, moved.status, moved.reason, root=root, relpath=relpath)
+                gone.pop((moved.root, moved.relpath), None)
+                total -= 1
+                known[(root, relpath)] = self.store.document(moved.doc_id)  # type: ignore[assignment]
+            else:
+                known[(root, relpath)] = self.store.document(self.store.add_document(root, relpath))  # type: ignore[assignment]
+
+        for (root, relpath), path in files.items():
+            if self.cancel.is_set():
+                return report
+            action = self.index_file(Path(root), path, known[(root, relpath)])
+            getattr(report, action).append(relpath)
+            done += 1
+            if progress:
+                progress(Progress(done, total, relpath, action))
+
+        for doc in gone.values():
+            self.remove(doc.doc_id)
+            report.removed.append(doc.relpath)
+            done += 1
+            if progress:
+                progress(Progress(done, total, doc.relpath, "removed"))
+        return report
+
+    # --- one file --------------------------------------------------------------------
+
+    def index_file(self, root: Path, path: Path, doc=None) -> str:  # noqa: ANN001 (DocumentRow | None)
+        """Index `path` if it changed; returns "indexed", "unchanged" or "failed"."""
+        relpath = path.relative_to(root).as_posix()
+        if doc is None:
+            doc = self.store.document_at(str(root), relpath)
+        doc_id = doc.doc_id if doc else self.store.add_document(str(root), relpath)
+        try:
+            stat = path.stat()
+        except OSError as exc:
+            self.store.set_status(doc_id, "failed", f"cannot read file: {exc.strerror or exc}")
+            return "failed"
+        facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+        if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
+            return "unchanged"
+
+        try:
+            data = read_bytes(path, self.max_file_bytes)
+        except ParseError as exc:
+            self._fail(doc_id, str(exc), facts)
+            return "failed"
+        facts["content_hash"] = hashlib.sha256(data).hexdigest()
+        if doc and doc.status in ("ready", "failed") and doc.content_hash == facts["content_hash"]:
+            self.store.set_status(doc_id, doc.status, doc.reason, **facts)  # touched, same bytes
+            return "unchanged"
+
+        self.store.set_status(doc_id, "indexing", None)
+        try:
+            structure = build(parse_bytes(path.suffix, data), fallback_title=_title_from_name(path))
+        except ParseError as exc:
+            self._fail(doc_id, str(exc), facts)
+            return "failed"
+        except Exception as exc:  # a parser bug must not stop the other documents
+            log.exception("parser crashed on %s", path)
+            self._fail(doc_id, f"parser error ({type(exc).__name__}): {exc}", facts)
+            return "failed"
+        if not structure.paragraphs and len(structure.sections) <= 1:
+            self._fail(doc_id, "no text found in the file", facts)
+            return "failed"
+        self._store_version(doc_id, structure, facts)
+        return "indexed"
+
+    def _store_version(self, doc_id: int, structure: DocumentStructure, facts: dict[str, object]) -> None:
+        paths = section_paths(structure)
+        texts = [embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs]
+        ids = [vec_id(doc_id, t) for t in texts]
+        existing = self.vectors.ids_for_document(doc_id)
+        missing: dict[str, str] = {}
+        for i, t in zip(ids, texts):
+            if i not in existing:
+                missing.setdefault(i, t)
+        if missing:
+            embeddings = self.embedder.embed(list(missing.values()))
+            self.vectors.add(doc_id, list(missing), embeddings)
+        self.store.replace_content(doc_id, structure, ids, facts)
+        stale = existing - set(ids)
+        if stale:
+            self.vectors.delete(sorted(stale))
+        log.info("indexed doc %d: %d sections, %d paragraphs (%d embedded)",
+                 doc_id, len(structure.sections), len(structure.paragraphs), len(missing))
+
+    def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
+        """Mark failed and drop the old content: it no longer describes the file."""
+        self.store.mark_failed(doc_id, reason, **facts)
+        self.vectors.delete_document(doc_id)
+        log.warning("doc %d failed: %s", doc_id, reason)
+
+    def remove(self, doc_id: int) -> None:
+        self.store.delete_document(doc_id)
+        self.vectors.delete_document(doc_id)
+
+
+def _file_hash(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _title_from_name(path: Path) -> str:
+    return path.stem.replace("_", " ").strip() or path.name

@@ -1,0 +1,62 @@
+"""Hybrid paragraph ranking: dense (Chroma) + lexical (FTS5 BM25), fused by reciprocal rank.
+
+Dense search finds paraphrases; BM25 finds exact numbers, codes and names
+that embeddings blur. Reciprocal rank fusion needs no score calibration
+between the two, which is why it is the default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from indexer.embedder import Embedder
+from indexer.store import Store
+from indexer.vectors import VectorIndex
+
+SearchMode = Literal["hybrid", "dense", "lexical"]
+RRF_K = 60
+
+
+@dataclass
+class Ranked:
+    paragraph_id: int
+    score: float
+
+
+def rrf_fuse(rankings: list[list[int]], weights: list[float] | None = None, k: int = RRF_K) -> list[Ranked]:
+    """Reciprocal rank fusion: score = Σ weight / (k + rank); ties keep first-seen order."""
+    weights = weights or [1.0] * len(rankings)
+    scores: dict[int, float] = {}
+    for ranking, weight in zip(rankings, weights, strict=True):
+        for rank, pid in enumerate(ranking, start=1):
+            scores[pid] = scores.get(pid, 0.0) + weight / (k + rank)
+    return [Ranked(pid, s) for pid, s in sorted(scores.items(), key=lambda item: -item[1])]
+
+
+class HybridSearch:
+    def __init__(self, store: Store, vectors: VectorIndex, embedder: Embedder, mode: SearchMode = "hybrid"):
+        self.store = store
+        self.vectors = vectors
+        self.embedder = embedder
+        self.mode = mode
+
+    def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> list[Ranked]:
+        depth = max(4 * top_k, 40)
+        rankings: list[list[int]] = []
+        if self.mode in ("hybrid", "dense"):
+            rankings.append(self.dense(query, depth, doc_ids))
+        if self.mode in ("hybrid", "lexical"):
+            rankings.append([pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)])
+        return rrf_fuse(rankings)[:top_k]
+
+    def dense(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
+        """Paragraph ids by embedding similarity; vectors of replaced versions are skipped."""
+        embedding = self.embedder.embed([query])[0]
+        # Over-fetch: some vectors may belong to a version being replaced right now.
+        hits = self.vectors.query(embedding, depth + 10, doc_ids)
+        current = self.store.paragraph_ids_for_vectors([vid for vid, _ in hits])
+        ranking: list[int] = []
+        for vid, _ in hits:
+            ranking.extend(sorted(current.get(vid, [])))
+        return ranking[:depth]

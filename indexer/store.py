@@ -1,0 +1,320 @@
+"""SQLite: documents, sections, paragraphs and the BM25 index (FTS5), in one file.
+
+Everything a reader sees comes from here, so replacing a document is one
+transaction: a concurrent reader sees the old version or the new one, and a
+crash leaves the old one. Vectors live in Chroma keyed by `vec_id`; a vector
+only counts when a current paragraph here points at it.
+
+One connection is shared by the server's threads behind a lock; WAL mode
+keeps the file readable by other processes (the CLI) while the server writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from indexer.models import DocumentStructure
+from indexer.tokens import lexical_terms, query_terms
+
+
+@dataclass
+class DocumentRow:
+    doc_id: int
+    root: str
+    relpath: str
+    content_hash: str | None
+    size: int | None
+    mtime_ns: int | None
+    status: str
+    reason: str | None
+    title: str | None
+    n_pages: int | None
+    n_sections: int
+    n_paras: int
+    n_tokens: int
+    version: int
+
+
+@dataclass
+class ParagraphRow:
+    id: int
+    doc_id: int
+    sec_id: int
+    para_idx: int
+    kind: str
+    page: int | None
+    text: str
+    n_tokens: int
+    vec_id: str
+
+
+def _m001_initial(db: sqlite3.Connection) -> None:
+    _run_script(
+        db,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE documents (
+            doc_id INTEGER PRIMARY KEY AUTOINCREMENT,  -- AUTOINCREMENT: ids are never reused
+            root TEXT NOT NULL,
+            relpath TEXT NOT NULL,
+            content_hash TEXT,
+            size INTEGER,
+            mtime_ns INTEGER,
+            status TEXT NOT NULL,
+            reason TEXT,
+            title TEXT,
+            n_pages INTEGER,
+            n_sections INTEGER NOT NULL DEFAULT 0,
+            n_paras INTEGER NOT NULL DEFAULT 0,
+            n_tokens INTEGER NOT NULL DEFAULT 0,
+            version INTEGER NOT NULL DEFAULT 0,
+            indexed_at REAL,
+            UNIQUE (root, relpath)
+        );
+        CREATE TABLE sections (
+            doc_id INTEGER NOT NULL,
+            sec_id INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            level INTEGER NOT NULL,
+            parent INTEGER,
+            n_paras INTEGER NOT NULL,
+            n_tokens INTEGER NOT NULL,
+            page_start INTEGER,
+            page_end INTEGER,
+            PRIMARY KEY (doc_id, sec_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE paragraphs (
+            id INTEGER PRIMARY KEY,
+            doc_id INTEGER NOT NULL,
+            sec_id INTEGER NOT NULL,
+            para_idx INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            page INTEGER,
+            text TEXT NOT NULL,
+            n_tokens INTEGER NOT NULL,
+            vec_id TEXT NOT NULL,
+            UNIQUE (doc_id, sec_id, para_idx)
+        );
+        CREATE INDEX paragraphs_vec_id ON paragraphs (vec_id);
+        CREATE VIRTUAL TABLE lexical USING fts5 (terms, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'");
+        """
+    )
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Statement by statement: `executescript` would commit the migration's transaction."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+# Applied in order on open; `PRAGMA user_version` records how many ran.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial]
+
+
+class Store:
+    def __init__(self, path: Path, read_only: bool = False):
+        self.path = path
+        uri = f"file:{path}?mode=ro" if read_only else f"file:{path}"
+        self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        if not read_only:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _migrate(self) -> None:
+        done = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for number, step in enumerate(MIGRATIONS[done:], start=done + 1):
+            with self.transaction():
+                step(self._db)
+                self._db.execute(f"PRAGMA user_version = {number}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, tuple(params)).fetchall()
+
+    # --- meta ------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # --- documents -------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentRow]:
+        return [DocumentRow(**_doc_fields(r)) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
+
+    def document(self, doc_id: int) -> DocumentRow | None:
+        rows = self._query("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
+        return DocumentRow(**_doc_fields(rows[0])) if rows else None
+
+    def document_at(self, root: str, relpath: str) -> DocumentRow | None:
+        rows = self._query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
+        return DocumentRow(**_doc_fields(rows[0])) if rows else None
+
+    def add_document(self, root: str, relpath: str) -> int:
+        """Register a file as pending; returns its new, never reused doc_id."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO documents (root, relpath, status) VALUES (?, ?, 'pending')", (root, relpath)
+            )
+            return int(cur.lastrowid or 0)
+
+    def set_status(self, doc_id: int, status: str, reason: str | None = None, **fields: object) -> None:
+        """Set a document's status (and file facts such as content_hash) without touching its content."""
+        assignments = ", ".join(f"{name} = ?" for name in ["status", "reason", *fields])
+        with self.transaction() as db:
+            db.execute(
+                f"UPDATE documents SET {assignments} WHERE doc_id = ?", (status, reason, *fields.values(), doc_id)
+            )
+
+    def replace_content(
+        self,
+        doc_id: int,
+        structure: DocumentStructure,
+        vec_ids: list[str],
+        file_facts: dict[str, object],
+        lexical_texts: list[str] | None = None,
+    ) -> None:
+        """Swap in a document's new version in one transaction."""
+        lexical_texts = lexical_texts or [p.text for p in structure.paragraphs]
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.executemany(
+                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (doc_id, s.sec_id, s.title, s.level, s.parent, s.n_paras, s.n_tokens, s.page_start, s.page_end)
+                    for s in structure.sections
+                ],
+            )
+            for para, vec_id, lexical_text in zip(structure.paragraphs, vec_ids, lexical_texts, strict=True):
+                cur = db.execute(
+                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id),
+                )
+                db.execute(
+                    "INSERT INTO lexical (rowid, terms) VALUES (?, ?)",
+                    (cur.lastrowid, " ".join(lexical_terms(lexical_text))),
+                )
+            fields = {
+                **file_facts,
+                "status": "ready",
+                "reason": None,
+                "title": structure.title,
+                "n_pages": structure.n_pages,
+                "n_sections": len(structure.sections),
+                "n_paras": len(structure.paragraphs),
+                "n_tokens": structure.n_tokens,
+                "indexed_at": time.time(),
+            }
+            assignments = ", ".join(f"{name} = ?" for name in fields)
+            db.execute(
+                f"UPDATE documents SET {assignments}, version = version + 1 WHERE doc_id = ?",
+                (*fields.values(), doc_id),
+            )
+
+    def forget_file_facts(self) -> None:
+        """Make the next reconcile re-index every file (the embedded text or model changed)."""
+        with self.transaction() as db:
+            db.execute("UPDATE documents SET size = NULL, mtime_ns = NULL, content_hash = NULL")
+
+    def mark_failed(self, doc_id: int, reason: str, **fields: object) -> None:
+        """Failed: drop the old content (it no longer describes the file) and keep the reason."""
+        fields = {**fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0}
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
+
+    def delete_document(self, doc_id: int) -> None:
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+
+    @staticmethod
+    def _delete_content(db: sqlite3.Connection, doc_id: int) -> None:
+        db.execute("DELETE FROM lexical WHERE rowid IN (SELECT id FROM paragraphs WHERE doc_id = ?)", (doc_id,))
+        db.execute("DELETE FROM paragraphs WHERE doc_id = ?", (doc_id,))
+        db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
+
+    # --- sections and paragraphs -----------------------------------------------------
+
+    def sections(self, doc_id: int) -> list[sqlite3.Row]:
+        return self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))
+
+    def paragraphs(self, doc_id: int, sec_id: int, start: int, end: int) -> list[ParagraphRow]:
+        rows = self._query(
+            "SELECT * FROM paragraphs WHERE doc_id = ? AND sec_id = ? AND para_idx BETWEEN ? AND ? ORDER BY para_idx",
+            (doc_id, sec_id, start, end),
+        )
+        return [ParagraphRow(**dict(r)) for r in rows]
+
+    def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
+        rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({_marks(ids)})", ids)
+        return {r["id"]: ParagraphRow(**dict(r)) for r in rows}
+
+    def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
+        """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
+        rows = self._query(f"SELECT vec_id, id FROM paragraphs WHERE vec_id IN ({_marks(vec_ids)})", vec_ids)
+        found: dict[str, list[int]] = {}
+        for r in rows:
+            found.setdefault(r["vec_id"], []).append(r["id"])
+        return found
+
+    def vec_ids(self, doc_id: int) -> set[str]:
+        return {r["vec_id"] for r in self._query("SELECT DISTINCT vec_id FROM paragraphs WHERE doc_id = ?", (doc_id,))}
+
+    def lexical_search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
+        """BM25 over paragraphs: `(paragraph id, score)`, best first (score higher is better)."""
+        terms = query_terms(query)
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql = "SELECT lexical.rowid AS id, bm25(lexical) AS score FROM lexical"
+        params: list[object] = [match]
+        if doc_ids is not None:
+            sql += f" JOIN paragraphs p ON p.id = lexical.rowid WHERE lexical MATCH ? AND p.doc_id IN ({_marks(doc_ids)})"
+            params.extend(doc_ids)
+        else:
+            sql += " WHERE lexical MATCH ?"
+        sql += " ORDER BY score LIMIT ?"
+        params.append(limit)
+        return [(r["id"], -r["score"]) for r in self._query(sql, params)]
+
+
+def _marks(values: list[object] | list[int] | list[str]) -> str:
+    return ",".join("?" * len(values))
+
+
+def _doc_fields(row: sqlite3.Row) -> dict[str, object]:
+    fields = dict(row)
+    fields.pop("indexed_at", None)
+    return fields

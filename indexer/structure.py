@@ -1,0 +1,162 @@
+"""Blocks → sections and paragraphs with coordinates `(sec_id, para_idx)`.
+
+The rules (DESIGN.md, "Data model"):
+
+* `sec_id 0` is the root: the title and any text before the first heading.
+  A document that opens with its only top-level heading uses it as the title.
+* Section ids follow heading order; a section's `level` is its depth in the
+  tree, so a jump from `#` to `###` nests one level, not two, and a heading
+  after a deeper one attaches to the nearest shallower ancestor.
+* When the source gives no usable levels (plain text, or every heading at the
+  same level), numbering implies depth: `3.2.1 Setup` sits under `3.2`.
+* Inferred headings that look like body text (runs of them with nothing in
+  between, or so many that they outnumber the text) are demoted to text, so a
+  TOC never explodes into hundreds of one-line sections.
+* Very long prose blocks are split at sentence boundaries: one 3,000-token
+  "paragraph" from a text file without blank lines is useless as a search hit.
+  Tables, lists, code and figures are never split.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
+from indexer.tokens import count_tokens
+
+MAX_TEXT_TOKENS = 350
+TARGET_TEXT_TOKENS = 200
+
+_NUMBERING_RE = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+)?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)[.)]?\s+\S", re.I)
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def numbering_depth(title: str) -> int | None:
+    """Depth implied by a heading's number: `3` → 1, `3.2.1` → 3, `A.1` → 2; None if unnumbered."""
+    match = _NUMBERING_RE.match(title)
+    return match.group(1).count(".") + 1 if match else None
+
+
+def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
+    blocks = _split_long_text(_demote_noise(parsed.blocks))
+    headings = [b for b in blocks if b.kind == "heading"]
+    ranks = _heading_ranks(headings)
+
+    opens_with_heading = bool(blocks) and blocks[0].kind == "heading"
+    title = parsed.title or (blocks[0].text if opens_with_heading else fallback_title)
+    start = 0
+    if blocks and blocks[0].kind == "heading" and _is_unique_top(ranks):
+        title, start = blocks[0].text, 1
+        ranks = ranks[1:]
+    elif blocks and blocks[0].kind == "heading" and parsed.title and blocks[0].text == parsed.title:
+        start = 1
+        ranks = ranks[1:]
+
+    root = Section(sec_id=0, title=title, level=0, parent=None)
+    sections = [root]
+    paragraphs: list[Paragraph] = []
+    stack: list[tuple[float, Section]] = [(float("-inf"), root)]
+    current = root
+    rank_iter = iter(ranks)
+    for block in blocks[start:]:
+        if block.kind == "heading":
+            rank = next(rank_iter)
+            while stack[-1][0] >= rank:
+                stack.pop()
+            parent = stack[-1][1]
+            current = Section(sec_id=len(sections), title=block.text, level=parent.level + 1, parent=parent.sec_id)
+            parent.children.append(current.sec_id)
+            sections.append(current)
+            stack.append((rank, current))
+            _widen_pages(current, block.page)
+            continue
+        n_tokens = count_tokens(block.text)
+        paragraphs.append(Paragraph(current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens))
+        current.n_paras += 1
+        current.n_tokens += n_tokens
+        _widen_pages(current, block.page)
+    return DocumentStructure(title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages)
+
+
+def _heading_ranks(headings: list[Block]) -> list[float]:
+    """A sortable rank per heading: smaller is shallower."""
+    declared_levels = {h.level for h in headings if not h.inferred}
+    flat = len(declared_levels) <= 1
+    ranks: list[float] = []
+    for h in headings:
+        depth = numbering_depth(h.text)
+        if not h.inferred and not flat:
+            ranks.append(h.level or 1)
+        elif depth is not None:
+            ranks.append(depth)
+        else:
+            ranks.append(1 if not h.inferred else (h.level or 1))
+    return ranks
+
+
+def _is_unique_top(ranks: list[float]) -> bool:
+    return bool(ranks) and all(r > ranks[0] for r in ranks[1:])
+
+
+def _demote_noise(blocks: list[Block]) -> list[Block]:
+    """Turn inferred headings that behave like body text back into text."""
+    out = list(blocks)
+    inferred = [i for i, b in enumerate(out) if b.kind == "heading" and b.inferred]
+    if len(inferred) > 10 and len(inferred) > 0.4 * len(out):
+        for i in inferred:
+            if numbering_depth(out[i].text) is None:
+                out[i] = Block("text", out[i].text, page=out[i].page)
+    run: list[int] = []
+    for i, block in enumerate([*out, Block("text", "")]):
+        if block.kind == "heading" and block.inferred:
+            run.append(i)
+            continue
+        if len(run) >= 3:
+            for j in run:
+                if numbering_depth(out[j].text) is None:
+                    out[j] = Block("text", out[j].text, page=out[j].page)
+        run = []
+    return out
+
+
+def _split_long_text(blocks: list[Block]) -> list[Block]:
+    out: list[Block] = []
+    for block in blocks:
+        if block.kind != "text" or count_tokens(block.text) <= MAX_TEXT_TOKENS:
+            out.append(block)
+            continue
+        out.extend(Block("text", piece, page=block.page) for piece in split_prose(block.text))
+    return out
+
+
+def split_prose(text: str) -> list[str]:
+    """Greedy sentence packing into pieces of about TARGET_TEXT_TOKENS."""
+    sentences = _SENTENCE_SPLIT_RE.split(text)
+    units: list[str] = []
+    for sentence in sentences:  # a "sentence" longer than a piece is cut by words
+        if count_tokens(sentence) <= MAX_TEXT_TOKENS:
+            units.append(sentence)
+            continue
+        words = sentence.split()
+        step = max(1, int(len(words) * TARGET_TEXT_TOKENS / count_tokens(sentence)))
+        units.extend(" ".join(words[i : i + step]) for i in range(0, len(words), step))
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    for unit in units:
+        n = count_tokens(unit)
+        if current and size + n > TARGET_TEXT_TOKENS:
+            pieces.append(" ".join(current))
+            current, size = [], 0
+        current.append(unit)
+        size += n
+    if current:
+        pieces.append(" ".join(current))
+    return pieces
+
+
+def _widen_pages(section: Section, page: int | None) -> None:
+    if page is None:
+        return
+    section.page_start = page if section.page_start is None else min(section.page_start, page)
+    section.page_end = page if section.page_end is None else max(section.page_end, page)

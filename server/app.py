@@ -1,0 +1,156 @@
+"""The MCP server: three read-only tools and one prompt over a `Library`.
+
+Tools validate, call the library on a worker thread, and answer with compact
+text plus the same data as structured content. Domain errors become tool
+errors whose text says what is valid.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, TypeVar
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from indexer.background import BackgroundIndexer
+from indexer.errors import DeepreadError
+from indexer.library import MAX_TOP_K, MAX_WINDOW, Library
+from indexer.models import RetrieveResult, SectionText, Toc
+from server import __version__
+from server.prompts import locate_then_read_prompt
+from server.render import render_retrieve, render_section, render_toc
+from server.settings import Settings
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """\
+deepread answers questions over a folder of documents by locating, then reading.
+1. get_toc shows every document with its sections (ids, sizes): the map.
+2. retrieve finds the paragraphs that match a query; each hit has coordinates (doc_id, sec_id, para_idx).
+3. read_section reads a section in order, from a hit's coordinates, to get the whole passage.
+Prefer reading the section a hit lands in over stitching many small hits together."""
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass
+class ServerState:
+    library: Library
+    indexer: BackgroundIndexer
+
+
+def build_server(settings: Settings) -> MCPServer[ServerState]:
+    """A server for `settings.folder_paths()`; the index opens when a session starts."""
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[ServerState]) -> AsyncIterator[ServerState]:
+        library = await anyio.to_thread.run_sync(Library, settings.library_config())
+        background = BackgroundIndexer(library)
+        background.start()
+        try:
+            yield ServerState(library, background)
+        finally:
+            await anyio.to_thread.run_sync(background.stop)
+            library.close()
+
+    server: MCPServer[ServerState] = MCPServer(
+        name="deepread",
+        title="deepread: locate, then read",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        lifespan=lifespan,
+        log_level=settings.log_level,
+    )
+
+    async def call(ctx: Context[ServerState], fn: Callable[[Library], T], render: Callable[[T], str]) -> CallToolResult:
+        library = ctx.request_context.lifespan_context.library
+        try:
+            result = await anyio.to_thread.run_sync(fn, library)
+        except DeepreadError as exc:
+            raise ToolError(str(exc)) from None
+        return CallToolResult(
+            content=[TextContent(type="text", text=render(result))],
+            structured_content=result.model_dump(mode="json"),
+        )
+
+    @server.tool(
+        annotations=READ_ONLY,
+        description=(
+            "The map of the folder. Without doc_id: every document with its id, path, title, size, and its "
+            "sections (headings) to a depth that fits the answer; documents still indexing and those that failed. "
+            "With doc_id: that document's full table of contents. Each line reads "
+            "`(doc_id) [sec_id] Title | paragraphs=N | tokens=M | children=[…]`: tokens tell what reading "
+            "a section with read_section costs. Call this first to see what exists."
+        ),
+    )
+    async def get_toc(
+        ctx: Context[ServerState],
+        doc_id: Annotated[int | None, Field(ge=0, description="One document's full TOC; omit for all documents.")] = None,
+        max_depth: Annotated[
+            int | None, Field(ge=0, le=20, description="Deepest heading level to list (0 = documents only).")
+        ] = None,
+    ) -> Annotated[CallToolResult, Toc]:
+        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth), render_toc)
+
+    @server.tool(
+        annotations=READ_ONLY,
+        description=(
+            "Search the documents for single paragraphs matching a query (semantic + exact keyword search, fused). "
+            "Use it to land in the right place: each hit comes with coordinates (doc_id, sec_id, para_idx), its "
+            "page and section path. Use words the document would use; numbers, codes and names match exactly. "
+            "before/after add neighbouring paragraphs of the same section. To read the whole passage around "
+            "a hit, call read_section(doc_id, sec_id) next."
+        ),
+    )
+    async def retrieve(
+        ctx: Context[ServerState],
+        query: Annotated[str, Field(description="What to look for: keywords or a question.")],
+        top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many paragraphs to rank.")] = 5,
+        doc_ids: Annotated[
+            list[int] | None, Field(description="Search only these documents (ids from get_toc).")
+        ] = None,
+        before: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add before each hit.")] = 0,
+        after: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add after each hit.")] = 0,
+    ) -> Annotated[CallToolResult, RetrieveResult]:
+        return await call(ctx, lambda lib: lib.retrieve(query, top_k, doc_ids, before, after), render_retrieve)
+
+    @server.tool(
+        annotations=READ_ONLY,
+        description=(
+            "Read one section's paragraphs in order, contiguously: the whole passage, not fragments. "
+            "Give doc_id and sec_id from get_toc or from a retrieve hit; start_para/end_para (0-based, "
+            "inclusive) pick a range, clipped to what exists. Long sections are returned up to a token budget "
+            "with next_start_para telling where to continue. Sub-sections are separate: see children in get_toc."
+        ),
+    )
+    async def read_section(
+        ctx: Context[ServerState],
+        doc_id: Annotated[int, Field(ge=0, description="Document id.")],
+        sec_id: Annotated[int, Field(ge=0, description="Section id within the document (0 = the root).")],
+        start_para: Annotated[int, Field(ge=0, description="First paragraph to read.")] = 0,
+        end_para: Annotated[
+            int | None, Field(ge=0, description="Last paragraph to read (inclusive); omit for the section's end.")
+        ] = None,
+    ) -> Annotated[CallToolResult, SectionText]:
+        return await call(ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para), render_section)
+
+    @server.prompt(
+        name="locate_then_read",
+        title="Locate, then read",
+        description="How to answer from these documents (map → search → read), with the current table of contents.",
+    )
+    async def locate_then_read(ctx: Context[ServerState], question: str | None = None) -> str:
+        library = ctx.request_context.lifespan_context.library
+        toc = await anyio.to_thread.run_sync(library.toc)
+        return locate_then_read_prompt(render_toc(toc), question)
+
+    return server

@@ -1,0 +1,215 @@
+"""Command line: `deepread-mcp serve|index|toc|search|read|doctor`.
+
+`serve` runs the MCP server; the others show a person exactly what the agent
+would see, printing the same text the tools return. Nothing here writes to
+stdout while serving over stdio: stdout belongs to the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import logging.handlers
+import os
+import sys
+from pathlib import Path
+
+from indexer.errors import DeepreadError
+from server import __version__
+from server.settings import Settings
+
+COMMANDS = ("serve", "index", "toc", "search", "read")
+log = logging.getLogger("deepread")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv.insert(0, "serve")  # `deepread-mcp ~/docs` serves ~/docs
+    args = _parser().parse_args(argv)
+    if not args.command:
+        _parser().print_help(sys.stderr)
+        return 2
+    try:
+        settings = _settings(args)
+    except Exception as exc:  # pydantic's message names the bad field and value
+        print(f"deepread-mcp: invalid settings: {exc}", file=sys.stderr)
+        return 2
+    if not settings.folder_paths():
+        print("deepread-mcp: give a folder to serve (or set DEEPREAD_FOLDERS)", file=sys.stderr)
+        return 2
+    for folder in settings.folder_paths():
+        if not folder.is_dir():
+            print(f"deepread-mcp: {folder} is not a folder", file=sys.stderr)
+            return 2
+    setup_logging(settings, quiet=args.command != "serve")
+    try:
+        return COMMAND_HANDLERS[args.command](args, settings)
+    except DeepreadError as exc:
+        print(f"deepread-mcp: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="deepread-mcp",
+        description="MCP server that lets an agent locate, then read, a folder of documents.",
+    )
+    parser.add_argument("--version", action="version", version=f"deepread-mcp {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", type=Path, help="where the index lives (default: user data dir)")
+    common.add_argument("--model", dest="embedding_model", help="fastembed model name (default: bundled MiniLM)")
+    common.add_argument("--chroma-url", help="use a Chroma server, e.g. http://localhost:8000")
+    common.add_argument("--token-budget", type=int, help="most tokens one answer may hold (default 8000)")
+    common.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = sub.add_parser("serve", parents=[common], help="run the MCP server on folders")
+    serve.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
+    serve.add_argument("--transport", choices=["stdio", "http"], help="stdio (default) or Streamable HTTP")
+    serve.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="HTTP port (default 8765)")
+
+    index = sub.add_parser("index", parents=[common], help="index folders once, with a progress bar")
+    index.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
+
+    folder_opt = argparse.ArgumentParser(add_help=False)
+    folder_opt.add_argument(
+        "-f", "--folder", dest="folders", action="append", type=Path, default=[],
+        help="folder the index covers (repeatable; default: current folder)",
+    )
+    toc = sub.add_parser("toc", parents=[common, folder_opt], help="print the table of contents")
+    toc.add_argument("--doc", type=int, dest="doc_id", help="one document's full TOC")
+    toc.add_argument("--depth", type=int, dest="max_depth", help="deepest heading level to list")
+
+    search = sub.add_parser("search", parents=[common, folder_opt], help="search paragraphs as retrieve does")
+    search.add_argument("query")
+    search.add_argument("-k", "--top-k", type=int, default=5)
+    search.add_argument("--doc", type=int, action="append", dest="doc_ids", help="limit to a document (repeatable)")
+    search.add_argument("--before", type=int, default=0)
+    search.add_argument("--after", type=int, default=0)
+
+    read = sub.add_parser("read", parents=[common, folder_opt], help="read a section as read_section does")
+    read.add_argument("doc_id", type=int)
+    read.add_argument("sec_id", type=int)
+    read.add_argument("--start", type=int, default=0, dest="start_para")
+    read.add_argument("--end", type=int, default=None, dest="end_para")
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {
+        key: value
+        for key in ("data_dir", "embedding_model", "chroma_url", "token_budget", "log_level", "transport", "host", "port")
+        if (value := getattr(args, key, None)) is not None
+    }
+    folders = args.folders or ([] if args.command in ("serve", "index") else [Path.cwd()])
+    if folders:
+        overrides["folders"] = os.pathsep.join(str(f) for f in folders)
+    return Settings(**overrides)
+
+
+def setup_logging(settings: Settings, quiet: bool) -> None:
+    """Logs go to stderr and to `deepread.log` in the index dir; never to stdout."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(formatter)
+    stderr.setLevel(logging.ERROR if quiet else settings.log_level)
+    root.addHandler(stderr)
+    index_dir = settings.index_dir()
+    index_dir.mkdir(parents=True, exist_ok=True)
+    logfile = logging.handlers.RotatingFileHandler(index_dir / "deepread.log", maxBytes=5_000_000, backupCount=2)
+    logfile.setFormatter(formatter)
+    logfile.setLevel(settings.log_level)
+    root.addHandler(logfile)
+    root.setLevel(settings.log_level)
+    for noisy in ("httpx", "chromadb", "onnxruntime", "fastembed", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from server.app import build_server
+
+    server = build_server(settings)
+    setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
+    log.info("serving %s (index: %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir())
+    if settings.transport == "http":
+        server.run("streamable-http", host=settings.host, port=settings.port)
+    else:
+        server.run()
+    return 0
+
+
+def _open(settings: Settings):  # noqa: ANN202
+    from indexer.library import Library
+
+    return Library(settings.library_config())
+
+
+def _reconcile_with_bar(library) -> None:  # noqa: ANN001
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
+
+    def progress(p) -> None:  # noqa: ANN001
+        bar.total = p.total
+        bar.set_postfix_str(f"{p.action}: {p.path}"[-60:], refresh=False)
+        bar.update(p.done - bar.n)
+
+    try:
+        report = library.reconcile(progress)
+    finally:
+        bar.close()
+    print(
+        f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
+        f"{len(report.failed)} failed, {len(report.removed)} removed",
+        file=sys.stderr,
+    )
+
+
+def _index(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_toc
+
+    with _open(settings) as library:
+        _reconcile_with_bar(library)
+        toc = library.toc(max_depth=0)
+        for failed in toc.failed:
+            print(f"failed: {failed.path} — {failed.reason}", file=sys.stderr)
+        print(f"index: {settings.index_dir()}", file=sys.stderr)
+        print(render_toc(toc))
+    return 0
+
+
+def _toc(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_toc
+
+    with _open(settings) as library:
+        _reconcile_with_bar(library)
+        print(render_toc(library.toc(args.doc_id, args.max_depth)))
+    return 0
+
+
+def _search(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_retrieve
+
+    with _open(settings) as library:
+        _reconcile_with_bar(library)
+        print(render_retrieve(library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after)))
+    return 0
+
+
+def _read(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_section
+
+    with _open(settings) as library:
+        _reconcile_with_bar(library)
+        print(render_section(library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para)))
+    return 0
+
+
+COMMAND_HANDLERS = {"serve": _serve, "index": _index, "toc": _toc, "search": _search, "read": _read}

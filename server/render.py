@@ -1,0 +1,73 @@
+"""Compact text for a model to read: coordinates first, no JSON noise.
+
+The same text is what the CLI prints, so a person sees what the agent sees.
+Coordinates are written `(doc_id, sec_id, para_idx)`; sections `(doc_id) [sec_id]`.
+"""
+
+from __future__ import annotations
+
+from indexer.models import DocumentInfo, RetrieveResult, SectionInfo, SectionText, Toc
+
+
+def render_toc(toc: Toc) -> str:
+    lines: list[str] = []
+    if not toc.documents and not toc.pending and not toc.failed:
+        lines.append("No documents in the folder yet (supported: Markdown and plain text).")
+    for doc in toc.documents:
+        lines.append(_document_line(doc))
+        lines.extend(_section_line(doc.doc_id, s) for s in doc.sections)
+    if toc.pending:
+        lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
+    for failed in toc.failed:
+        lines.append(f"Failed: {failed.path} — {failed.reason}")
+    if toc.hint:
+        lines.append(f"Note: {toc.hint}")
+    return "\n".join(lines)
+
+
+def _document_line(doc: DocumentInfo) -> str:
+    pages = f" | pages={doc.n_pages}" if doc.n_pages else ""
+    return (
+        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | sections={doc.n_sections} "
+        f"| paragraphs={doc.n_paras} | tokens={doc.n_tokens}"
+    )
+
+
+def _section_line(doc_id: int, s: SectionInfo) -> str:
+    indent = "  " * (s.level + 1)
+    pages = ""
+    if s.page_start is not None:
+        pages = f" | pages={s.page_start}" if s.page_start == s.page_end else f" | pages={s.page_start}–{s.page_end}"
+    children = ", ".join(map(str, s.children))
+    return f"{indent}({doc_id}) [{s.sec_id}] {s.title} | paragraphs={s.n_paras} | tokens={s.n_tokens}{pages} | children=[{children}]"
+
+
+def render_retrieve(result: RetrieveResult) -> str:
+    hits = sum(1 for r in result.results if r.is_hit)
+    lines = [f'{hits} hit(s) for "{result.query}" — (doc_id, sec_id, para_idx):']
+    for r in result.results:
+        page = f" | p.{r.page}" if r.page is not None else ""
+        head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
+        lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}){page} | {' > '.join(r.section_path)}")
+        lines.append(r.text)
+    if result.hint:
+        lines.append(f"\nNote: {result.hint}")
+    return "\n".join(lines)
+
+
+def render_section(section: SectionText) -> str:
+    if section.paragraphs:
+        span = f"paragraphs {section.start_para}–{section.end_para} of 0–{section.n_paras - 1}"
+    else:
+        span = "no paragraphs"
+    lines = [f"({section.doc_id}) [{section.sec_id}] {section.title} | level {section.level} | {span}"]
+    for p in section.paragraphs:
+        page = f" p.{p.page}" if p.page is not None else ""
+        kind = f" {p.kind}" if p.kind != "text" else ""
+        lines.append(f"\n[{p.para_idx}]{page}{kind}")
+        lines.append(p.text)
+    if section.hint:
+        lines.append(f"\nNote: {section.hint}")
+    elif section.next_start_para is None and section.paragraphs:
+        lines.append("\n(end of section)")
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Settings: the only place that reads the environment.
+
+Every field has an environment variable (`DEEPREAD_…`) and a CLI flag; the
+README's configuration table mirrors this class.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_dir
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from indexer.embedder import DEFAULT_MODEL
+from indexer.library import LibraryConfig
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DEEPREAD_", extra="ignore")
+
+    folders: str = Field("", description=f"Folders to serve, separated by {os.pathsep!r}.")
+    data_dir: Path | None = Field(None, description="Where the index lives (default: per folder set, in the user data dir).")
+    embedding_model: str = Field(DEFAULT_MODEL, description="fastembed model name; the default is bundled and offline.")
+    chroma_url: str | None = Field(None, description="Use a Chroma server (http://host:port) instead of the embedded store.")
+    token_budget: int = Field(8000, ge=500, le=200_000, description="Most tokens one tool answer may hold.")
+    max_file_mb: float = Field(50, gt=0, description="Larger files are marked failed instead of indexed.")
+    heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
+    embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")
+    transport: Literal["stdio", "http"] = "stdio"
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=1, le=65535)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    def folder_paths(self) -> list[Path]:
+        return [Path(f).expanduser().resolve() for f in self.folders.split(os.pathsep) if f.strip()]
+
+    def base_dir(self) -> Path:
+        return Path(user_data_dir("deepread-mcp", appauthor=False))
+
+    def index_dir(self) -> Path:
+        """`--data-dir`, else one index per set of folders under the user data dir."""
+        if self.data_dir is not None:
+            return self.data_dir.expanduser().resolve()
+        folders = sorted(str(p) for p in self.folder_paths())
+        digest = hashlib.sha1("\n".join(folders).encode()).hexdigest()[:10]
+        name = "-".join(Path(f).name for f in folders)[:40] or "index"
+        return self.base_dir() / "indexes" / f"{name}-{digest}"
+
+    def models_dir(self) -> Path:
+        base = self.data_dir.expanduser().resolve() if self.data_dir is not None else self.base_dir()
+        return base / "models"
+
+    def library_config(self) -> LibraryConfig:
+        return LibraryConfig(
+            roots=self.folder_paths(),
+            data_dir=self.index_dir(),
+            models_dir=self.models_dir(),
+            embedding_model=self.embedding_model,
+            chroma_url=self.chroma_url,
+            token_budget=self.token_budget,
+            max_file_bytes=int(self.max_file_mb * 1_000_000),
+            heading_context=self.heading_context,
+            embed_threads=self.embed_threads,
+        )
