@@ -24,7 +24,7 @@ from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse import is_supported, parse_bytes, read_bytes
-from indexer.store import Store
+from indexer.store import DocumentRow, Store
 from indexer.structure import build
 from indexer.vectors import VectorIndex, vec_id
 
@@ -46,7 +46,16 @@ class Progress:
 
 
 @dataclass
+class Outcome:
+    """What indexing one file did: "indexed", "unchanged" or "failed", and how many vectors it computed."""
+
+    action: str
+    embedded: int = 0
+
+
+@dataclass
 class ReconcileReport:
+    embedded: int = 0  # paragraphs sent to the embedding model
     indexed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
@@ -117,7 +126,7 @@ class Indexer:
                     path = here / name
                     if is_indexable(path) and self.within_root(path, root):
                         found[(str(root), path.relative_to(root).as_posix())] = path
-        return found
+        return dict(sorted(found.items()))  # new files get ids in path order
 
     def within_root(self, path: Path, root: Path) -> bool:
         try:
@@ -158,11 +167,12 @@ class Indexer:
         for (root, relpath), path in files.items():
             if self.cancel.is_set():
                 return report
-            action = self.index_file(Path(root), path, known[(root, relpath)])
-            getattr(report, action).append(relpath)
+            outcome = self.index_file(Path(root), path, known[(root, relpath)])
+            getattr(report, outcome.action).append(relpath)
+            report.embedded += outcome.embedded
             done += 1
             if progress:
-                progress(Progress(done, total, relpath, action))
+                progress(Progress(done, total, relpath, outcome.action))
 
         for doc in gone.values():
             self.remove(doc.doc_id)
@@ -174,8 +184,8 @@ class Indexer:
 
     # --- one file --------------------------------------------------------------------
 
-    def index_file(self, root: Path, path: Path, doc=None) -> str:  # noqa: ANN001 (DocumentRow | None)
-        """Index `path` if it changed; returns "indexed", "unchanged" or "failed"."""
+    def index_file(self, root: Path, path: Path, doc: DocumentRow | None = None) -> Outcome:
+        """Index `path` if its bytes changed since it was last indexed."""
         relpath = path.relative_to(root).as_posix()
         if doc is None:
             doc = self.store.document_at(str(root), relpath)
@@ -183,39 +193,39 @@ class Indexer:
         try:
             stat = path.stat()
         except OSError as exc:
-            self.store.set_status(doc_id, "failed", f"cannot read file: {exc.strerror or exc}")
-            return "failed"
+            self._fail(doc_id, f"cannot read file: {exc.strerror or exc}", {})
+            return Outcome("failed")
         facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
         if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
-            return "unchanged"
+            return Outcome("unchanged")
 
         try:
             data = read_bytes(path, self.max_file_bytes)
         except ParseError as exc:
             self._fail(doc_id, str(exc), facts)
-            return "failed"
+            return Outcome("failed")
         facts["content_hash"] = hashlib.sha256(data).hexdigest()
         if doc and doc.status in ("ready", "failed") and doc.content_hash == facts["content_hash"]:
             self.store.set_status(doc_id, doc.status, doc.reason, **facts)  # touched, same bytes
-            return "unchanged"
+            return Outcome("unchanged")
 
         self.store.set_status(doc_id, "indexing", None)
         try:
             structure = build(parse_bytes(path.suffix, data), fallback_title=_title_from_name(path))
         except ParseError as exc:
             self._fail(doc_id, str(exc), facts)
-            return "failed"
+            return Outcome("failed")
         except Exception as exc:  # a parser bug must not stop the other documents
             log.exception("parser crashed on %s", path)
             self._fail(doc_id, f"parser error ({type(exc).__name__}): {exc}", facts)
-            return "failed"
+            return Outcome("failed")
         if not structure.paragraphs and len(structure.sections) <= 1:
             self._fail(doc_id, "no text found in the file", facts)
-            return "failed"
-        self._store_version(doc_id, structure, facts)
-        return "indexed"
+            return Outcome("failed")
+        return Outcome("indexed", self._store_version(doc_id, structure, facts))
 
-    def _store_version(self, doc_id: int, structure: DocumentStructure, facts: dict[str, object]) -> None:
+    def _store_version(self, doc_id: int, structure: DocumentStructure, facts: dict[str, object]) -> int:
+        """Embed what is new, swap the version in, drop unreferenced vectors; returns vectors computed."""
         paths = section_paths(structure)
         texts = [embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs]
         ids = [vec_id(doc_id, t) for t in texts]
@@ -233,6 +243,7 @@ class Indexer:
             self.vectors.delete(sorted(stale))
         log.info("indexed doc %d: %d sections, %d paragraphs (%d embedded)",
                  doc_id, len(structure.sections), len(structure.paragraphs), len(missing))
+        return len(missing)
 
     def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
         """Mark failed and drop the old content: it no longer describes the file."""

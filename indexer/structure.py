@@ -45,10 +45,14 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     opens_with_heading = bool(blocks) and blocks[0].kind == "heading"
     title = parsed.title or (blocks[0].text if opens_with_heading else fallback_title)
     start = 0
-    if blocks and blocks[0].kind == "heading" and _is_unique_top(ranks):
-        title, start = blocks[0].text, 1
-        ranks = ranks[1:]
-    elif blocks and blocks[0].kind == "heading" and parsed.title and blocks[0].text == parsed.title:
+    # The opening heading *is* the title when it repeats the front-matter title, or when
+    # nothing else names the document and it is the only heading at its level (or, in
+    # plain text, an unnumbered line standing first).
+    first = blocks[0] if opens_with_heading else None
+    if first and (
+        first.text == parsed.title
+        or (not parsed.title and (_is_unique_top(ranks) or (first.inferred and numbering_depth(first.text) is None)))
+    ):
         start = 1
         ranks = ranks[1:]
 

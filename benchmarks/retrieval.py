@@ -1,0 +1,605 @@
+"""Retrieval quality of deepread on the text-based benchmark sets (QASPER, SyllabusQA).
+
+For every question, one `retrieve(top_k=10)` call per configuration and scope
+(the question's own document, then the whole collection); hit@k,
+section-hit@k and (QASPER) evidence recall@k for k = 1, 3, 5, 10 are computed
+from that single ranked list. Configurations: hybrid / dense / lexical search
+over an index embedded with heading context, hybrid / dense over one embedded
+without it, and a flat-chunk baseline (fixed word windows, same model, cosine
+ranking in numpy). Metric definitions: ../shared/bench/README.md.
+
+    python benchmarks/retrieval.py [--sets qasper,syllabusqa] [--limit N] [--bench PATH] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from indexer.embedder import Embedder
+from indexer.library import Library, LibraryConfig
+from indexer.search import SearchMode
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
+DEFAULT_OUT = HERE / "results"
+MODELS_DIR = Path("/tmp/dr-models")
+
+KS = (1, 3, 5, 10)
+TOP_K = max(KS)
+MIN_RECALL = 0.8  # a unit "contains" a gold span when it holds ≥ 80% of the span's tokens
+CHUNK_WORDS = 600  # ≈ 800 tokens of indexer.tokens.count_tokens on English prose
+CHUNK_STEP = 300  # 300 words of overlap ≈ 400 tokens
+SCOPES = ("single", "collection")
+BASELINE = "flat chunks 800/400"
+
+_WORD_RE = re.compile(r"\w+")
+
+
+# --- fuzzy matching ----------------------------------------------------------------------
+
+
+def bag(text: str) -> Counter[str]:
+    """Lower-cased word tokens as a multiset."""
+    return Counter(_WORD_RE.findall(text.lower()))
+
+
+def covers(unit: Counter[str], gold: Counter[str]) -> bool:
+    """True when `unit` holds at least MIN_RECALL of `gold`'s tokens (multiset recall)."""
+    total = sum(gold.values())
+    found = sum(min(n, unit.get(token, 0)) for token, n in gold.items())
+    return total > 0 and found >= MIN_RECALL * total
+
+
+# --- data sets -----------------------------------------------------------------------------
+
+
+@dataclass
+class Question:
+    qid: str
+    doc: str  # file name inside the corpus folder
+    text: str
+    golds: list[Counter[str]]  # token bags of the gold spans (SyllabusQA) or evidence paragraphs (QASPER)
+
+
+@dataclass
+class Corpus:
+    name: str
+    folder: Path
+    questions: list[Question]
+    available: int  # usable questions before --limit
+    with_recall: bool  # report evidence recall@k (QASPER)
+
+
+def clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def qasper_markdown(paper: dict) -> str:
+    """One QASPER paper as Markdown: `#` title, abstract, `A ::: B` sections as nested headings.
+
+    A heading missing from the source (`A ::: B` without a preceding `A`) is
+    written once so the tree keeps its shape; a section with an empty name
+    gets no heading (its paragraphs continue the previous section).
+    """
+    out = [f"# {clean(paper['title'])}", clean(paper["abstract"])]
+    open_path: list[str] = []
+    full_text = paper["full_text"]
+    for name, paragraphs in zip(full_text["section_name"], full_text["paragraphs"], strict=True):
+        parts = [part.strip() for part in (name or "").split(":::")]
+        if parts[-1]:
+            common = 0
+            while common < min(len(parts), len(open_path)) and parts[common] == open_path[common]:
+                common += 1
+            out.extend("#" * (depth + 2) + " " + parts[depth] for depth in range(common, len(parts)) if parts[depth])
+            open_path = parts
+        out.extend(p for p in map(clean, paragraphs) if p)
+    return "\n\n".join(part for part in out if part) + "\n"
+
+
+def qasper_evidence(annotations: list[dict]) -> list[str]:
+    """Distinct gold evidence paragraphs over all annotators (figures/tables and empties dropped)."""
+    seen: dict[str, None] = {}
+    for annotation in annotations:
+        for evidence in annotation["evidence"]:
+            text = clean(evidence)
+            if text and not text.startswith("FLOAT SELECTED"):
+                seen.setdefault(text, None)
+    return list(seen)
+
+
+def load_qasper(bench: Path, workdir: Path) -> Corpus:
+    """Write each paper as `<id>.md` under `workdir`; questions with usable evidence."""
+    folder = workdir / "qasper-md"
+    folder.mkdir(parents=True, exist_ok=True)
+    questions: list[Question] = []
+    for line in (bench / "qasper" / "qasper_train_sample10_hf_format.jsonl").read_text().splitlines():
+        paper = json.loads(line)
+        doc = f"{paper['id']}.md"
+        (folder / doc).write_text(qasper_markdown(paper), encoding="utf-8")
+        qas = paper["qas"]
+        for qid, text, answers in zip(qas["question_id"], qas["question"], qas["answers"], strict=True):
+            golds = [b for b in map(bag, qasper_evidence(answers["answer"])) if b]
+            if golds:
+                questions.append(Question(qid, doc, text, golds))
+    return Corpus("QASPER", folder, questions, len(questions), with_recall=True)
+
+
+def load_syllabusqa(bench: Path) -> Corpus:
+    """The syllabi as plain text (indexed in place, read-only); questions with at least one span."""
+    root = bench / "syllabusqa"
+    questions: list[Question] = []
+    for item in json.loads((root / "questions_val.json").read_text()):
+        spans = [item.get(f"answer_span_{i}") or "" for i in range(1, 6)]
+        golds = [b for b in map(bag, spans) if b]
+        if golds:
+            questions.append(Question(item["id"], f"{item['syllabus_name']}.txt", item["question"], golds))
+    return Corpus("SyllabusQA", root / "syllabi" / "text", questions, len(questions), with_recall=False)
+
+
+def spread(items: Sequence[Question], limit: int | None) -> list[Question]:
+    """At most `limit` items, evenly spaced (deterministic)."""
+    if not limit or len(items) <= limit:
+        return list(items)
+    step = len(items) / limit
+    return [items[int(i * step)] for i in range(limit)]
+
+
+# --- rankers -------------------------------------------------------------------------------
+
+
+@dataclass
+class Unit:
+    """One ranked result: its own tokens and the tokens of the section it lies in."""
+
+    tokens: Counter[str]
+    section: Counter[str]
+
+
+class Ranker(Protocol):
+    def rank(self, query: str, doc: str | None) -> tuple[list[Unit], float]:
+        """Top-k units, best first, and the search time in seconds (`doc=None`: whole collection)."""
+        ...
+
+    def units_of(self, doc: str) -> Iterable[Counter[str]]:
+        """Every unit of a document (for the hit ceiling)."""
+        ...
+
+
+class LibraryRanker:
+    """`Library.retrieve` hits (no neighbour expansion) with their sections."""
+
+    def __init__(self, lib: Library):
+        self.lib = lib
+        self.doc_ids = {d.relpath: d.doc_id for d in lib.store.documents() if d.n_paras > 0}
+        self._sections: dict[tuple[int, int], Counter[str]] = {}
+
+    def rank(self, query: str, doc: str | None) -> tuple[list[Unit], float]:
+        doc_ids = [self.doc_ids[doc]] if doc is not None else None
+        start = time.perf_counter()
+        result = self.lib.retrieve(query, top_k=TOP_K, doc_ids=doc_ids, before=0, after=0)
+        elapsed = time.perf_counter() - start
+        hits = sorted((r for r in result.results if r.is_hit), key=lambda r: r.rank or 0)
+        return [Unit(bag(r.text), self.section(r.doc_id, r.sec_id)) for r in hits], elapsed
+
+    def section(self, doc_id: int, sec_id: int) -> Counter[str]:
+        key = (doc_id, sec_id)
+        if key not in self._sections:
+            rows = self.lib.store.paragraphs(doc_id, sec_id, 0, 10**6)
+            self._sections[key] = bag("\n".join(r.text for r in rows))
+        return self._sections[key]
+
+    def units_of(self, doc: str) -> Iterable[Counter[str]]:
+        doc_id = self.doc_ids.get(doc)
+        if doc_id is None:
+            return
+        for section in self.lib.store.sections(doc_id):
+            for row in self.lib.store.paragraphs(doc_id, section["sec_id"], 0, 10**6):
+                yield bag(row.text)
+
+
+def word_windows(text: str, size: int = CHUNK_WORDS, step: int = CHUNK_STEP) -> list[str]:
+    """Overlapping windows of whitespace words; the last one ends at the text's end."""
+    words = text.split()
+    if len(words) <= size:
+        return [" ".join(words)] if words else []
+    starts = list(range(0, len(words) - size, step)) + [len(words) - size]
+    return [" ".join(words[s : s + size]) for s in starts]
+
+
+class ChunkRanker:
+    """The flat-chunk baseline: raw file text in fixed windows, cosine similarity in numpy."""
+
+    def __init__(self, embedder: Embedder, files: dict[str, Path]):
+        self.embedder = embedder
+        self.texts: list[str] = []
+        docs: list[str] = []
+        for name, path in sorted(files.items()):
+            chunks = word_windows(path.read_text(encoding="utf-8", errors="replace"))
+            self.texts.extend(chunks)
+            docs.extend([name] * len(chunks))
+        self.docs = np.array(docs)
+        start = time.perf_counter()
+        self.matrix = embedder.embed(self.texts)
+        self.embed_seconds = time.perf_counter() - start
+        self.bags = [bag(t) for t in self.texts]
+
+    def rank(self, query: str, doc: str | None) -> tuple[list[Unit], float]:
+        start = time.perf_counter()
+        scores = self.matrix @ self.embedder.embed([query])[0]
+        if doc is not None:
+            scores = np.where(self.docs == doc, scores, -np.inf)
+        order = [int(i) for i in np.argsort(-scores, kind="stable")[:TOP_K] if np.isfinite(scores[i])]
+        elapsed = time.perf_counter() - start
+        return [Unit(self.bags[i], self.bags[i]) for i in order], elapsed
+
+    def units_of(self, doc: str) -> Iterable[Counter[str]]:
+        return (b for b, d in zip(self.bags, self.docs) if d == doc)
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """First rank (1-based) at which each gold is found, by unit and by section; None = not in top k."""
+
+    unit: list[int | None]
+    section: list[int | None]
+
+
+def first_ranks(golds: list[Counter[str]], units: list[Unit]) -> Outcome:
+    def first(pick: str) -> list[int | None]:
+        return [
+            next((rank for rank, u in enumerate(units, start=1) if covers(getattr(u, pick), g)), None)
+            for g in golds
+        ]
+
+    return Outcome(first("tokens"), first("section"))
+
+
+def within(rank: int | None, k: int) -> bool:
+    return rank is not None and rank <= k
+
+
+def summarize(outcomes: list[Outcome], with_recall: bool) -> dict[str, float]:
+    """Mean hit@k, section-hit@k (and recall@k) over questions, as fractions."""
+    scores: dict[str, float] = {}
+    if not outcomes:
+        return scores
+    for k in KS:
+        scores[f"hit@{k}"] = statistics.fmean(any(within(r, k) for r in o.unit) for o in outcomes)
+    for k in KS:
+        scores[f"sec@{k}"] = statistics.fmean(any(within(r, k) for r in o.section) for o in outcomes)
+    if with_recall:
+        for k in KS:
+            scores[f"recall@{k}"] = statistics.fmean(
+                statistics.fmean(within(r, k) for r in o.unit) for o in outcomes
+            )
+    return scores
+
+
+def ceiling(ranker: Ranker, questions: list[Question]) -> float:
+    """Share of questions for which some unit of the document contains a gold at all."""
+    by_doc: dict[str, list[Counter[str]]] = {}
+    reachable = 0
+    for q in questions:
+        units = by_doc.setdefault(q.doc, list(ranker.units_of(q.doc)))
+        reachable += any(covers(u, g) for g in q.golds for u in units)
+    return reachable / len(questions) if questions else 0.0
+
+
+# --- running -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    heading_context: bool
+    mode: SearchMode
+
+
+LIBRARY_CONFIGS = (
+    Config("hybrid + heading ctx", True, "hybrid"),
+    Config("dense + heading ctx", True, "dense"),
+    Config("lexical (BM25)", True, "lexical"),
+    Config("hybrid, no ctx", False, "hybrid"),
+    Config("dense, no ctx", False, "dense"),
+)
+
+
+@dataclass
+class Run:
+    """Scores and latencies of one configuration on one scope."""
+
+    config: str
+    scope: str
+    scores: dict[str, float]
+    latencies_ms: list[float]
+
+
+@dataclass
+class IndexSpeed:
+    name: str
+    seconds: float
+    units: int
+    unit_name: str = "paragraphs"
+
+
+@dataclass
+class StructureStats:
+    documents: int
+    failed: list[str]
+    sections: int
+    paragraphs: int
+    tokens_median: float
+    tokens_p95: float
+    tokens_max: int
+    short_share: float  # paragraphs under 8 tokens
+    flat_docs: int  # documents with no section besides the root
+
+
+@dataclass
+class CorpusReport:
+    corpus: Corpus
+    runs: list[Run] = field(default_factory=list)
+    speeds: list[IndexSpeed] = field(default_factory=list)
+    structure: StructureStats | None = None
+    ceilings: dict[str, float] = field(default_factory=dict)
+    chunks: int = 0
+
+
+def evaluate(ranker: Ranker, corpus: Corpus, config: str) -> list[Run]:
+    runs: list[Run] = []
+    for scope in SCOPES:
+        outcomes: list[Outcome] = []
+        latencies: list[float] = []
+        for q in corpus.questions:
+            units, seconds = ranker.rank(q.text, q.doc if scope == "single" else None)
+            outcomes.append(first_ranks(q.golds, units))
+            latencies.append(seconds * 1000)
+        runs.append(Run(config, scope, summarize(outcomes, corpus.with_recall), latencies))
+        log(f"  {corpus.name} {config} [{scope}]: hit@5 {runs[-1].scores['hit@5']:.3f}")
+    return runs
+
+
+def structure_stats(lib: Library) -> StructureStats:
+    docs = lib.store.documents()
+    ready = [d for d in docs if d.n_paras > 0]
+    lengths: list[int] = []
+    sections = 0
+    flat = 0
+    for d in ready:
+        rows = lib.store.sections(d.doc_id)
+        sections += len(rows)
+        flat += len(rows) <= 1
+        for s in rows:
+            lengths.extend(p.n_tokens for p in lib.store.paragraphs(d.doc_id, s["sec_id"], 0, 10**6))
+    lengths.sort()
+    return StructureStats(
+        documents=len(ready),
+        failed=[f"{d.relpath}: {d.reason}" for d in docs if d.status == "failed"],
+        sections=sections,
+        paragraphs=len(lengths),
+        tokens_median=statistics.median(lengths) if lengths else 0,
+        tokens_p95=lengths[int(0.95 * (len(lengths) - 1))] if lengths else 0,
+        tokens_max=lengths[-1] if lengths else 0,
+        short_share=sum(n < 8 for n in lengths) / len(lengths) if lengths else 0.0,
+        flat_docs=flat,
+    )
+
+
+def run_library(corpus: Corpus, work: Path, report: CorpusReport) -> None:
+    """Index twice (with and without heading context) and evaluate every library configuration."""
+    for context in (True, False):
+        data_dir = work / f"{corpus.name.lower()}-ctx{int(context)}"
+        config = LibraryConfig(
+            roots=[corpus.folder], data_dir=data_dir, models_dir=MODELS_DIR,
+            heading_context=context, search_mode="hybrid", token_budget=100_000,
+        )
+        with Library(config) as lib:
+            start = time.perf_counter()
+            lib.reconcile()
+            seconds = time.perf_counter() - start
+            stats = structure_stats(lib)
+            label = "heading ctx" if context else "no ctx"
+            report.speeds.append(IndexSpeed(f"library index, {label}", seconds, stats.paragraphs))
+            log(f"  {corpus.name}: indexed {stats.paragraphs} paragraphs ({label}) in {seconds:.1f}s")
+            ranker = LibraryRanker(lib)
+            missing = {q.doc for q in corpus.questions} - set(ranker.doc_ids)
+            if missing:
+                raise SystemExit(f"{corpus.name}: documents not indexed: {sorted(missing)}")
+            if context:
+                report.structure = stats
+                report.ceilings["library paragraphs"] = ceiling(ranker, corpus.questions)
+            for cfg in LIBRARY_CONFIGS:
+                if cfg.heading_context == context:
+                    lib.search.mode = cfg.mode
+                    report.runs.extend(evaluate(ranker, corpus, cfg.name))
+
+
+def run_baseline(corpus: Corpus, embedder: Embedder, report: CorpusReport) -> None:
+    files = {p.relative_to(corpus.folder).as_posix(): p for p in sorted(corpus.folder.rglob("*")) if p.is_file()}
+    ranker = ChunkRanker(embedder, files)
+    report.chunks = len(ranker.texts)
+    report.speeds.append(IndexSpeed(BASELINE, ranker.embed_seconds, len(ranker.texts), "chunks"))
+    log(f"  {corpus.name}: embedded {len(ranker.texts)} chunks in {ranker.embed_seconds:.1f}s")
+    report.ceilings[BASELINE] = ceiling(ranker, corpus.questions)
+    report.runs.extend(evaluate(ranker, corpus, BASELINE))
+
+
+def run_corpus(corpus: Corpus, work: Path, embedder: Embedder) -> CorpusReport:
+    report = CorpusReport(corpus)
+    log(f"{corpus.name}: {len(corpus.questions)} of {corpus.available} questions")
+    run_library(corpus, work, report)
+    run_baseline(corpus, embedder, report)
+    return report
+
+
+# --- reporting -----------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else 0.0
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return "\n".join(lines)
+
+
+def quality_tables(report: CorpusReport) -> str:
+    metrics = [f"hit@{k}" for k in KS] + [f"sec@{k}" for k in KS]
+    if report.corpus.with_recall:
+        metrics += [f"recall@{k}" for k in KS]
+    parts: list[str] = []
+    for scope in SCOPES:
+        title = "single document (scoped to the question's document)" if scope == "single" else "whole collection"
+        rows = [[r.config, *(f"{100 * r.scores[m]:.1f}" for m in metrics)] for r in report.runs if r.scope == scope]
+        parts.append(f"#### {report.corpus.name} — {title}\n\n" + markdown_table(["configuration", *metrics], rows))
+    return "\n\n".join(parts)
+
+
+def speed_table(report: CorpusReport) -> str:
+    index_rows = [
+        [s.name, f"{s.seconds:.1f}", str(s.units), f"{s.units / s.seconds:.1f}" if s.seconds else "–", s.unit_name]
+        for s in report.speeds
+    ]
+    index = markdown_table(["index", "seconds", "units", "units/s", "unit"], index_rows)
+    latency_rows = []
+    for config in dict.fromkeys(r.config for r in report.runs):
+        cells = [config]
+        for scope in SCOPES:
+            run = next(r for r in report.runs if r.config == config and r.scope == scope)
+            cells.append(f"{percentile(run.latencies_ms, 0.5):.0f} / {percentile(run.latencies_ms, 0.95):.0f}")
+        latency_rows.append(cells)
+    latency = markdown_table(["configuration", "single p50 / p95 ms", "collection p50 / p95 ms"], latency_rows)
+    return f"#### {report.corpus.name} — speed\n\n{index}\n\n{latency}"
+
+
+def corpus_section(report: CorpusReport) -> str:
+    corpus, s = report.corpus, report.structure
+    assert s is not None
+    used = f"{len(corpus.questions)} of {corpus.available}"
+    lines = [
+        f"### {corpus.name}",
+        "",
+        f"- questions: {used} usable questions (single-document and collection scope use the same questions)",
+        f"- documents: {s.documents} indexed ({len({q.doc for q in corpus.questions})} with questions); "
+        f"{s.sections} sections, {s.paragraphs} paragraphs ({s.flat_docs} documents without any heading); "
+        f"baseline: {report.chunks} chunks",
+        f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
+        f"{100 * s.short_share:.1f}% under 8 tokens",
+        "- hit ceiling (some unit of the question's document contains a gold at all): "
+        + ", ".join(f"{name} {100 * v:.1f}%" for name, v in report.ceilings.items()),
+    ]
+    if s.failed:
+        lines.append(f"- failed documents: {'; '.join(s.failed)}")
+    return "\n".join(lines) + "\n\n" + quality_tables(report) + "\n\n" + speed_table(report)
+
+
+def render(reports: list[CorpusReport], started: dt.datetime, seconds: float) -> str:
+    head = [
+        "# Retrieval benchmark",
+        "",
+        f"Run {started:%Y-%m-%d %H:%M} UTC, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
+        f"(top_k={TOP_K}, no neighbour expansion; a unit contains a gold when it holds ≥ {MIN_RECALL:.0%} "
+        "of the gold's word tokens). Numbers are percentages of questions; `sec@k` is section-hit@k, "
+        "`recall@k` evidence recall@k. Metric definitions: `../shared/bench/README.md`; method: `benchmarks/README.md`.",
+    ]
+    return "\n".join(head) + "\n\n" + "\n\n".join(corpus_section(r) for r in reports) + "\n"
+
+
+def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: float) -> dict:
+    return {
+        "started": started.isoformat(),
+        "seconds": round(seconds, 1),
+        "sets": {
+            r.corpus.name: {
+                "questions": len(r.corpus.questions),
+                "available": r.corpus.available,
+                "ceilings": r.ceilings,
+                "runs": [
+                    {
+                        "config": run.config,
+                        "scope": run.scope,
+                        "scores": {k: round(v, 4) for k, v in run.scores.items()},
+                        "latency_ms_p50": round(percentile(run.latencies_ms, 0.5), 1),
+                        "latency_ms_p95": round(percentile(run.latencies_ms, 0.95), 1),
+                    }
+                    for run in r.runs
+                ],
+                "index": [s.__dict__ for s in r.speeds],
+            }
+            for r in reports
+        },
+    }
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# --- entry point ---------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH, help="benchmark data folder")
+    parser.add_argument("--sets", default="qasper,syllabusqa", help="comma-separated: qasper, syllabusqa")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for retrieval.md / retrieval.json")
+    parser.add_argument("--limit", type=int, default=None, help="max questions per set (evenly spaced subset)")
+    return parser.parse_args(argv)
+
+
+def load_sets(names: list[str], bench: Path, work: Path, limit: int | None) -> list[Corpus]:
+    corpora: list[Corpus] = []
+    for name in names:
+        if name == "qasper":
+            corpus = load_qasper(bench, work)
+        elif name == "syllabusqa":
+            corpus = load_syllabusqa(bench)
+        else:
+            raise SystemExit(f"unknown set {name!r}; choose from qasper, syllabusqa")
+        corpus.questions = spread(corpus.questions, limit)
+        corpora.append(corpus)
+    return corpora
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    started = dt.datetime.now(dt.timezone.utc)
+    clock = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="deepread-bench-") as tmp:
+        work = Path(tmp)
+        corpora = load_sets([s.strip() for s in args.sets.split(",") if s.strip()], args.bench, work, args.limit)
+        embedder = Embedder(MODELS_DIR)
+        reports = [run_corpus(corpus, work, embedder) for corpus in corpora]
+    seconds = time.perf_counter() - clock
+    text = render(reports, started, seconds)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "retrieval.md").write_text(text, encoding="utf-8")
+    (args.out / "retrieval.json").write_text(json.dumps(results_json(reports, started, seconds), indent=1) + "\n")
+    print(text)
+    log(f"done in {seconds / 60:.1f} min; wrote {args.out / 'retrieval.md'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""Shared fixtures: real files in tmp folders, the real offline model, real stores."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from indexer.library import Library, LibraryConfig
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH = REPO.parent / "shared" / "bench"
+
+
+@pytest.fixture(scope="session")
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One assembled copy of the bundled model for the whole run."""
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    path = tmp_path / "docs"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def open_library(tmp_path: Path, models_dir: Path) -> Iterator[Callable[..., Library]]:
+    """Open a real Library (SQLite, Chroma, MiniLM) on folders; closed after the test."""
+    opened: list[Library] = []
+
+    def _open(*roots: Path, data_dir: Path | None = None, **options: object) -> Library:
+        config = LibraryConfig(
+            roots=list(roots), data_dir=data_dir or tmp_path / "data", models_dir=models_dir, **options  # type: ignore[arg-type]
+        )
+        library = Library(config)
+        opened.append(library)
+        return library
+
+    yield _open
+    for library in opened:
+        try:
+            library.close()
+        except Exception:
+            pass
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path

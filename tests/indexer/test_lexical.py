@@ -1,0 +1,117 @@
+"""BM25 (SQLite FTS5) over paragraphs, the lexical tokenizer, and rank fusion."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from indexer.models import DocumentStructure, Paragraph, Section
+from indexer.search import rrf_fuse
+from indexer.store import Store
+from indexer.tokens import count_tokens, lexical_terms, query_terms
+
+
+def test_lexical_terms_keep_codes_numbers_and_cjk() -> None:
+    terms = lexical_terms("Form 10-K, FY2023 revenue $1,234.5m; section 3.2.1 (ISO-8601). 財務報告")
+    assert "10_k" in terms and "10" in terms and "k" in terms
+    assert "1_234_5m" in terms
+    assert "3_2_1" in terms
+    assert "iso_8601" in terms
+    assert "fy2023" in terms
+    assert {"財", "務", "財務", "務報", "報告"} <= set(terms)
+
+
+def test_query_terms_drop_stopwords_and_duplicates() -> None:
+    assert query_terms("What is the revenue of the company and the revenue growth?") == ["revenue", "company", "growth"]
+
+
+def test_count_tokens_counts_words_punctuation_and_cjk_characters() -> None:
+    assert count_tokens("Hello, world!") == 4
+    assert count_tokens("財務報告") == 4
+    assert count_tokens("") == 0
+
+
+def _structure(texts: list[str]) -> DocumentStructure:
+    paras = [Paragraph(0, i, "text", t, None, count_tokens(t)) for i, t in enumerate(texts)]
+    return DocumentStructure("t", [Section(0, "t", 0, None, n_paras=len(paras))], paras)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "index.sqlite3")
+    yield s
+    s.close()
+
+
+def _add(store: Store, texts: list[str]) -> int:
+    doc_id = store.add_document("/root", f"doc{len(store.documents())}.md")
+    store.replace_content(doc_id, _structure(texts), [f"{doc_id}:{i}" for i in range(len(texts))], {})
+    return doc_id
+
+
+def test_exact_codes_rank_first_and_doc_filter_scopes(store: Store) -> None:
+    a = _add(store, ["The part number XJ-2231 is discontinued.", "Parts are listed in the catalogue.", "Nothing here."])
+    b = _add(store, ["Order XJ-2231 again next year.", "The catalogue of parts."])
+    hits = store.lexical_search("XJ-2231", 10, None)
+    rows = store.paragraphs_by_id([pid for pid, _ in hits])
+    assert {(rows[pid].doc_id, rows[pid].para_idx) for pid, _ in hits} == {(a, 0), (b, 0)}
+    scoped = store.lexical_search("XJ-2231", 10, [b])
+    assert [store.paragraphs_by_id([pid])[pid].doc_id for pid, _ in scoped] == [b]
+    assert store.lexical_search("the of and", 10, None) == [], "a query of stopwords only matches nothing"
+
+
+def _reference_bm25(corpus: list[list[str]], query: list[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    """Okapi BM25 as SQLite FTS5 defines it (idf floored at 1e-6)."""
+    n_docs = len(corpus)
+    avgdl = sum(len(d) for d in corpus) / n_docs
+    scores = []
+    for doc in corpus:
+        score = 0.0
+        for term in query:
+            df = sum(1 for d in corpus if term in d)
+            idf = max(math.log((n_docs - df + 0.5) / (df + 0.5)), 1e-6)
+            f = doc.count(term)
+            score += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * len(doc) / avgdl))
+        scores.append(score)
+    return scores
+
+
+def test_bm25_scores_match_a_reference_implementation(store: Store) -> None:
+    texts = [
+        "revenue grew in the third quarter",
+        "churn fell while revenue grew",
+        "churn churn churn",
+        "weather report rain wind sun clouds",
+        "operating margin and revenue guidance",
+        "the board approved a dividend",
+        "dividend policy and buyback plans for shareholders",
+    ]
+    _add(store, texts)
+    query = "churn revenue dividend"
+    hits = store.lexical_search(query, 10, None)
+    got = {store.paragraphs_by_id([pid])[pid].para_idx: score for pid, score in hits}
+    expected = _reference_bm25([lexical_terms(t) for t in texts], query_terms(query))
+    assert set(got) == {i for i, s in enumerate(expected) if s > 0}
+    for idx, score in got.items():
+        assert math.isclose(score, expected[idx], rel_tol=1e-6), (idx, score, expected[idx])
+    assert [i for i, _ in sorted(got.items(), key=lambda kv: -kv[1])] == sorted(got, key=lambda i: -expected[i])
+
+
+def test_replacing_a_document_replaces_its_lexical_rows(store: Store) -> None:
+    doc = _add(store, ["old wording about zebras"])
+    store.replace_content(doc, _structure(["new wording about giraffes"]), [f"{doc}:n"], {})
+    assert store.lexical_search("zebras", 10, None) == []
+    assert len(store.lexical_search("giraffes", 10, None)) == 1
+    assert store.document(doc).version == 2  # type: ignore[union-attr]
+
+
+def test_reciprocal_rank_fusion_matches_the_formula() -> None:
+    fused = rrf_fuse([[1, 2, 3], [3, 1, 4]])
+    scores = {r.paragraph_id: r.score for r in fused}
+    assert math.isclose(scores[1], 1 / 61 + 1 / 62)
+    assert math.isclose(scores[3], 1 / 63 + 1 / 61)
+    assert math.isclose(scores[4], 1 / 63)
+    assert [r.paragraph_id for r in fused] == [1, 3, 2, 4]
+    assert rrf_fuse([[]]) == []

@@ -1,0 +1,281 @@
+"""The Library end to end on real files: real SQLite, real Chroma, the real offline MiniLM."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
+from indexer.library import Library
+from tests.conftest import write
+
+GUIDE = """# Gardening Guide
+
+A short guide to a small vegetable garden.
+
+## Soil
+
+Good soil is loose, dark and full of organic matter.
+
+Test the pH every spring; most vegetables like 6.0 to 7.0.
+
+Add compost in autumn so worms can work it in over winter.
+
+## Watering
+
+Water deeply twice a week rather than a little every day.
+
+Morning watering reduces fungal disease on leaves.
+
+## Pests
+
+### Slugs
+
+Slugs eat seedlings at night; beer traps and copper tape keep them away.
+
+### Aphids
+
+Aphids cluster under leaves. Ladybirds eat them; a soap spray also works.
+"""
+
+INVOICE = """# Invoice policy
+
+Invoices use the code INV-2024-0042 format.
+
+| item | price |
+|------|-------|
+| seeds | 4.50 |
+| spade | 21.00 |
+"""
+
+
+@pytest.fixture
+def library(folder: Path, open_library: Callable[..., Library]) -> Library:
+    write(folder, "guide.md", GUIDE)
+    write(folder, "billing/invoice.md", INVOICE)
+    write(folder, "notes.txt", "SHOPPING\n\nBuy more compost and a watering can.\n")
+    lib = open_library(folder)
+    report = lib.reconcile()
+    assert sorted(report.indexed) == ["billing/invoice.md", "guide.md", "notes.txt"]
+    return lib
+
+
+def doc_id(lib: Library, path: str) -> int:
+    return next(d.doc_id for d in lib.toc().documents if d.path == path)
+
+
+def test_toc_lists_documents_with_coordinates_and_sizes(library: Library) -> None:
+    toc = library.toc()
+    assert [d.path for d in toc.documents] == ["billing/invoice.md", "guide.md", "notes.txt"]
+    guide = toc.documents[1]
+    assert guide.title == "Gardening Guide" and guide.status == "ready"
+    assert [(s.sec_id, s.title, s.level, s.parent, s.children) for s in guide.sections] == [
+        (0, "Gardening Guide", 0, None, [1, 2, 3]),
+        (1, "Soil", 1, 0, []),
+        (2, "Watering", 1, 0, []),
+        (3, "Pests", 1, 0, [4, 5]),
+        (4, "Slugs", 2, 3, []),
+        (5, "Aphids", 2, 3, []),
+    ]
+    assert guide.sections[1].n_paras == 3
+    assert guide.n_paras == sum(s.n_paras for s in guide.sections)
+    assert not toc.truncated and toc.pending == [] and toc.failed == []
+
+
+def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(folder: Path, open_library: Callable[..., Library]) -> None:
+    body = "\n\n".join(f"## Heading number {i}\n\ntext {i}" for i in range(300))
+    write(folder, "big.md", "# Big\n\n" + body)
+    lib = open_library(folder, token_budget=1000)
+    lib.reconcile()
+    toc = lib.toc()
+    assert toc.truncated and "get_toc(doc_id=N)" in (toc.hint or "")
+    assert toc.documents[0].sections[0].sec_id == 0 and len(toc.documents[0].sections) == 1
+    full = lib.toc(doc_id=toc.documents[0].doc_id, max_depth=1)
+    assert len(full.documents[0].sections) == 301 or full.truncated
+
+
+def test_retrieve_returns_coordinates_paths_and_exact_codes(library: Library) -> None:
+    result = library.retrieve("how often should I water the garden", top_k=3)
+    top = result.results[0]
+    assert (top.sec_id, top.section_path) == (2, ["Gardening Guide", "Watering"])
+    assert top.is_hit and top.rank == 1 and top.score and top.score > 0
+    assert [r.rank for r in result.results] == [1, 2, 3]
+
+    code = library.retrieve("INV-2024-0042", top_k=1).results[0]
+    assert code.doc_id == doc_id(library, "billing/invoice.md") and "INV-2024-0042" in code.text
+
+    table = library.retrieve("price of a spade", top_k=1).results[0]
+    assert table.kind == "table" and "seeds" in table.text and "spade" in table.text, "tables stay whole"
+
+
+def test_retrieve_windows_stay_in_the_section_and_deduplicate(library: Library) -> None:
+    guide = doc_id(library, "guide.md")
+    result = library.retrieve("compost in autumn worms", top_k=3, doc_ids=[guide], before=2, after=2)
+    coords = [(r.doc_id, r.sec_id, r.para_idx) for r in result.results]
+    assert len(coords) == len(set(coords)), "no paragraph twice"
+    assert all(r.doc_id == guide for r in result.results)
+    first_hit = result.results[[r.is_hit for r in result.results].index(True)]
+    window = [r for r in result.results if r.sec_id == first_hit.sec_id]
+    assert [r.para_idx for r in window] == sorted(r.para_idx for r in window)
+    soil = [r for r in result.results if r.sec_id == 1]
+    assert [r.para_idx for r in soil] == [0, 1, 2], "the window covers the section and never crosses into another"
+    neighbours = [r for r in result.results if not r.is_hit]
+    assert all(r.rank is None and r.score is None for r in neighbours)
+
+
+def test_retrieve_doc_filter_and_errors(library: Library) -> None:
+    notes = doc_id(library, "notes.txt")
+    assert {r.doc_id for r in library.retrieve("compost", top_k=5, doc_ids=[notes]).results} == {notes}
+    with pytest.raises(InvalidArgument, match="empty"):
+        library.retrieve("   ")
+    with pytest.raises(InvalidArgument, match="top_k must be between 1 and 50"):
+        library.retrieve("soil", top_k=0)
+    with pytest.raises(InvalidArgument, match="before must be between 0 and 10"):
+        library.retrieve("soil", before=11)
+    with pytest.raises(NotFound, match="there is no document 999; valid doc_ids are"):
+        library.retrieve("soil", doc_ids=[999])
+
+
+def test_read_section_reads_in_order_and_clips(library: Library) -> None:
+    guide = doc_id(library, "guide.md")
+    whole = library.read_section(guide, 1)
+    assert [p.para_idx for p in whole.paragraphs] == [0, 1, 2]
+    assert whole.paragraphs[1].text.startswith("Test the pH")
+    assert (whole.start_para, whole.end_para, whole.next_start_para) == (0, 2, None)
+
+    part = library.read_section(guide, 1, start_para=1, end_para=99)
+    assert [p.para_idx for p in part.paragraphs] == [1, 2] and part.end_para == 2
+
+    head = library.read_section(guide, 1, start_para=0, end_para=0)
+    assert head.next_start_para == 1 and "start_para=1" in (head.hint or "")
+
+    parent = library.read_section(guide, 3)
+    assert parent.paragraphs == [] and "[4, 5]" in (parent.hint or "")
+
+
+def test_read_section_errors_say_what_is_valid(library: Library) -> None:
+    guide = doc_id(library, "guide.md")
+    with pytest.raises(NotFound, match=f"doc {guide} has no section 42; its sections are 0–5"):
+        library.read_section(guide, 42)
+    with pytest.raises(InvalidArgument, match="paragraphs 0–2"):
+        library.read_section(guide, 1, start_para=7)
+    with pytest.raises(InvalidArgument, match="end_para ≥ start_para"):
+        library.read_section(guide, 1, start_para=2, end_para=1)
+    with pytest.raises(NotFound, match="no document 777"):
+        library.read_section(777, 0)
+
+
+def test_read_section_token_budget_continues_exactly(folder: Path, open_library: Callable[..., Library]) -> None:
+    paragraphs = [f"Paragraph {i}: " + "word " * 150 for i in range(12)]
+    write(folder, "long.md", "# Long\n\n" + "\n\n".join(paragraphs))
+    lib = open_library(folder, token_budget=600)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+    seen: list[int] = []
+    start = 0
+    for _ in range(20):
+        part = lib.read_section(doc, 0, start_para=start)
+        assert sum(len(p.text.split()) for p in part.paragraphs) <= 600
+        seen += [p.para_idx for p in part.paragraphs]
+        if part.next_start_para is None:
+            break
+        assert f"start_para={part.next_start_para}" in (part.hint or "")
+        start = part.next_start_para
+    assert seen == list(range(12)), "continuing from next_start_para reads every paragraph once, in order"
+
+
+def test_failed_documents_are_reported_and_the_rest_works(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "good.md", "# Good\n\nThe lighthouse keeper logs the weather.")
+    (folder / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (folder / "empty.txt").write_text("")
+    lib = open_library(folder)
+    report = lib.reconcile()
+    assert sorted(report.failed) == ["binary.md", "empty.txt"]
+    toc = lib.toc()
+    reasons = {f.path: f.reason for f in toc.failed}
+    assert "binary" in reasons["binary.md"] and reasons["empty.txt"] == "file is empty"
+    assert [d.path for d in toc.documents] == ["good.md"]
+    failed_id = lib.store.document_at(str(folder.resolve()), "binary.md").doc_id  # type: ignore[union-attr]
+    with pytest.raises(NotReady, match="failed to index: binary"):
+        lib.read_section(failed_id, 0)
+    assert lib.retrieve("lighthouse weather").results[0].text.startswith("The lighthouse")
+
+
+def test_ids_are_stable_unchanged_files_are_not_reembedded_and_ids_never_reused(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "a.md", "# A\n\nAlpha text.\n\nSecond alpha paragraph.")
+    write(folder, "b.md", "# B\n\nBeta text.")
+    data = tmp_path / "data"
+    lib = open_library(folder, data_dir=data)
+    first = lib.reconcile()
+    assert first.embedded == 3
+    ids = {d.path: d.doc_id for d in lib.toc().documents}
+    lib.close()
+
+    (folder / "b.md").unlink()
+    write(folder, "a.md", "# A\n\nAlpha text.\n\nSecond alpha paragraph, edited.")
+    write(folder, "c.md", "# C\n\nGamma text.")
+    lib = open_library(folder, data_dir=data)
+    report = lib.reconcile()
+    assert report.removed == ["b.md"] and sorted(report.indexed) == ["a.md", "c.md"]
+    assert report.embedded == 2, "only the edited paragraph of a.md and the new c.md paragraph are embedded"
+    now = {d.path: d.doc_id for d in lib.toc().documents}
+    assert now["a.md"] == ids["a.md"]
+    assert now["c.md"] not in ids.values(), "a deleted document's id is never reused"
+    assert "edited" in lib.read_section(now["a.md"], 0).paragraphs[1].text
+    assert lib.reconcile().embedded == 0 and lib.vectors.count() == 3
+
+
+def test_a_moved_file_keeps_its_id(folder: Path, open_library: Callable[..., Library], tmp_path: Path) -> None:
+    write(folder, "old/name.md", "# Report\n\nQuarterly numbers.")
+    lib = open_library(folder, data_dir=tmp_path / "data")
+    lib.reconcile()
+    original = lib.toc().documents[0].doc_id
+    (folder / "new").mkdir()
+    (folder / "old/name.md").rename(folder / "new/renamed.md")
+    report = lib.reconcile()
+    assert report.embedded == 0 and report.removed == []
+    assert [(d.doc_id, d.path) for d in lib.toc().documents] == [(original, "new/renamed.md")]
+
+
+def test_hidden_temp_and_unsupported_files_are_ignored(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "real.md", "# Real\n\ntext")
+    for name in (".hidden.md", ".git/notes.md", "~$draft.md", ".#lock.md", "x.md.swp", "y.tmp", "z.pdfx", "img.png"):
+        write(folder, name, "# junk\n\njunk")
+    lib = open_library(folder)
+    lib.reconcile()
+    assert [d.path for d in lib.toc().documents] == ["real.md"]
+
+
+def test_symlinks_out_of_the_folder_are_not_followed(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "secret.md", "# Secret\n\nkeep out")
+    (folder / "link.md").symlink_to(outside / "secret.md")
+    (folder / "linkdir").symlink_to(outside, target_is_directory=True)
+    write(folder, "inside.md", "# Inside\n\nhello")
+    (folder / "alias.md").symlink_to(folder / "inside.md")
+    lib = open_library(folder)
+    lib.reconcile()
+    assert sorted(d.path for d in lib.toc().documents) == ["alias.md", "inside.md"]
+
+
+def test_second_process_on_the_same_data_dir_is_refused(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "a.md", "# A\n\ntext")
+    open_library(folder, data_dir=tmp_path / "shared")
+    with pytest.raises(IndexLocked, match="in use by another deepread-mcp process"):
+        open_library(folder, data_dir=tmp_path / "shared")
+
+
+def test_changing_the_embedded_text_rebuilds_vectors(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "a.md", "# A\n\nAlpha.\n\n## Sub\n\nBeta.")
+    lib = open_library(folder, data_dir=tmp_path / "d", heading_context=True)
+    lib.reconcile()
+    lib.close()
+    lib = open_library(folder, data_dir=tmp_path / "d", heading_context=False)
+    report = lib.reconcile()
+    assert report.indexed == ["a.md"] and report.embedded == 2 and lib.vectors.count() == 2

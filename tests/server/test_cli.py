@@ -1,0 +1,111 @@
+"""The command line shows a person what the agent sees; Streamable HTTP serves the same tools."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+from tests.conftest import REPO, write
+
+DOC = "# Field Notes\n\n## Birds\n\nThe heron waits in the shallows at dawn.\n\n## Trees\n\nOaks keep their leaves late.\n"
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_index_toc_search_read(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    write(docs, "notes.md", DOC)
+    data = ["--data-dir", str(tmp_path / "data")]
+
+    index = run("index", str(docs), *data)
+    assert index.returncode == 0, index.stderr
+    assert "1 indexed, 0 unchanged, 0 failed, 0 removed" in index.stderr
+    assert index.stdout.startswith("(1) notes.md — Field Notes | sections=3 | paragraphs=2")
+
+    toc = run("toc", "-f", str(docs), *data)
+    assert "0 indexed, 1 unchanged" in toc.stderr
+    assert "    (1) [1] Birds | paragraphs=1 | tokens=9 | children=[]" in toc.stdout
+
+    search = run("search", "where does the heron wait", "-k", "1", "-f", str(docs), *data)
+    assert search.returncode == 0
+    assert "#1 score=" in search.stdout and "(1, 1, 0) | Field Notes > Birds" in search.stdout
+
+    read = run("read", "1", "2", "-f", str(docs), *data)
+    assert "(1) [2] Trees | level 1 | paragraphs 0–0 of 0–0" in read.stdout
+    assert "Oaks keep their leaves late." in read.stdout
+
+    bad = run("read", "1", "7", "-f", str(docs), *data)
+    assert bad.returncode == 1 and "doc 1 has no section 7; its sections are 0–2" in bad.stderr
+
+
+def test_bad_arguments_are_explained(tmp_path: Path) -> None:
+    missing = run("index", str(tmp_path / "nope"), "--data-dir", str(tmp_path / "d"))
+    assert missing.returncode == 2 and "is not a folder" in missing.stderr
+    nothing = run("serve", env={"DEEPREAD_FOLDERS": ""})
+    assert nothing.returncode == 2 and "give a folder" in nothing.stderr
+    budget = run("index", str(tmp_path), "--token-budget", "5", "--data-dir", str(tmp_path / "d"))
+    assert budget.returncode == 2 and "token_budget" in budget.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_streamable_http_transport(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    write(docs, "notes.md", DOC)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "server", "serve", str(docs), "--data-dir", str(tmp_path / "data"),
+         "--transport", "http", "--port", str(port)],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+
+        async def ask() -> str:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                with anyio.fail_after(60):
+                    while True:
+                        toc = await client.call_tool("get_toc", {})
+                        if toc.structured_content["documents"]:
+                            break
+                        await anyio.sleep(0.2)
+                result = await client.call_tool("read_section", {"doc_id": 1, "sec_id": 1})
+                return result.content[0].text
+
+        assert "The heron waits in the shallows at dawn." in anyio.run(ask)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert server.returncode is not None
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
+def test_version_and_help(argv: list[str]) -> None:
+    result = run(*argv)
+    assert result.returncode == 0 and "deepread-mcp" in result.stdout
