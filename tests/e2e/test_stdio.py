@@ -56,7 +56,7 @@ async def client(tmp_path: Path, models_dir: Path) -> AsyncIterator[Client]:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "server", "serve", str(docs), "--data-dir", str(tmp_path / "data")],
-        env={"DEEPREAD_LOG_LEVEL": "INFO", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"},
+        env={"DEEPREAD_LOG_LEVEL": "INFO", "PATH": "/usr/bin:/bin"},
         cwd=str(Path(__file__).resolve().parents[2]),
     )
     async with Client(params) as c:
