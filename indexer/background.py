@@ -1,43 +1,118 @@
-"""Indexing off the request path: one worker thread, so the tools answer meanwhile."""
+"""Indexing off the request path: one worker thread fed by file events.
+
+The worker first reconciles the whole folder, then waits for paths from the
+watcher. Paths are debounced: the worker waits until no new path has arrived
+for `debounce` seconds (at most `max_delay` after the first), so a burst of
+writes (an editor's save, a sync client, `git checkout`) is handled once, in
+its final state. The tools keep answering from what is indexed meanwhile.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
+from pathlib import Path
 
 from indexer.library import Library
-from indexer.pipeline import ProgressCallback
+from indexer.pipeline import ProgressCallback, ReconcileReport
+from indexer.watch import FolderWatcher
 
 log = logging.getLogger(__name__)
 
 
 class BackgroundIndexer:
-    def __init__(self, library: Library, progress: ProgressCallback | None = None):
+    def __init__(
+        self,
+        library: Library,
+        watch: bool = True,
+        poll: bool = False,
+        debounce: float = 0.5,
+        max_delay: float = 5.0,
+        progress: ProgressCallback | None = None,
+    ):
         self.library = library
         self._progress = progress
+        self._debounce = debounce
+        self._max_delay = max_delay
+        self._pending: set[Path] = set()
+        self._first_at: float | None = None
+        self._last_at = 0.0
+        self._wake = threading.Condition()
+        self._stopping = False
         self._idle = threading.Event()
         self._thread = threading.Thread(target=self._run, name="deepread-indexer", daemon=True)
+        self.watcher = (
+            FolderWatcher(library.config.roots, self.notify, poll=poll, excluded=[library.config.data_dir])
+            if watch
+            else None
+        )
 
     def start(self) -> None:
+        if self.watcher is not None:
+            self.watcher.start()  # before the reconcile, so nothing changed during it is missed
         self._thread.start()
 
     def stop(self, timeout: float = 30) -> None:
         """Stop after the file being indexed now (its swap is atomic either way)."""
+        if self.watcher is not None:
+            self.watcher.stop()
         self.library.indexer.cancel.set()
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
         if self._thread.is_alive():
             self._thread.join(timeout)
 
+    def notify(self, paths: list[Path]) -> None:
+        """Called from the watcher thread: these paths may have changed."""
+        with self._wake:
+            now = time.monotonic()
+            if not self._pending:
+                self._first_at = now
+            self._pending.update(paths)
+            self._last_at = now
+            self._idle.clear()
+            self._wake.notify()
+
     def wait_idle(self, timeout: float | None = None) -> bool:
+        """True once the startup reconcile is done and no event is waiting (tests, CLI)."""
         return self._idle.wait(timeout)
 
     def _run(self) -> None:
+        self._guarded(lambda: self.library.reconcile(self._progress), "startup reconcile")
+        while True:
+            batch = self._next_batch()
+            if batch is None:
+                return
+            self._guarded(lambda: self.library.sync_paths(batch, self._progress), f"{len(batch)} changed path(s)")
+
+    def _next_batch(self) -> list[Path] | None:
+        with self._wake:
+            while True:
+                if self._stopping:
+                    return None
+                if not self._pending:
+                    self._idle.set()
+                    self._wake.wait()
+                    continue
+                now = time.monotonic()
+                quiet_until = self._last_at + self._debounce
+                deadline = (self._first_at or now) + self._max_delay
+                if now >= min(quiet_until, deadline):
+                    batch = sorted(self._pending)
+                    self._pending.clear()
+                    return batch
+                self._wake.wait(min(quiet_until, deadline) - now)
+
+    def _guarded(self, work, what: str) -> None:  # noqa: ANN001 (a callable returning a report)
         try:
-            report = self.library.reconcile(self._progress)
+            report: ReconcileReport = work()
+        except Exception:  # keep serving and watching; the log says what broke
+            log.exception("indexing failed during %s", what)
+            return
+        if report.indexed or report.failed or report.removed:
             log.info(
-                "index ready: %d indexed, %d unchanged, %d failed, %d removed",
-                len(report.indexed), len(report.unchanged), len(report.failed), len(report.removed),
+                "%s: %d indexed (%d paragraphs embedded), %d unchanged, %d failed, %d removed",
+                what, len(report.indexed), report.embedded, len(report.unchanged), len(report.failed), len(report.removed),
             )
-        except Exception:  # keep serving what is indexed; the log says why indexing stopped
-            log.exception("indexing stopped")
-        finally:
-            self._idle.set()

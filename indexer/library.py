@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,14 +106,20 @@ class Library:
 
     def reconcile(self, progress: ProgressCallback | None = None) -> ReconcileReport:
         """Bring the index in line with the folders; `toc()` reports progress meanwhile."""
+        return self._tracked(lambda record: self.indexer.reconcile(record), progress)
 
+    def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Re-index or remove just these paths (file events)."""
+        return self._tracked(lambda record: self.indexer.sync_paths(paths, record), progress)
+
+    def _tracked(self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None) -> ReconcileReport:
         def record(p: Progress) -> None:
             self.progress = p if p.done < p.total else None
             if progress:
                 progress(p)
 
         try:
-            return self.indexer.reconcile(record)
+            return work(record)
         finally:
             self.progress = None
 
@@ -126,6 +133,11 @@ class Library:
     # --- get_toc ---------------------------------------------------------------------
 
     def toc(self, doc_id: int | None = None, max_depth: int | None = None) -> Toc:
+        """The map: all documents (cut to the token budget), or one document's full TOC."""
+        with self.store.snapshot():
+            return self._toc(doc_id, max_depth)
+
+    def _toc(self, doc_id: int | None, max_depth: int | None) -> Toc:
         if max_depth is not None and max_depth < 0:
             raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
         if doc_id is not None:
@@ -194,6 +206,7 @@ class Library:
             path=self.display_path(doc),
             title=doc.title or doc.relpath,
             status=doc.status,  # type: ignore[arg-type]
+            version=doc.version,
             n_pages=doc.n_pages,
             n_sections=doc.n_sections,
             n_paras=doc.n_paras,
@@ -211,6 +224,11 @@ class Library:
         before: int = 0,
         after: int = 0,
     ) -> RetrieveResult:
+        """Rank single paragraphs, expand each hit by neighbours of its section, dedupe."""
+        with self.store.snapshot():
+            return self._retrieve(query, top_k, doc_ids, before, after)
+
+    def _retrieve(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> RetrieveResult:
         query = " ".join(query.split())
         if not query:
             raise InvalidArgument("query is empty: give a few words or a question to search for")
@@ -226,7 +244,7 @@ class Library:
 
         hits = self.search.search(query, top_k, doc_ids)
         rows = self.store.paragraphs_by_id([h.paragraph_id for h in hits])
-        paths = _SectionPaths(self.store)
+        docs = _DocumentCache(self.store)
         results: list[RetrievedParagraph] = []
         seen: dict[tuple[int, int, int], RetrievedParagraph] = {}
         used = 0
@@ -243,7 +261,7 @@ class Library:
                 continue
             used += cost
             for p in new:
-                item = _retrieved(p, paths.get(p.doc_id, p.sec_id))
+                item = _retrieved(p, docs.section_path(p.doc_id, p.sec_id), docs.version(p.doc_id))
                 seen[(p.doc_id, p.sec_id, p.para_idx)] = item
                 results.append(item)
             kept = seen[(row.doc_id, row.sec_id, row.para_idx)]
@@ -267,14 +285,36 @@ class Library:
     # --- read_section ----------------------------------------------------------------
 
     def read_section(
-        self, doc_id: int, sec_id: int, start_para: int = 0, end_para: int | None = None
+        self,
+        doc_id: int,
+        sec_id: int,
+        start_para: int = 0,
+        end_para: int | None = None,
+        version: int | None = None,
+    ) -> SectionText:
+        """A section's paragraphs in order, clipped to what exists and to the token budget.
+
+        `version` is the document version the caller's coordinates came from; when
+        the document changed since, the answer says so.
+        """
+        with self.store.snapshot():
+            return self._read_section(doc_id, sec_id, start_para, end_para, version)
+
+    def _read_section(
+        self, doc_id: int, sec_id: int, start_para: int, end_para: int | None, version: int | None
     ) -> SectionText:
         doc = self._ready_document(doc_id)
+        changed = ""
+        if version is not None and version != doc.version:
+            changed = (
+                f"Document {doc_id} changed since version {version} (now version {doc.version}); "
+                "coordinates from earlier answers may have shifted. "
+            )
         sections = {r["sec_id"]: r for r in self.store.sections(doc_id)}
         section = sections.get(sec_id)
         if section is None:
             raise NotFound(
-                f"doc {doc_id} has no section {sec_id}; its sections are 0–{max(sections)} "
+                f"{changed}doc {doc_id} has no section {sec_id}; its sections are 0–{max(sections)} "
                 f"(call get_toc(doc_id={doc_id}) to see them)"
             )
         n_paras = section["n_paras"]
@@ -283,45 +323,51 @@ class Library:
             raise InvalidArgument(
                 f"start_para must be ≥ 0 and end_para ≥ start_para; section {sec_id} has paragraphs 0–{last}"
             )
-        base = dict(doc_id=doc_id, sec_id=sec_id, title=section["title"], level=section["level"], n_paras=n_paras)
+        if n_paras and start_para > last:
+            raise InvalidArgument(
+                f"{changed}start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}"
+            )
+        base = dict(
+            doc_id=doc_id, sec_id=sec_id, version=doc.version, title=section["title"], level=section["level"],
+            n_paras=n_paras, start_para=start_para,
+        )
         if n_paras == 0:
             children = [s for s, r in sections.items() if r["parent"] == sec_id]
-            return SectionText(
-                **base, start_para=0, end_para=-1, paragraphs=[], next_start_para=None,
-                hint=f"Section {sec_id} has no text of its own; its sub-sections are {children}: "
-                f"read_section(doc_id={doc_id}, sec_id=N) for each." if children else "Section is empty.",
+            hint = (
+                f"Section {sec_id} has no text of its own; its sub-sections are {children}: "
+                f"read_section(doc_id={doc_id}, sec_id=N) for each."
+                if children
+                else "Section is empty."
             )
-        if start_para > last:
-            raise InvalidArgument(f"start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}")
-        end = last if end_para is None else min(end_para, last)
+            return SectionText(**base, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint)
 
+        end = last if end_para is None else min(end_para, last)
         rows = self.store.paragraphs(doc_id, sec_id, start_para, end)
         out: list[ParagraphText] = []
         used = 0
         for row in rows:
             if out and used + row.n_tokens > self.config.token_budget:
                 break
-            text = row.text
-            if row.n_tokens > self.config.token_budget:  # one paragraph alone over budget: cut it
-                text = _clip(text, self.config.token_budget)
+            text = row.text if row.n_tokens <= self.config.token_budget else _clip(row.text, self.config.token_budget)
             out.append(ParagraphText(para_idx=row.para_idx, text=text, kind=row.kind, page=row.page))
             used += row.n_tokens
         end_read = out[-1].para_idx
         next_start = end_read + 1 if end_read < last else None
-        hint = None
+        notes = [changed.strip()] if changed else []
         if end_read < end:
             rest = sum(r.n_tokens for r in rows if r.para_idx > end_read)
-            hint = (
+            notes.append(
                 f"Stopped at paragraph {end_read} to stay within the token budget; call "
                 f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={end_read + 1}) for paragraphs "
                 f"{end_read + 1}–{end} (~{rest} tokens)."
             )
         elif next_start is not None:
-            hint = f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start})."
-        if len(out) == 1 and out[0].text != rows[0].text:
-            hint = (hint or "") + f" Paragraph {end_read} is longer than the token budget and was cut."
-        return SectionText(**base, start_para=start_para, end_para=end_read, paragraphs=out,
-                           next_start_para=next_start, hint=hint)
+            notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
+        if out[0].text != rows[0].text:
+            notes.append(f"Paragraph {out[0].para_idx} is longer than the token budget and was cut.")
+        return SectionText(
+            **base, end_para=end_read, paragraphs=out, next_start_para=next_start, hint=" ".join(notes) or None
+        )
 
     # --- shared checks ---------------------------------------------------------------
 
@@ -337,21 +383,27 @@ class Library:
         return doc
 
 
-class _SectionPaths:
-    """Heading paths per (doc, section), loaded once per document per request."""
+class _DocumentCache:
+    """Heading paths and versions per document, loaded once per request."""
 
     def __init__(self, store: Store):
         self._store = store
-        self._cache: dict[int, dict[int, list[str]]] = {}
+        self._paths: dict[int, dict[int, list[str]]] = {}
+        self._versions: dict[int, int] = {}
 
-    def get(self, doc_id: int, sec_id: int) -> list[str]:
-        if doc_id not in self._cache:
-            rows = self._store.sections(doc_id)
+    def section_path(self, doc_id: int, sec_id: int) -> list[str]:
+        if doc_id not in self._paths:
             paths: dict[int, list[str]] = {}
-            for r in rows:
+            for r in self._store.sections(doc_id):
                 paths[r["sec_id"]] = [*(paths[r["parent"]] if r["parent"] is not None else []), r["title"]]
-            self._cache[doc_id] = paths
-        return self._cache[doc_id].get(sec_id, [])
+            self._paths[doc_id] = paths
+        return self._paths[doc_id].get(sec_id, [])
+
+    def version(self, doc_id: int) -> int:
+        if doc_id not in self._versions:
+            doc = self._store.document(doc_id)
+            self._versions[doc_id] = doc.version if doc else 0
+        return self._versions[doc_id]
 
 
 def _acquire(data_dir: Path) -> FileLock:
@@ -384,10 +436,10 @@ def _toc_cost(docs: list[DocumentRow], sections: dict[int, list[SectionInfo]], d
     return cost
 
 
-def _retrieved(p: ParagraphRow, section_path: list[str]) -> RetrievedParagraph:
+def _retrieved(p: ParagraphRow, section_path: list[str], doc_version: int) -> RetrievedParagraph:
     return RetrievedParagraph(
         doc_id=p.doc_id, sec_id=p.sec_id, para_idx=p.para_idx, text=p.text, kind=p.kind, page=p.page,
-        section_path=section_path, score=None, rank=None, is_hit=False,
+        section_path=section_path, score=None, rank=None, is_hit=False, doc_version=doc_version,
     )
 
 

@@ -102,6 +102,7 @@ class DocumentInfo(BaseModel):
     path: str
     title: str
     status: DocumentStatus
+    version: int = Field(description="Increases each time the file's new content is indexed.")
     n_pages: int | None = None
     n_sections: int
     n_paras: int
@@ -133,6 +134,7 @@ class RetrievedParagraph(BaseModel):
     score: float | None = Field(None, description="Fused relevance score; null for neighbours.")
     rank: int | None = Field(None, description="1-based rank of a hit; null for neighbours.")
     is_hit: bool
+    doc_version: int = Field(description="Version of the document these coordinates belong to.")
 
 
 class RetrieveResult(BaseModel):
@@ -151,6 +153,7 @@ class ParagraphText(BaseModel):
 class SectionText(BaseModel):
     doc_id: int
     sec_id: int
+    version: int = Field(description="Version of the document read.")
     title: str
     level: int
     n_paras: int

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,16 +117,19 @@ class Indexer:
         """
         found: dict[tuple[str, str], Path] = {}
         for root in self.roots:
-            for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-                here = Path(dirpath)
-                dirnames[:] = sorted(
-                    d for d in dirnames if not d.startswith(".") and not self._is_excluded(here / d)
-                )
-                for name in sorted(filenames):
-                    path = here / name
-                    if is_indexable(path) and self.within_root(path, root):
-                        found[(str(root), path.relative_to(root).as_posix())] = path
+            found.update(self._scan_dir(root, root))
         return dict(sorted(found.items()))  # new files get ids in path order
+
+    def _scan_dir(self, root: Path, top: Path) -> dict[tuple[str, str], Path]:
+        found: dict[tuple[str, str], Path] = {}
+        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+            here = Path(dirpath)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self._is_excluded(here / d))
+            for name in sorted(filenames):
+                path = here / name
+                if is_indexable(path) and self.within_root(path, root):
+                    found[(str(root), path.relative_to(root).as_posix())] = path
+        return found
 
     def within_root(self, path: Path, root: Path) -> bool:
         try:
@@ -141,10 +144,52 @@ class Indexer:
     # --- reconcile -------------------------------------------------------------------
 
     def reconcile(self, progress: ProgressCallback | None = None) -> ReconcileReport:
-        report = ReconcileReport()
+        """The whole folder: every file on disk against every document in the index."""
         files = self.scan()
+        gone = [d for d in self.store.documents() if (d.root, d.relpath) not in files]
+        return self.sync(files, gone, progress)
+
+    def sync_paths(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Just these paths (from file events): index what exists, remove what is gone.
+
+        A path may be a folder (created, moved in, moved away or deleted): everything
+        under it is considered.
+        """
+        files: dict[tuple[str, str], Path] = {}
+        gone: dict[int, DocumentRow] = {}
+        for path in paths:
+            root = self.root_of(path)
+            if root is None:
+                continue
+            relpath = path.relative_to(root).as_posix()
+            if path.is_dir() and not path.is_symlink():
+                files.update(self._scan_dir(root, path))
+            elif path.is_file() and is_indexable(path) and self.within_root(path, root) and not self._is_excluded(path):
+                files[(str(root), relpath)] = path
+            for doc in self.store.documents_under(str(root), relpath):
+                if not (Path(doc.root) / doc.relpath).is_file():
+                    gone[doc.doc_id] = doc
+        return self.sync(dict(sorted(files.items())), list(gone.values()), progress)
+
+    def root_of(self, path: Path) -> Path | None:
+        """The served root a path lies under (lexically: links are judged when indexing)."""
+        for root in self.roots:
+            if path == root or root in path.parents:
+                if any(part.startswith(".") for part in path.relative_to(root).parts) or self._is_excluded(path):
+                    return None
+                return root
+        return None
+
+    def sync(
+        self,
+        files: dict[tuple[str, str], Path],
+        gone_docs: list[DocumentRow],
+        progress: ProgressCallback | None = None,
+    ) -> ReconcileReport:
+        """Index `files` (if changed) and remove `gone_docs`, keeping doc_ids of moved files."""
+        report = ReconcileReport()
         known = {(d.root, d.relpath): d for d in self.store.documents()}
-        gone = {key: doc for key, doc in known.items() if key not in files}
+        gone = {(d.root, d.relpath): d for d in gone_docs}
         gone_by_hash = {doc.content_hash: doc for doc in gone.values() if doc.content_hash}
         total = len(files) + len(gone)
         done = 0
@@ -252,8 +297,10 @@ class Indexer:
         log.warning("doc %d failed: %s", doc_id, reason)
 
     def remove(self, doc_id: int) -> None:
-        self.store.delete_document(doc_id)
+        # Vectors first: a crash in between leaves a document without vectors, whose file
+        # is gone, so the next reconcile removes it; the other order would leak vectors.
         self.vectors.delete_document(doc_id)
+        self.store.delete_document(doc_id)
 
 
 def _file_hash(path: Path) -> str | None:

@@ -142,6 +142,16 @@ class Store:
                 self._db.execute(f"PRAGMA user_version = {number}")
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A consistent read: no document version is swapped while the block runs."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self._db.execute("COMMIT")
+
+    @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -178,6 +188,18 @@ class Store:
     def document_at(self, root: str, relpath: str) -> DocumentRow | None:
         rows = self._query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
         return DocumentRow(**_doc_fields(rows[0])) if rows else None
+
+    def documents_under(self, root: str, relpath: str) -> list[DocumentRow]:
+        """The document at `relpath` and every document in the folder `relpath` (root: "." or "")."""
+        if relpath in ("", "."):
+            rows = self._query("SELECT * FROM documents WHERE root = ?", (root,))
+        else:
+            prefix = relpath.rstrip("/") + "/"
+            rows = self._query(
+                "SELECT * FROM documents WHERE root = ? AND (relpath = ? OR substr(relpath, 1, ?) = ?)",
+                (root, relpath, len(prefix), prefix),
+            )
+        return [DocumentRow(**_doc_fields(r)) for r in rows]
 
     def add_document(self, root: str, relpath: str) -> int:
         """Register a file as pending; returns its new, never reused doc_id."""

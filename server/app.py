@@ -54,7 +54,7 @@ def build_server(settings: Settings) -> MCPServer[ServerState]:
     @asynccontextmanager
     async def lifespan(_: MCPServer[ServerState]) -> AsyncIterator[ServerState]:
         library = await anyio.to_thread.run_sync(Library, settings.library_config())
-        background = BackgroundIndexer(library)
+        background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
         background.start()
         try:
             yield ServerState(library, background)
@@ -73,6 +73,8 @@ def build_server(settings: Settings) -> MCPServer[ServerState]:
 
     async def call(ctx: Context[ServerState], fn: Callable[[Library], T], render: Callable[[T], str]) -> CallToolResult:
         library = ctx.request_context.lifespan_context.library
+        if (progress := library.progress) is not None:  # let the host show that indexing is under way
+            await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path}")
         try:
             result = await anyio.to_thread.run_sync(fn, library)
         except DeepreadError as exc:
@@ -140,8 +142,15 @@ def build_server(settings: Settings) -> MCPServer[ServerState]:
         end_para: Annotated[
             int | None, Field(ge=0, description="Last paragraph to read (inclusive); omit for the section's end.")
         ] = None,
+        version: Annotated[
+            int | None,
+            Field(ge=0, description="Document version your coordinates came from (v in retrieve/get_toc); "
+                  "if the document changed since, the answer says so."),
+        ] = None,
     ) -> Annotated[CallToolResult, SectionText]:
-        return await call(ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para), render_section)
+        return await call(
+            ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version), render_section
+        )
 
     @server.prompt(
         name="locate_then_read",

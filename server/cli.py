@@ -71,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=["stdio", "http"], help="stdio (default) or Streamable HTTP")
     serve.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="HTTP port (default 8765)")
+    serve.add_argument("--poll", action="store_const", const=True, help="poll for changes (network drives, containers)")
+    serve.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not follow changes")
 
     index = sub.add_parser("index", parents=[common], help="index folders once, with a progress bar")
     index.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
@@ -102,7 +104,10 @@ def _parser() -> argparse.ArgumentParser:
 def _settings(args: argparse.Namespace) -> Settings:
     overrides = {
         key: value
-        for key in ("data_dir", "embedding_model", "chroma_url", "token_budget", "log_level", "transport", "host", "port")
+        for key in (
+            "data_dir", "embedding_model", "chroma_url", "token_budget", "log_level", "transport", "host", "port", "poll",
+            "watch",
+        )
         if (value := getattr(args, key, None)) is not None
     }
     folders = args.folders or ([] if args.command in ("serve", "index") else [Path.cwd()])

@@ -29,7 +29,7 @@ def _document_line(doc: DocumentInfo) -> str:
     pages = f" | pages={doc.n_pages}" if doc.n_pages else ""
     return (
         f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | sections={doc.n_sections} "
-        f"| paragraphs={doc.n_paras} | tokens={doc.n_tokens}"
+        f"| paragraphs={doc.n_paras} | tokens={doc.n_tokens} | v{doc.version}"
     )
 
 
@@ -48,7 +48,7 @@ def render_retrieve(result: RetrieveResult) -> str:
     for r in result.results:
         page = f" | p.{r.page}" if r.page is not None else ""
         head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
-        lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}){page} | {' > '.join(r.section_path)}")
+        lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page} | {' > '.join(r.section_path)}")
         lines.append(r.text)
     if result.hint:
         lines.append(f"\nNote: {result.hint}")
@@ -60,7 +60,7 @@ def render_section(section: SectionText) -> str:
         span = f"paragraphs {section.start_para}–{section.end_para} of 0–{section.n_paras - 1}"
     else:
         span = "no paragraphs"
-    lines = [f"({section.doc_id}) [{section.sec_id}] {section.title} | level {section.level} | {span}"]
+    lines = [f"({section.doc_id}) [{section.sec_id}] {section.title} | level {section.level} | {span} | v{section.version}"]
     for p in section.paragraphs:
         page = f" p.{p.page}" if p.page is not None else ""
         kind = f" {p.kind}" if p.kind != "text" else ""

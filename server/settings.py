@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(50, gt=0, description="Larger files are marked failed instead of indexed.")
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
     embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")
+    watch: bool = Field(True, description="Follow changes to the folders while serving.")
+    poll: bool = Field(False, description="Poll for changes (network drives, containers) instead of native events.")
     transport: Literal["stdio", "http"] = "stdio"
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=1, le=65535)

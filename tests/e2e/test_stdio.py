@@ -114,7 +114,7 @@ async def test_retrieve_then_read_section(client: Client) -> None:
     top = hits[0]
     assert (top["doc_id"], top["sec_id"], top["para_idx"], top["is_hit"], top["rank"]) == (manual, 5, 0, True, 1)
     assert top["section_path"] == ["Espresso Machine Manual", "3 Cleaning"]
-    assert f"#1 score=" in result.content[0].text and f"({manual}, 5, 0)" in result.content[0].text
+    assert f"#1 score=" in result.content[0].text and f"({manual}, 5, 0) v1" in result.content[0].text
 
     scoped = await client.call_tool("retrieve", {"query": "warranty", "doc_ids": [manual]})
     assert {r["doc_id"] for r in scoped.structured_content["results"]} == {manual}
@@ -124,7 +124,7 @@ async def test_retrieve_then_read_section(client: Client) -> None:
     assert [p["para_idx"] for p in section["paragraphs"]] == [1, 2]
     assert section["paragraphs"][0]["text"].startswith("Insert the portafilter")
     assert (section["end_para"], section["next_start_para"]) == (2, None)
-    assert setup.content[0].text.startswith(f"({manual}) [1] 1 Setup | level 1 | paragraphs 1–2 of 0–2")
+    assert setup.content[0].text.startswith(f"({manual}) [1] 1 Setup | level 1 | paragraphs 1–2 of 0–2 | v1")
 
 
 async def test_errors_say_what_is_valid(client: Client) -> None:

@@ -45,10 +45,10 @@ def test_index_toc_search_read(tmp_path: Path) -> None:
 
     search = run("search", "where does the heron wait", "-k", "1", "-f", str(docs), *data)
     assert search.returncode == 0
-    assert "#1 score=" in search.stdout and "(1, 1, 0) | Field Notes > Birds" in search.stdout
+    assert "#1 score=" in search.stdout and "(1, 1, 0) v1 | Field Notes > Birds" in search.stdout
 
     read = run("read", "1", "2", "-f", str(docs), *data)
-    assert "(1) [2] Trees | level 1 | paragraphs 0–0 of 0–0" in read.stdout
+    assert "(1) [2] Trees | level 1 | paragraphs 0–0 of 0–0 | v1" in read.stdout
     assert "Oaks keep their leaves late." in read.stdout
 
     bad = run("read", "1", "7", "-f", str(docs), *data)
