@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.library import Library
@@ -19,6 +20,16 @@ from indexer.pipeline import ProgressCallback, ReconcileReport
 from indexer.watch import FolderWatcher
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Totals:
+    """What the worker has done since it started (status and tests)."""
+
+    indexed: int = 0
+    failed: int = 0
+    removed: int = 0
+    embedded: int = 0
 
 
 class BackgroundIndexer:
@@ -32,6 +43,7 @@ class BackgroundIndexer:
         progress: ProgressCallback | None = None,
     ):
         self.library = library
+        self.totals = Totals()
         self._progress = progress
         self._debounce = debounce
         self._max_delay = max_delay
@@ -111,6 +123,10 @@ class BackgroundIndexer:
         except Exception:  # keep serving and watching; the log says what broke
             log.exception("indexing failed during %s", what)
             return
+        self.totals.indexed += len(report.indexed)
+        self.totals.failed += len(report.failed)
+        self.totals.removed += len(report.removed)
+        self.totals.embedded += report.embedded
         if report.indexed or report.failed or report.removed:
             log.info(
                 "%s: %d indexed (%d paragraphs embedded), %d unchanged, %d failed, %d removed",

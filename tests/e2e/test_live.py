@@ -1,0 +1,148 @@
+"""A live folder as an agent sees it over stdio, restarts, and a kill -9 in the middle of indexing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from indexer.library import Library
+from tests.conftest import REPO, write
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@asynccontextmanager
+async def serve(docs: Path, data: Path) -> AsyncIterator[Client]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "server", "serve", str(docs), "--data-dir", str(data)],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd=str(REPO),
+    )
+    async with Client(params) as client:
+        yield client
+
+
+async def toc(client: Client) -> dict:
+    return (await client.call_tool("get_toc", {})).structured_content
+
+
+async def until(check: Callable[[], object], timeout: float = 30) -> None:
+    with anyio.fail_after(timeout):
+        while not await check():  # type: ignore[misc]
+            await anyio.sleep(0.2)
+
+
+def doc_paths(t: dict) -> dict[str, dict]:
+    return {d["path"]: d for d in t["documents"]}
+
+
+async def test_changes_are_searchable_within_seconds_and_restart_reindexes_nothing(tmp_path: Path) -> None:
+    docs, data = tmp_path / "docs", tmp_path / "data"
+    for i in range(5):
+        write(docs, f"note{i}.md", f"# Note {i}\n\nA note about topic number {i}.")
+    async with serve(docs, data) as client:
+        await until(lambda: _ready(client, 5))
+
+        started = time.monotonic()
+        write(docs, "fresh.md", "# Fresh\n\nThe quartermaster counts the lanterns.")
+
+        async def searchable() -> bool:
+            hits = (await client.call_tool("retrieve", {"query": "quartermaster lanterns", "top_k": 1})).structured_content
+            return bool(hits["results"]) and "quartermaster" in hits["results"][0]["text"]
+
+        await until(searchable)
+        save_to_searchable = time.monotonic() - started
+        assert save_to_searchable < 10
+
+        fresh = doc_paths(await toc(client))["fresh.md"]
+        write(docs, "fresh.md", "# Fresh\n\nThe quartermaster counts the lanterns twice.")
+
+        async def edited() -> bool:
+            return doc_paths(await toc(client))["fresh.md"]["version"] == fresh["version"] + 1
+
+        await until(edited)
+        stale = await client.call_tool(
+            "read_section", {"doc_id": fresh["doc_id"], "sec_id": 0, "version": fresh["version"]}
+        )
+        assert "changed since version 1 (now version 2)" in stale.content[0].text
+        assert "twice" in stale.structured_content["paragraphs"][0]["text"]
+
+        (docs / "fresh.md").rename(docs / "renamed.md")
+        await until(lambda: _has(client, "renamed.md", "fresh.md"))
+        assert doc_paths(await toc(client))["renamed.md"]["doc_id"] == fresh["doc_id"]
+
+        (docs / "note0.md").unlink()
+        await until(lambda: _has(client, None, "note0.md"))
+        before_restart = {p: (d["doc_id"], d["version"]) for p, d in doc_paths(await toc(client)).items()}
+
+    async with serve(docs, data) as client:
+        await until(lambda: _ready(client, 5))
+        after = {p: (d["doc_id"], d["version"]) for p, d in doc_paths(await toc(client)).items()}
+        assert after == before_restart, "a restart re-indexes nothing: same ids, same versions"
+
+
+async def _ready(client: Client, n: int) -> bool:
+    t = await toc(client)
+    return not t["pending"] and len(t["documents"]) == n
+
+
+async def _has(client: Client, present: str | None, absent: str) -> bool:
+    found = doc_paths(await toc(client))
+    return (present is None or present in found) and absent not in found
+
+
+def test_kill_9_during_indexing_leaves_a_consistent_store(
+    tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    docs, data = tmp_path / "docs", tmp_path / "data"
+    for i in range(60):
+        body = "\n\n".join(f"Paragraph {j} of document {i} about subject {i * 7 + j}." for j in range(12))
+        write(docs, f"doc{i:02d}.md", f"# Document {i}\n\n{body}")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "index", str(docs), "--data-dir", str(data)],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    db = data / "index.sqlite3"
+    deadline = time.monotonic() + 120
+    ready = 0
+    while time.monotonic() < deadline and ready < 8:
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+                    ready = conn.execute("SELECT count(*) FROM documents WHERE status = 'ready'").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+    assert proc.poll() is None, "indexing finished before the kill; make the folder larger"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+    library = open_library(docs, data_dir=data)
+    report = library.reconcile()
+    assert len(report.unchanged) >= 8, "what was indexed before the kill is kept"
+    assert len(report.indexed) + len(report.unchanged) == 60 and not report.failed
+    documents = library.store.documents()
+    assert all(d.status == "ready" and d.n_paras == 12 for d in documents)
+    referenced = {vid for d in documents for vid in library.store.vec_ids(d.doc_id)}
+    in_chroma = {vid for d in documents for vid in library.vectors.ids_for_document(d.doc_id)}
+    assert referenced == in_chroma, "every paragraph has its vector and no vector is orphaned"
+    assert library.vectors.count() == len(referenced)
+    hit = library.retrieve("subject 300", top_k=1, doc_ids=[documents[42].doc_id]).results[0]
+    assert hit.text == "Paragraph 6 of document 42 about subject 300."

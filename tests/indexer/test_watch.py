@@ -1,0 +1,129 @@
+"""The index follows the folder: a real watchdog observer, real files, the real store and model."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from indexer.background import BackgroundIndexer
+from indexer.library import Library
+from tests.conftest import write
+
+SETTLE = 30.0  # generous upper bound for a change to become searchable on a loaded CI machine
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = SETTLE) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError("condition not met in time")
+
+
+def paths(library: Library) -> dict[str, int]:
+    return {d.path: d.doc_id for d in library.toc().documents}
+
+
+@pytest.fixture(params=["native", "poll"])
+def live(request: pytest.FixtureRequest, folder: Path, open_library: Callable[..., Library]) -> Iterator[tuple[Library, BackgroundIndexer]]:
+    write(folder, "start.md", "# Start\n\nThe first document mentions otters.")
+    library = open_library(folder)
+    background = BackgroundIndexer(library, poll=request.param == "poll", debounce=0.3)
+    if background.watcher is not None:
+        background.watcher._poll_interval = 0.5  # keep the polling variant quick
+    background.start()
+    assert background.wait_idle(60)
+    yield library, background
+    background.stop()
+
+
+def test_create_edit_rename_delete_are_followed(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+    library, _ = live
+    start_id = paths(library)["start.md"]
+
+    write(folder, "new.md", "# New\n\nBadgers dig setts in woodland.")
+    wait_for(lambda: "new.md" in paths(library))
+    assert library.retrieve("badgers woodland", top_k=1).results[0].text.startswith("Badgers")
+
+    write(folder, "start.md", "# Start\n\nThe first document now mentions beavers instead.")
+    wait_for(lambda: "beavers" in library.read_section(start_id, 0).paragraphs[0].text)
+    assert library.toc(start_id).documents[0].version == 2
+
+    (folder / "start.md").rename(folder / "renamed.md")
+    wait_for(lambda: "renamed.md" in paths(library) and "start.md" not in paths(library))
+    assert paths(library)["renamed.md"] == start_id, "a rename keeps the doc_id"
+
+    (folder / "new.md").unlink()
+    wait_for(lambda: "new.md" not in paths(library))
+    assert all("Badgers" not in r.text for r in library.retrieve("badgers woodland", top_k=5).results)
+
+
+def test_atomic_editor_save_and_folder_moves(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+    library, _ = live
+    start_id = paths(library)["start.md"]
+    # An editor's atomic save: write a temp file, then rename it over the original.
+    tmp = folder / ".start.md.swp"
+    tmp.write_text("# Start\n\nSaved atomically: herons.")
+    os.replace(tmp, folder / "start.md")
+    wait_for(lambda: "herons" in library.read_section(start_id, 0).paragraphs[0].text)
+    assert paths(library)["start.md"] == start_id
+
+    write(folder, "sub/a.md", "# A\n\nalpha")
+    write(folder, "sub/b.md", "# B\n\nbeta")
+    wait_for(lambda: {"sub/a.md", "sub/b.md"} <= set(paths(library)))
+    ids = paths(library)
+    (folder / "sub").rename(folder / "moved")
+    wait_for(lambda: {"moved/a.md", "moved/b.md"} <= set(paths(library)) and "sub/a.md" not in paths(library))
+    assert paths(library)["moved/a.md"] == ids["sub/a.md"]
+    shutil.rmtree(folder / "moved")
+    wait_for(lambda: set(paths(library)) == {"start.md"})
+
+
+def test_a_burst_of_writes_settles_to_the_final_state(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+    library, _ = live
+    for round_ in range(4):
+        for i in range(50):
+            write(folder, f"burst/doc{i:02d}.md", f"# Doc {i}\n\nround {round_} of file {i}")
+    (folder / "burst/doc07.md").unlink()
+
+    def burst_texts() -> set[str]:
+        docs = [doc_id for p, doc_id in paths(library).items() if p.startswith("burst/")]
+        return {library.read_section(doc_id, 0).paragraphs[0].text for doc_id in docs}
+
+    wait_for(lambda: burst_texts() == {f"round 3 of file {i}" for i in range(50) if i != 7}, timeout=120)
+    assert len([p for p in paths(library) if p.startswith("burst/")]) == 49
+
+
+def test_failed_file_is_retried_when_it_changes(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+    library, _ = live
+    (folder / "bad.md").write_bytes(b"\x00\x01 not text")
+    wait_for(lambda: [f.path for f in library.toc().failed] == ["bad.md"])
+    write(folder, "bad.md", "# Fixed\n\nNow it is text about kestrels.")
+    wait_for(lambda: "bad.md" in paths(library) and not library.toc().failed)
+    assert library.retrieve("kestrels", top_k=1).results[0].text.endswith("kestrels.")
+
+
+def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_library: Callable[..., Library]) -> None:
+    for i in range(100):
+        write(folder, f"d{i:03d}.md", f"# Doc {i}\n\nParagraph one of document {i}.\n\nParagraph two of document {i}.")
+    library = open_library(folder)
+    background = BackgroundIndexer(library, debounce=0.3)
+    background.start()
+    try:
+        assert background.wait_idle(300)
+        assert background.totals.embedded == 200
+        versions = {d.doc_id: d.version for d in library.toc().documents}
+        write(folder, "d042.md", "# Doc 42\n\nParagraph one of document 42.\n\nParagraph two, rewritten.")
+        doc_42 = paths(library)["d042.md"]
+        wait_for(lambda: "rewritten" in library.read_section(doc_42, 0).paragraphs[1].text)
+        assert background.totals.embedded == 201, "only the rewritten paragraph is embedded again"
+        changed = {d.doc_id for d in library.toc().documents if d.version != versions[d.doc_id]}
+        assert changed == {doc_42}
+    finally:
+        background.stop()
