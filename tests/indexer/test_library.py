@@ -279,3 +279,45 @@ def test_changing_the_embedded_text_rebuilds_vectors(folder: Path, tmp_path: Pat
     lib = open_library(folder, data_dir=tmp_path / "d", heading_context=False)
     report = lib.reconcile()
     assert report.indexed == ["a.md"] and report.embedded == 2 and lib.vectors.count() == 2
+
+
+def test_readers_never_see_a_mix_of_versions(folder: Path, open_library: Callable[..., Library]) -> None:
+    """While one thread keeps replacing a document, every answer holds exactly one version."""
+    import re
+    import threading
+
+    def content(version: int) -> str:
+        sections = "\n\n".join(
+            f"## Part {s}\n\n" + "\n\n".join(f"Lantern v{version} part {s} line {p}." for p in range(4)) for s in range(3)
+        )
+        return f"# Lanterns\n\n{sections}"
+
+    path = write(folder, "lanterns.md", content(1))
+    lib = open_library(folder)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+    errors: list[str] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        for version in range(2, 41):
+            path.write_text(content(version))
+            lib.sync_paths([path])
+        done.set()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    reads = 0
+    while not done.is_set() or reads < 20:
+        reads += 1
+        result = lib.retrieve("lantern part line", top_k=6, before=3, after=3)
+        for r in result.results:
+            if f"Lantern v{r.doc_version} " not in r.text:
+                errors.append(f"retrieve: {r.text!r} labelled version {r.doc_version}")
+        section = lib.read_section(doc, 2)
+        seen = {re.search(r"v(\d+)", p.text).group(1) for p in section.paragraphs}  # type: ignore[union-attr]
+        if seen != {str(section.version)} or len(section.paragraphs) != 4:
+            errors.append(f"read_section: versions {seen} in version {section.version}")
+    thread.join()
+    assert not errors, errors[:5]
+    assert lib.read_section(doc, 1).version == 40
