@@ -321,3 +321,12 @@ def test_readers_never_see_a_mix_of_versions(folder: Path, open_library: Callabl
     thread.join()
     assert not errors, errors[:5]
     assert lib.read_section(doc, 1).version == 40
+
+
+def test_a_data_dir_inside_the_folder_is_not_indexed(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "real.md", "# Real\n\nOnly this.")
+    lib = open_library(folder, data_dir=folder / "index-data")
+    write(folder / "index-data", "looks-like-a-doc.md", "# Not a document\n\ntext")
+    lib.reconcile()
+    assert [d.path for d in lib.toc().documents] == ["real.md"]
+    assert lib.sync_paths([folder / "index-data" / "looks-like-a-doc.md"]).indexed == []
