@@ -19,14 +19,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from indexer.background import BackgroundIndexer
 from indexer.errors import DeepreadError
 from indexer.library import MAX_TOP_K, MAX_WINDOW, Library
 from indexer.models import RetrieveResult, SectionText, Toc
 from server import __version__
 from server.prompts import locate_then_read_prompt
 from server.render import render_retrieve, render_section, render_toc
-from server.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -45,22 +43,16 @@ T = TypeVar("T", bound=BaseModel)
 @dataclass
 class ServerState:
     library: Library
-    indexer: BackgroundIndexer
 
 
-def build_server(settings: Settings) -> MCPServer[ServerState]:
-    """A server for `settings.folder_paths()`; the index opens when a session starts."""
+def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerState]:
+    """A server over an open library. Opening, indexing and closing it is the caller's job
+    (the CLI), so errors such as a locked index are reported before the protocol starts,
+    and every session (HTTP serves many) shares the one library."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[ServerState]) -> AsyncIterator[ServerState]:
-        library = await anyio.to_thread.run_sync(Library, settings.library_config())
-        background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
-        background.start()
-        try:
-            yield ServerState(library, background)
-        finally:
-            await anyio.to_thread.run_sync(background.stop)
-            library.close()
+        yield ServerState(library)
 
     server: MCPServer[ServerState] = MCPServer(
         name="deepread",
@@ -68,7 +60,7 @@ def build_server(settings: Settings) -> MCPServer[ServerState]:
         instructions=INSTRUCTIONS,
         version=__version__,
         lifespan=lifespan,
-        log_level=settings.log_level,
+        log_level=log_level,  # type: ignore[arg-type]
     )
 
     async def call(ctx: Context[ServerState], fn: Callable[[Library], T], render: Callable[[T], str]) -> CallToolResult:

@@ -138,22 +138,29 @@ def setup_logging(settings: Settings, quiet: bool) -> None:
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from indexer.background import BackgroundIndexer
     from server.app import build_server
 
-    server = build_server(settings)
-    setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
-    log.info("serving %s (index: %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir())
-    if settings.transport == "http":
-        log.info("Streamable HTTP on http://%s:%d/mcp", settings.host, settings.port)
-        server.run("streamable-http", host=settings.host, port=settings.port)
-    else:
-        if sys.stdin.isatty():
-            print(
-                "deepread-mcp speaks MCP on stdin/stdout: an agent host starts it (see README, mcp.json).\n"
-                "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops.",
-                file=sys.stderr,
-            )
-        server.run()
+    with _open(settings) as library:
+        background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
+        server = build_server(library, settings.log_level)
+        setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
+        log.info("serving %s (index: %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir())
+        background.start()
+        try:
+            if settings.transport == "http":
+                log.info("Streamable HTTP on http://%s:%d/mcp", settings.host, settings.port)
+                server.run("streamable-http", host=settings.host, port=settings.port)
+            else:
+                if sys.stdin.isatty():
+                    print(
+                        "deepread-mcp speaks MCP on stdin/stdout: an agent host starts it (see README, mcp.json).\n"
+                        "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops.",
+                        file=sys.stderr,
+                    )
+                server.run()
+        finally:
+            background.stop()
     return 0
 
 

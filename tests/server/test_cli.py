@@ -99,6 +99,7 @@ def test_streamable_http_transport(tmp_path: Path) -> None:
                 return result.content[0].text
 
         assert "The heron waits in the shallows at dawn." in anyio.run(ask)
+        assert "The heron waits" in anyio.run(ask), "a second HTTP session shares the same open index"
     finally:
         server.terminate()
         server.wait(timeout=30)
