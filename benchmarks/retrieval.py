@@ -46,6 +46,7 @@ CHUNK_WORDS = 600  # ≈ 800 tokens of indexer.tokens.count_tokens on English pr
 CHUNK_STEP = 300  # 300 words of overlap ≈ 400 tokens
 SCOPES = ("single", "collection")
 BASELINE = "flat chunks 800/400"
+WORDS = "words@5"  # mean words of text in the top 5: how much a reader gets for hit@5
 
 _WORD_RE = re.compile(r"\w+")
 
@@ -168,6 +169,7 @@ class Unit:
 
     tokens: Counter[str]
     section: Counter[str]
+    words: int  # whitespace words of the unit's text
 
 
 class Ranker(Protocol):
@@ -194,7 +196,7 @@ class LibraryRanker:
         result = self.lib.retrieve(query, top_k=TOP_K, doc_ids=doc_ids, before=0, after=0)
         elapsed = time.perf_counter() - start
         hits = sorted((r for r in result.results if r.is_hit), key=lambda r: r.rank or 0)
-        return [Unit(bag(r.text), self.section(r.doc_id, r.sec_id)) for r in hits], elapsed
+        return [Unit(bag(r.text), self.section(r.doc_id, r.sec_id), len(r.text.split())) for r in hits], elapsed
 
     def section(self, doc_id: int, sec_id: int) -> Counter[str]:
         key = (doc_id, sec_id)
@@ -234,7 +236,7 @@ class ChunkRanker:
             docs.extend([name] * len(chunks))
         self.docs = np.array(docs)
         start = time.perf_counter()
-        self.matrix = embedder.embed(self.texts)
+        self.matrix = embedder.embed(self.texts, batch_size=1)  # no padding waste; fastest on 2 cores
         self.embed_seconds = time.perf_counter() - start
         self.bags = [bag(t) for t in self.texts]
 
@@ -245,7 +247,7 @@ class ChunkRanker:
             scores = np.where(self.docs == doc, scores, -np.inf)
         order = [int(i) for i in np.argsort(-scores, kind="stable")[:TOP_K] if np.isfinite(scores[i])]
         elapsed = time.perf_counter() - start
-        return [Unit(self.bags[i], self.bags[i]) for i in order], elapsed
+        return [Unit(self.bags[i], self.bags[i], len(self.texts[i].split())) for i in order], elapsed
 
     def units_of(self, doc: str) -> Iterable[Counter[str]]:
         return (b for b, d in zip(self.bags, self.docs) if d == doc)
@@ -260,6 +262,7 @@ class Outcome:
 
     unit: list[int | None]
     section: list[int | None]
+    words: list[int]  # words of the unit at each rank
 
 
 def first_ranks(golds: list[Counter[str]], units: list[Unit]) -> Outcome:
@@ -269,7 +272,7 @@ def first_ranks(golds: list[Counter[str]], units: list[Unit]) -> Outcome:
             for g in golds
         ]
 
-    return Outcome(first("tokens"), first("section"))
+    return Outcome(first("tokens"), first("section"), [u.words for u in units])
 
 
 def within(rank: int | None, k: int) -> bool:
@@ -290,6 +293,7 @@ def summarize(outcomes: list[Outcome], with_recall: bool) -> dict[str, float]:
             scores[f"recall@{k}"] = statistics.fmean(
                 statistics.fmean(within(r, k) for r in o.unit) for o in outcomes
             )
+    scores[WORDS] = statistics.fmean(sum(o.words[:5]) for o in outcomes)
     return scores
 
 
@@ -459,7 +463,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    rule = "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"
+    lines = ["| " + " | ".join(header) + " |", rule]
     lines.extend("| " + " | ".join(row) + " |" for row in rows)
     return "\n".join(lines)
 
@@ -471,8 +476,13 @@ def quality_tables(report: CorpusReport) -> str:
     parts: list[str] = []
     for scope in SCOPES:
         title = "single document (scoped to the question's document)" if scope == "single" else "whole collection"
-        rows = [[r.config, *(f"{100 * r.scores[m]:.1f}" for m in metrics)] for r in report.runs if r.scope == scope]
-        parts.append(f"#### {report.corpus.name} — {title}\n\n" + markdown_table(["configuration", *metrics], rows))
+        rows = [
+            [r.config, *(f"{100 * r.scores[m]:.1f}" for m in metrics), f"{r.scores[WORDS]:.0f}"]
+            for r in report.runs
+            if r.scope == scope
+        ]
+        header = ["configuration", *metrics, WORDS]
+        parts.append(f"#### {report.corpus.name} — {title}\n\n" + markdown_table(header, rows))
     return "\n\n".join(parts)
 
 
@@ -521,7 +531,8 @@ def render(reports: list[CorpusReport], started: dt.datetime, seconds: float) ->
         f"Run {started:%Y-%m-%d %H:%M} UTC, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
         f"(top_k={TOP_K}, no neighbour expansion; a unit contains a gold when it holds ≥ {MIN_RECALL:.0%} "
         "of the gold's word tokens). Numbers are percentages of questions; `sec@k` is section-hit@k, "
-        "`recall@k` evidence recall@k. Metric definitions: `../shared/bench/README.md`; method: `benchmarks/README.md`.",
+        "`recall@k` evidence recall@k, `words@5` the mean number of words in the top 5 results. "
+        "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`.",
     ]
     return "\n".join(head) + "\n\n" + "\n\n".join(corpus_section(r) for r in reports) + "\n"
 
