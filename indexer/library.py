@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -52,7 +53,6 @@ class LibraryConfig:
     heading_context: bool = True
     search_mode: SearchMode = "hybrid"
     embed_threads: int | None = None
-    extra_excluded: list[Path] = field(default_factory=list)
 
 
 class Library:
@@ -64,7 +64,8 @@ class Library:
         try:
             self.store = Store(config.data_dir / "index.sqlite3")
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
-            collection = "deepread-" + config.data_dir.name[-40:].strip("-_.") if config.chroma_url else "paragraphs"
+            # A shared Chroma server holds many indexes: name the collection after this one.
+            collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
             self.vectors = VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url)
             self._check_signature()
             self.indexer = Indexer(
@@ -74,7 +75,7 @@ class Library:
                 config.roots,
                 config.max_file_bytes,
                 heading_context=config.heading_context,
-                excluded=[config.data_dir, *config.extra_excluded],
+                excluded=[config.data_dir],
             )
             self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode)
         except BaseException:
@@ -404,6 +405,12 @@ class _DocumentCache:
             doc = self._store.document(doc_id)
             self._versions[doc_id] = doc.version if doc else 0
         return self._versions[doc_id]
+
+
+def _collection_name(data_dir: Path) -> str:
+    """Chroma wants 3–512 characters of [a-zA-Z0-9._-], starting and ending alphanumeric."""
+    suffix = re.sub(r"[^a-zA-Z0-9._-]", "-", data_dir.name)[-60:].strip("-_.")
+    return f"deepread-{suffix or 'index'}"
 
 
 def _acquire(data_dir: Path) -> FileLock:

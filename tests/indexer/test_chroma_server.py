@@ -1,0 +1,54 @@
+"""Vectors in a Chroma server (the user points DEEPREAD_CHROMA_URL at one) instead of the embedded store."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from indexer.library import Library
+from tests.conftest import write
+
+CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+
+
+@pytest.fixture
+def chroma_url(tmp_path: Path) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [CHROMA, "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_index_and_search_through_a_chroma_server(
+    folder: Path, tmp_path: Path, chroma_url: str, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "ships.md", "# Ships\n\n## Sails\n\nA schooner carries fore-and-aft sails on two masts.")
+    write(folder, "trains.md", "# Trains\n\nA funicular climbs steep slopes with a cable.")
+    library = open_library(folder, data_dir=tmp_path / "my index", chroma_url=chroma_url)
+    assert library.reconcile().embedded == 2
+    assert library.vectors.count() == 2
+    top = library.retrieve("boat with two masts", top_k=1).results[0]
+    assert top.section_path == ["Ships", "Sails"]
+    library.search.mode = "dense"
+    assert library.retrieve("railway up a mountain", top_k=1).results[0].text.startswith("A funicular")
