@@ -146,3 +146,28 @@ def test_kill_9_during_indexing_leaves_a_consistent_store(
     assert library.vectors.count() == len(referenced)
     hit = library.retrieve("subject 300", top_k=1, doc_ids=[documents[42].doc_id]).results[0]
     assert hit.text == "Paragraph 6 of document 42 about subject 300."
+
+
+async def test_tool_calls_during_indexing_report_progress(tmp_path: Path) -> None:
+    docs, data = tmp_path / "docs", tmp_path / "data"
+    for i in range(40):
+        body = "\n\n".join(f"Paragraph {j} of file {i}." for j in range(10))
+        write(docs, f"f{i:02d}.md", f"# File {i}\n\n{body}")
+    updates: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append((progress, total, message))
+
+    async with serve(docs, data) as client:
+        with anyio.fail_after(60):
+            while not updates:
+                result = await client.call_tool("get_toc", {}, progress_callback=on_progress)
+                assert not result.is_error
+                if result.structured_content["documents"] and not result.structured_content["pending"]:
+                    break  # indexing finished before any call caught it
+                await anyio.sleep(0.1)
+        toc_while_indexing = result.structured_content
+    assert updates, "a call made while indexing reports progress"
+    done, total, message = updates[0]
+    assert total == 40 and 0 < done < 40 and message and message.startswith("indexing: f")
+    assert toc_while_indexing["pending"], "get_toc lists what is still being indexed"
