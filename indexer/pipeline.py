@@ -30,6 +30,9 @@ from indexer.vectors import VectorIndex, vec_id
 
 log = logging.getLogger(__name__)
 
+# Paragraphs parsed before they are embedded and written together (see `sync`).
+BATCH_PARAGRAPHS = 256
+
 # Names editors, office suites and browsers give to temporary and lock files.
 _TEMP_PREFIXES = ("~$", ".#", ".~lock.")
 _TEMP_SUFFIXES = (".swp", ".swo", ".tmp", ".temp", ".part", ".crdownload", ".download", "~", ".bak")
@@ -51,6 +54,18 @@ class Outcome:
 
     action: str
     embedded: int = 0
+
+
+@dataclass
+class _Prepared:
+    """A parsed file waiting for its vectors and its swap."""
+
+    doc_id: int
+    relpath: str
+    structure: DocumentStructure
+    facts: dict[str, object]
+    texts: list[str]  # what the embedding model sees, per paragraph
+    vec_ids: list[str]
 
 
 @dataclass
@@ -209,15 +224,33 @@ class Indexer:
             else:
                 known[(root, relpath)] = self.store.document(self.store.add_document(root, relpath))  # type: ignore[assignment]
 
-        for (root, relpath), path in files.items():
-            if self.cancel.is_set():
-                return report
-            outcome = self.index_file(Path(root), path, known[(root, relpath)])
+        def record(relpath: str, outcome: Outcome) -> None:
+            nonlocal done
             getattr(report, outcome.action).append(relpath)
             report.embedded += outcome.embedded
             done += 1
             if progress:
                 progress(Progress(done, total, relpath, outcome.action))
+
+        # Parsed files wait in a batch so that embedding and Chroma writes happen in
+        # bulk: a Chroma add costs ~80 ms however few vectors it carries.
+        batch: list[_Prepared] = []
+        for (root, relpath), path in files.items():
+            if self.cancel.is_set():
+                break
+            prepared = self._prepare(Path(root), path, known[(root, relpath)])
+            if isinstance(prepared, Outcome):
+                record(relpath, prepared)
+                continue
+            batch.append(prepared)
+            if sum(len(p.vec_ids) for p in batch) >= BATCH_PARAGRAPHS:
+                for item, outcome in zip(batch, self._commit(batch)):
+                    record(item.relpath, outcome)
+                batch = []
+        for item, outcome in zip(batch, self._commit(batch)):
+            record(item.relpath, outcome)
+        if self.cancel.is_set():
+            return report
 
         for doc in gone.values():
             self.remove(doc.doc_id)
@@ -231,6 +264,11 @@ class Indexer:
 
     def index_file(self, root: Path, path: Path, doc: DocumentRow | None = None) -> Outcome:
         """Index `path` if its bytes changed since it was last indexed."""
+        prepared = self._prepare(root, path, doc)
+        return prepared if isinstance(prepared, Outcome) else self._commit([prepared])[0]
+
+    def _prepare(self, root: Path, path: Path, doc: DocumentRow | None) -> Outcome | _Prepared:
+        """Read and parse a file that changed; an Outcome when there is nothing to embed."""
         relpath = path.relative_to(root).as_posix()
         if doc is None:
             doc = self.store.document_at(str(root), relpath)
@@ -267,28 +305,39 @@ class Indexer:
         if not structure.paragraphs and len(structure.sections) <= 1:
             self._fail(doc_id, "no text found in the file", facts)
             return Outcome("failed")
-        return Outcome("indexed", self._store_version(doc_id, structure, facts))
-
-    def _store_version(self, doc_id: int, structure: DocumentStructure, facts: dict[str, object]) -> int:
-        """Embed what is new, swap the version in, drop unreferenced vectors; returns vectors computed."""
         paths = section_paths(structure)
         texts = [embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs]
-        ids = [vec_id(doc_id, t) for t in texts]
-        existing = self.vectors.ids_for_document(doc_id)
-        missing: dict[str, str] = {}
-        for i, t in zip(ids, texts):
-            if i not in existing:
-                missing.setdefault(i, t)
+        return _Prepared(doc_id, relpath, structure, facts, texts, [vec_id(doc_id, t) for t in texts])
+
+    def _commit(self, batch: list[_Prepared]) -> list[Outcome]:
+        """Embed the batch's new paragraphs at once, add their vectors, then swap each document in.
+
+        Vectors go in before the swap and stale ones go after it, so a reader never
+        meets a current paragraph without its vector.
+        """
+        if not batch:
+            return []
+        existing = {p.doc_id: self.vectors.ids_for_document(p.doc_id) for p in batch}
+        missing: dict[str, tuple[int, str]] = {}
+        for p in batch:
+            for vid, text in zip(p.vec_ids, p.texts):
+                if vid not in existing[p.doc_id]:
+                    missing.setdefault(vid, (p.doc_id, text))
         if missing:
-            embeddings = self.embedder.embed(list(missing.values()))
-            self.vectors.add(doc_id, list(missing), embeddings)
-        self.store.replace_content(doc_id, structure, ids, facts)
-        stale = existing - set(ids)
+            embeddings = self.embedder.embed([text for _, text in missing.values()])
+            self.vectors.add(list(missing), [doc_id for doc_id, _ in missing.values()], embeddings)
+        outcomes: list[Outcome] = []
+        stale: list[str] = []
+        for p in batch:
+            self.store.replace_content(p.doc_id, p.structure, p.vec_ids, p.facts)
+            stale.extend(existing[p.doc_id] - set(p.vec_ids))
+            embedded = sum(1 for doc_id, _ in missing.values() if doc_id == p.doc_id)
+            log.info("indexed %s (doc %d): %d sections, %d paragraphs, %d embedded",
+                     p.relpath, p.doc_id, len(p.structure.sections), len(p.structure.paragraphs), embedded)
+            outcomes.append(Outcome("indexed", embedded))
         if stale:
             self.vectors.delete(sorted(stale))
-        log.info("indexed doc %d: %d sections, %d paragraphs (%d embedded)",
-                 doc_id, len(structure.sections), len(structure.paragraphs), len(missing))
-        return len(missing)
+        return outcomes
 
     def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
         """Mark failed and drop the old content: it no longer describes the file."""

@@ -70,13 +70,14 @@ class VectorIndex:
     def ids_for_document(self, doc_id: int) -> set[str]:
         return set(self._collection.get(where={"doc_id": doc_id}, include=[])["ids"])
 
-    def add(self, doc_id: int, ids: Sequence[str], embeddings: np.ndarray) -> None:
+    def add(self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray) -> None:
+        """Add vectors; `doc_ids[i]` is the document of `ids[i]` (kept as metadata for filters)."""
         for start in range(0, len(ids), self._max_batch):
-            batch = list(ids[start : start + self._max_batch])
+            end = start + self._max_batch
             self._collection.add(
-                ids=batch,
-                embeddings=embeddings[start : start + len(batch)],
-                metadatas=[{"doc_id": doc_id}] * len(batch),
+                ids=list(ids[start:end]),
+                embeddings=embeddings[start:end],
+                metadatas=[{"doc_id": d} for d in doc_ids[start:end]],
             )
 
     def delete(self, ids: Sequence[str]) -> None:
