@@ -22,19 +22,13 @@ from __future__ import annotations
 import re
 
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
+from indexer.numbering import levels_from_numbering, numbering_depth
 from indexer.tokens import count_tokens
 
 MAX_TEXT_TOKENS = 350
 TARGET_TEXT_TOKENS = 200
 
-_NUMBERING_RE = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+)?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)[.)]?\s+\S", re.I)
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-
-
-def numbering_depth(title: str) -> int | None:
-    """Depth implied by a heading's number: `3` → 1, `3.2.1` → 3, `A.1` → 2; None if unnumbered."""
-    match = _NUMBERING_RE.match(title)
-    return match.group(1).count(".") + 1 if match else None
 
 
 def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
@@ -83,19 +77,15 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
 
 
 def _heading_ranks(headings: list[Block]) -> list[float]:
-    """A sortable rank per heading: smaller is shallower."""
+    """A sortable rank per heading: smaller is shallower.
+
+    Declared levels are trusted when they vary (Markdown); when every heading has
+    the same level, or the headings were inferred, numbering decides.
+    """
     declared_levels = {h.level for h in headings if not h.inferred}
-    flat = len(declared_levels) <= 1
-    ranks: list[float] = []
-    for h in headings:
-        depth = numbering_depth(h.text)
-        if not h.inferred and not flat:
-            ranks.append(h.level or 1)
-        elif depth is not None:
-            ranks.append(depth)
-        else:
-            ranks.append(1 if not h.inferred else (h.level or 1))
-    return ranks
+    if len(declared_levels) > 1 and not any(h.inferred for h in headings):
+        return [float(h.level or 1) for h in headings]
+    return [float(level) for level in levels_from_numbering([h.text for h in headings])]
 
 
 def _is_unique_top(ranks: list[float]) -> bool:

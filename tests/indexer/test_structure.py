@@ -11,7 +11,8 @@ from indexer.models import DocumentStructure
 from indexer.parse import decode_text, parse_file
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.text import parse_text
-from indexer.structure import build, numbering_depth
+from indexer.numbering import levels_from_numbering, numbering, numbering_depth
+from indexer.structure import build
 from indexer.tokens import count_tokens
 from tests.conftest import BENCH
 
@@ -119,7 +120,7 @@ def test_numbering_depth() -> None:
     assert numbering_depth("2. Background") == 1
     assert numbering_depth("A.1 Proofs") == 2
     assert numbering_depth("Methods") is None
-    assert numbering_depth("2024 was a good year") == 1  # ambiguous by design; only used when levels are flat
+    assert numbering_depth("2024 was a good year") is None, "a year is not a section number"
 
 
 def test_document_without_headings_gets_a_root_section() -> None:
@@ -192,3 +193,36 @@ def test_real_documentation_files(relpath: str) -> None:
     assert sum(p.n_tokens for p in s.paragraphs) == sum(count_tokens(p.text) for p in s.paragraphs)
     code = [p for p in s.paragraphs if p.kind == "code"]
     assert code and all(p.text.startswith(("```", "~~~", "    ")) for p in code)
+
+
+def test_numbering_schemes_nest_in_the_order_a_document_introduces_them() -> None:
+    filing = [
+        "Table of Contents", "PART I", "Item 1. Business", "Item 1A. Risk Factors", "PART II",
+        "Item 7. Management's Discussion and Analysis", "Overview", "Item 8. Financial Statements",
+        "Consolidated Statements of Operations", "Note 1. Summary of Significant Accounting Policies",
+        "Revenue Recognition", "PART IV", "Item 15. Exhibits", "Signatures",
+    ]
+    assert levels_from_numbering(filing) == [1, 1, 2, 2, 1, 2, 3, 2, 3, 3, 4, 1, 2, 1]
+
+    paper = ["Abstract", "1 Introduction", "2 Method", "2.1 Data", "2.1.1 Cleaning", "3 Results", "References", "A.1 Proofs"]
+    assert levels_from_numbering(paper) == [1, 1, 1, 2, 3, 1, 1, 2]
+
+    report = ["第一节 重要提示", "第二节 公司简介", "一、公司信息", "（一）基本情况", "二、联系人", "第三节 财务报告"]
+    assert levels_from_numbering(report) == [1, 1, 2, 3, 2, 1]
+    assert numbering("Article 3 Definitions") == numbering("Article IV Terms")
+    assert numbering("I. Background").scheme == "roman"  # type: ignore[union-attr]
+
+
+def test_flat_pdf_like_headings_get_depth_from_numbering() -> None:
+    """MinerU's flash tier gives every PDF heading the same level; the tree must still be right."""
+    source = "\n\n".join(
+        f"## {h}\n\ntext under {h}" for h in ["PART I", "Item 1. Business", "Item 1A. Risk Factors", "PART II", "Item 7. MD&A"]
+    )
+    s = md(source)
+    assert tree(s)[1:] == [
+        (1, 1, "PART I", 0),
+        (2, 2, "Item 1. Business", 1),
+        (3, 2, "Item 1A. Risk Factors", 1),
+        (4, 1, "PART II", 0),
+        (5, 2, "Item 7. MD&A", 4),
+    ]
