@@ -37,8 +37,8 @@ _LETTER_DECIMAL = re.compile(r"^([A-Z](?:\.\d{1,3})+)\.?\s+\S")
 
 # Unnumbered headings that stand at the top even inside a numbered document.
 _TOP_LEVEL_WORDS = re.compile(
-    r"^(abstract|summary|contents|table of contents|preface|foreword|introduction|acknowledge?ments?|references|"
-    r"bibliography|appendix|appendices|index|glossary|notes|signatures?|exhibits?|conclusions?)\b",
+    r"^(abstract|contents|table of contents|preface|foreword|introduction|acknowledge?ments?|references|"
+    r"bibliography|appendix|appendices|glossary|signatures?|exhibits?|conclusions?)\b",
     re.I,
 )
 

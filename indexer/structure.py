@@ -92,23 +92,49 @@ def _is_unique_top(ranks: list[float]) -> bool:
     return bool(ranks) and all(r > ranks[0] for r in ranks[1:])
 
 
+_CAPTION_RE = re.compile(r"^(figure|fig\.|table|chart|exhibit|source|photo|image)\s*\d+", re.I)
+_TRAILING_FUNCTION_WORD_RE = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on|at|as|that|our|its)$", re.I)
+_NOT_A_TITLE_RE = re.compile(r"^[-—–$€£%()\d.,/\s]+$")
+
+
+def looks_like_body_text(title: str) -> bool:
+    """A guessed heading that is really a sentence, a line fragment, a caption or a number."""
+    words = title.split()
+    return (
+        len(words) > 16
+        or (title.endswith(".") and len(words) > 6)
+        or bool(_TRAILING_FUNCTION_WORD_RE.search(title))
+        or bool(_CAPTION_RE.match(title))
+        or bool(_NOT_A_TITLE_RE.match(title))
+        or title[:1].islower()
+        or title.endswith((":", ";", ","))
+        or (title.startswith("(") and numbering_depth(title) is None)
+    )
+
+
 def _demote_noise(blocks: list[Block]) -> list[Block]:
     """Turn inferred headings that behave like body text back into text."""
+
+    def demote(i: int) -> None:
+        out[i] = Block("text", out[i].text, page=out[i].page)
+
     out = list(blocks)
+    for i, block in enumerate(out):
+        if block.kind == "heading" and block.inferred and looks_like_body_text(block.text):
+            demote(i)
     inferred = [i for i, b in enumerate(out) if b.kind == "heading" and b.inferred]
-    if len(inferred) > 10 and len(inferred) > 0.4 * len(out):
+    if len(inferred) > 10 and len(inferred) > 0.4 * len(out):  # more "headings" than text
         for i in inferred:
             if numbering_depth(out[i].text) is None:
-                out[i] = Block("text", out[i].text, page=out[i].page)
-    run: list[int] = []
+                demote(i)
+    run: list[int] = []  # long runs of unnumbered guessed headings are lines of a list
     for i, block in enumerate([*out, Block("text", "")]):
-        if block.kind == "heading" and block.inferred:
+        if block.kind == "heading" and block.inferred and numbering_depth(block.text) is None:
             run.append(i)
             continue
-        if len(run) >= 3:
+        if len(run) >= 4:
             for j in run:
-                if numbering_depth(out[j].text) is None:
-                    out[j] = Block("text", out[j].text, page=out[j].page)
+                demote(j)
         run = []
     return out
 
