@@ -30,7 +30,7 @@ _SHA256 = {
     "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
     "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
     "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
+    "tokenizer_config.json": "abc1197221aa5ad094bd36ccab94a4a6e6df23727783161a0ca9e8ad736a1a65",  # max_length 256 added
 }
 
 
@@ -79,6 +79,8 @@ class Embedder:
         from fastembed import TextEmbedding  # heavy import, only when a model is really needed
 
         self.name = model_name
+        # Part of the index signature: vectors made with other settings are never mixed in.
+        self.revision = "seq256" if model_name == DEFAULT_MODEL else ""
         try:
             if model_name == DEFAULT_MODEL:
                 path = assemble_default_model(models_dir)
@@ -98,7 +100,7 @@ class Embedder:
     def embed(
         self,
         texts: Sequence[str],
-        batch_size: int = 32,
+        batch_size: int = 16,
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
         """Embed in batches; `progress(n)` is called after each batch with the count done."""

@@ -29,6 +29,8 @@ from indexer.models import (
     SectionText,
     Toc,
 )
+from indexer.parse import DocumentParser
+from indexer.parse.mineru import MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
@@ -53,6 +55,9 @@ class LibraryConfig:
     heading_context: bool = True
     search_mode: SearchMode = "hybrid"
     embed_threads: int | None = None
+    mineru_home: Path | None = None  # MinerU's models and config (default: in the data dir)
+    parse_timeout_s: float = 900
+    parse_memory_mb: int = 4096
 
 
 class Library:
@@ -68,10 +73,19 @@ class Library:
             collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
             self.vectors = VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url)
             self._check_signature()
+            parser = DocumentParser(
+                MineruOptions(
+                    cache_dir=config.data_dir / "parse-cache",
+                    home=config.mineru_home or config.data_dir / "mineru",
+                    timeout_s=config.parse_timeout_s,
+                    memory_mb=config.parse_memory_mb,
+                )
+            )
             self.indexer = Indexer(
                 self.store,
                 self.vectors,
                 self.embedder,
+                parser,
                 config.roots,
                 config.max_file_bytes,
                 heading_context=config.heading_context,
@@ -94,7 +108,10 @@ class Library:
 
     def _check_signature(self) -> None:
         """Vectors of another model (or other embedded text) must never be mixed in: rebuild."""
-        signature = f"model={self.embedder.name};dim={self.embedder.dim};context={self.config.heading_context}"
+        signature = (
+            f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
+            f"context={self.config.heading_context}"
+        )
         previous = self.store.get_meta("index_signature")
         if previous != signature:
             if previous is not None:

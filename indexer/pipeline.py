@@ -23,7 +23,7 @@ from pathlib import Path
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse import is_supported, parse_bytes, read_bytes
+from indexer.parse import DocumentParser, is_supported, read_bytes
 from indexer.store import DocumentRow, Store
 from indexer.structure import build
 from indexer.vectors import VectorIndex, vec_id
@@ -108,6 +108,7 @@ class Indexer:
         store: Store,
         vectors: VectorIndex,
         embedder: Embedder,
+        parser: DocumentParser,
         roots: list[Path],
         max_file_bytes: int,
         heading_context: bool = True,
@@ -116,6 +117,7 @@ class Indexer:
         self.store = store
         self.vectors = vectors
         self.embedder = embedder
+        self.parser = parser
         self.roots = [r.resolve() for r in roots]
         self.max_file_bytes = max_file_bytes
         self.heading_context = heading_context
@@ -294,7 +296,8 @@ class Indexer:
 
         self.store.set_status(doc_id, "indexing", None)
         try:
-            structure = build(parse_bytes(path.suffix, data), fallback_title=_title_from_name(path))
+            parsed = self.parser.parse(path, data, str(facts["content_hash"]))
+            structure = build(parsed, fallback_title=_title_from_name(path))
         except ParseError as exc:
             self._fail(doc_id, str(exc), facts)
             return Outcome("failed")

@@ -1,8 +1,10 @@
-"""Parsers: one function per format, all returning a `ParsedDocument`.
+"""Parsers: every supported format to a `ParsedDocument`.
 
-The registry below is the single place that says which file extensions are
-indexed. Every parser raises `ParseError` with a reason a person can act on;
-anything else escaping a parser is a bug and is reported with its type.
+Markdown and plain text are read here; PDF, office and web formats go
+through MinerU (`indexer.parse.mineru`). `SUPPORTED_EXTENSIONS` is the single
+place that says which files are indexed. Every parser raises `ParseError`
+with a reason a person can act on; anything else escaping a parser is a bug
+and is reported with its type.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from pathlib import Path
 from indexer.errors import ParseError
 from indexer.models import ParsedDocument
 from indexer.parse.markdown import parse_markdown
+from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
 from indexer.parse.text import parse_text
 
-Parser = Callable[[str], ParsedDocument]
+TextParser = Callable[[str], ParsedDocument]
 
-PARSERS: dict[str, Parser] = {
+TEXT_PARSERS: dict[str, TextParser] = {
     ".md": parse_markdown,
     ".markdown": parse_markdown,
     ".mdx": parse_markdown,
@@ -26,23 +29,34 @@ PARSERS: dict[str, Parser] = {
     ".rst": parse_text,
 }
 
-SUPPORTED_EXTENSIONS = frozenset(PARSERS)
+SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(MINERU_FORMATS)
 
 
 def is_supported(path: Path) -> bool:
     return path.suffix.lower() in SUPPORTED_EXTENSIONS
 
 
-def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
-    """Read and parse one file; raise `ParseError` saying why it cannot be indexed."""
-    return parse_bytes(path.suffix, read_bytes(path, max_bytes))
+class DocumentParser:
+    """Any supported file → `ParsedDocument`: text formats natively, the rest through MinerU."""
+
+    def __init__(self, mineru: MineruOptions):
+        self.mineru = MineruParser(mineru)
+
+    def parse(self, path: Path, data: bytes, content_hash: str) -> ParsedDocument:
+        suffix = path.suffix.lower()
+        if suffix in TEXT_PARSERS:
+            return TEXT_PARSERS[suffix](decode_text(data))
+        if suffix in MINERU_FORMATS:
+            return self.mineru.parse(path, content_hash)
+        raise ParseError(f"unsupported file type {suffix!r}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
 
 
-def parse_bytes(suffix: str, data: bytes) -> ParsedDocument:
-    parser = PARSERS.get(suffix.lower())
-    if parser is None:
-        raise ParseError(f"unsupported file type {suffix!r}; supported: {', '.join(sorted(PARSERS))}")
-    return parser(decode_text(data))
+def parse_text_file(path: Path, max_bytes: int) -> ParsedDocument:
+    """Read and parse a Markdown or plain-text file (no MinerU needed)."""
+    suffix = path.suffix.lower()
+    if suffix not in TEXT_PARSERS:
+        raise ParseError(f"not a text format: {suffix!r}")
+    return TEXT_PARSERS[suffix](decode_text(read_bytes(path, max_bytes)))
 
 
 def read_bytes(path: Path, max_bytes: int) -> bytes:

@@ -114,7 +114,7 @@ def _block(item: dict, paged: bool, repeated: set[str], levels_reliable: bool) -
 
 
 def _table(item: dict, page: int | None) -> Block | None:
-    body = item.get("table_body") or ""
+    body = item.get("table_body") or item.get("text_layer") or item.get("content") or ""
     caption = " ".join(_clean(c) for c in item.get("table_caption", []))
     footnote = " ".join(_clean(c) for c in item.get("table_footnote", []))
     parts = [caption, body.strip(), footnote]
@@ -127,7 +127,8 @@ def _figure(item: dict, page: int | None) -> Block | None:
     captions = item.get(f"{kind}_caption", []) or item.get("image_caption", [])
     footnotes = item.get(f"{kind}_footnote", []) or item.get("image_footnote", [])
     parts = [_clean(x) for x in [*captions, *footnotes, item.get("text", "")] if x]
-    text = " ".join(p for p in parts if p)
+    recognised = (item.get("content") or item.get("text_layer") or "").strip()  # text inside a chart or scan
+    text = "\n".join(p for p in [" ".join(parts), recognised] if p)
     return Block("figure", text, page=page) if _has_words(text) else None
 
 
@@ -174,7 +175,9 @@ def _running_texts(items: list[dict], n_pages: int | None) -> set[str]:
         if key and len(key) < 150:
             pages_of.setdefault(key, set()).add(int(item.get("page_idx", 0)))
     pages = n_pages or (1 + max((int(i.get("page_idx", 0)) for i in items), default=0))
-    needed = max(_MIN_REPEATS, int(_MIN_PAGE_SHARE * pages))
+    if pages < 2:
+        return set()
+    needed = max(min(_MIN_REPEATS, pages), int(_MIN_PAGE_SHARE * pages))
     return {key for key, seen in pages_of.items() if len(seen) >= needed}
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse import decode_text, parse_file
+from indexer.parse import decode_text, parse_text_file
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.text import parse_text
 from indexer.numbering import levels_from_numbering, numbering, numbering_depth
@@ -157,12 +157,12 @@ def test_binary_and_empty_files_are_refused_with_a_reason(tmp_path: Path) -> Non
     (tmp_path / "bin.md").write_bytes(b"\x00\x01\x02\x03garbage")
     (tmp_path / "empty.txt").write_text("   \n")
     with pytest.raises(ParseError, match="binary"):
-        parse_file(tmp_path / "bin.md", max_bytes=10**6)
+        parse_text_file(tmp_path / "bin.md", max_bytes=10**6)
     with pytest.raises(ParseError, match="empty"):
-        parse_file(tmp_path / "empty.txt", max_bytes=10**6)
+        parse_text_file(tmp_path / "empty.txt", max_bytes=10**6)
     (tmp_path / "big.md").write_text("x" * 2000)
     with pytest.raises(ParseError, match="limit"):
-        parse_file(tmp_path / "big.md", max_bytes=1000)
+        parse_text_file(tmp_path / "big.md", max_bytes=1000)
 
 
 def test_legacy_encodings_decode() -> None:
@@ -181,7 +181,7 @@ def test_legacy_encodings_decode() -> None:
 )
 def test_real_documentation_files(relpath: str) -> None:
     path = BENCH / relpath
-    s = build(parse_file(path, 10**8), fallback_title=path.stem)
+    s = build(parse_text_file(path, 10**8), fallback_title=path.stem)
     assert_coordinates_consistent(s)
     assert len(s.sections) > 3
     headings_in_source = sum(

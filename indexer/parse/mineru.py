@@ -1,0 +1,181 @@
+"""PDF, office and web formats through MinerU, in an isolated child process, cached by content hash.
+
+The child (`indexer.parse.mineru_worker`) gets its own process group, a
+memory ceiling (RLIMIT_AS) and a timeout after which the whole group is
+killed; its stdout goes to a log file, so nothing it prints can reach the
+MCP stream. `MINERU_MODEL_SOURCE=local` and a private `MINERU_HOME` make sure
+nothing is downloaded or written to the user's home behind their back.
+
+Results are cached in the data dir by the file's sha256, so a restart, a
+rename or an embedding-model change never parses an unchanged file again.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from indexer.errors import ParseError
+from indexer.models import ParsedDocument
+from indexer.parse.layout import OutlineEntry, blocks_from_content_list
+
+log = logging.getLogger(__name__)
+
+# suffix → (pages mean something, heading levels come from the format itself)
+MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
+    ".pdf": (True, False),
+    ".pptx": (True, True),
+    ".docx": (False, True),
+    ".odt": (False, True),
+    ".xlsx": (False, True),
+    ".csv": (False, True),
+    ".html": (False, True),
+    ".htm": (False, True),
+    ".epub": (False, True),
+}
+# Bump when the worker's output or its mapping changes, so cached parses are redone.
+CACHE_VERSION = 1
+
+
+@dataclass
+class MineruOptions:
+    cache_dir: Path
+    home: Path  # MINERU_HOME: its models and config live here, not in ~/.mineru
+    timeout_s: float = 900
+    memory_mb: int = 4096
+
+
+def mineru_environment(home: Path) -> dict[str, str]:
+    return {
+        "MINERU_MODEL_SOURCE": "local",  # never download; a missing model is an error we report
+        "MINERU_HOME": str(home),
+        "MINERU_LOG_LEVEL": "warning",
+        "MINERU_PDF_RENDER_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+    }
+
+
+class MineruParser:
+    def __init__(self, options: MineruOptions):
+        self.options = options
+
+    def parse(self, path: Path, content_hash: str) -> ParsedDocument:
+        suffix = path.suffix.lower()
+        paged, levels_reliable = MINERU_FORMATS[suffix]
+        raw = self._cached(content_hash) or self._run(path, content_hash)
+        if not raw.get("ok"):
+            raise ParseError(raw.get("reason") or "MinerU returned no result")
+        outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in raw.get("outline", [])]
+        parsed = blocks_from_content_list(
+            raw["content_list"], raw.get("page_count"), paged=paged, heading_levels_reliable=levels_reliable,
+            outline=outline,
+        )
+        if not any(b.kind != "heading" for b in parsed.blocks):
+            raise ParseError(f"no text found (MinerU {raw.get('tier')} tier read {raw.get('page_count') or 0} pages)")
+        title = (raw.get("title") or "").strip()
+        if title and len(title.split()) >= 2 and not title.lower().startswith(("microsoft", "untitled")):
+            parsed.title = title
+        return parsed
+
+    # --- cache -----------------------------------------------------------------------
+
+    def _cache_path(self, content_hash: str) -> Path:
+        """Keyed by the file's bytes and by which MinerU models are installed: after a
+        `mineru-kit models download`, files are parsed again with the better tier."""
+        models = self.options.home / "models"
+        installed = sorted(p.name for p in models.iterdir() if p.is_dir()) if models.is_dir() else []
+        models_key = hashlib.sha1("\n".join(installed).encode()).hexdigest()[:8]
+        return self.options.cache_dir / f"{content_hash}.{models_key}.v{CACHE_VERSION}.json.gz"
+
+    def _cached(self, content_hash: str) -> dict | None:
+        path = self._cache_path(content_hash)
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):  # a torn cache file: parse again
+            path.unlink(missing_ok=True)
+            return None
+
+    def _store(self, content_hash: str, raw: dict) -> None:
+        """Cache a successful parse (failures are cheap to find again, or may be passing)."""
+        self.options.cache_dir.mkdir(parents=True, exist_ok=True)
+        path = self._cache_path(content_hash)
+        tmp = path.with_suffix(".part")
+        with gzip.open(tmp, "wt", encoding="utf-8") as f:
+            json.dump(raw, f, ensure_ascii=False)
+        tmp.replace(path)
+
+    # --- the child process -----------------------------------------------------------
+
+    def _run(self, path: Path, content_hash: str) -> dict:
+        options = self.options
+        options.home.mkdir(parents=True, exist_ok=True)
+        limit = options.memory_mb * 1024 * 1024
+
+        def limit_memory() -> None:  # runs in the child before exec
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        with tempfile.TemporaryDirectory(prefix="deepread-parse-") as tmp:
+            request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
+            request.write_text(json.dumps({"path": str(path)}))
+            with errors.open("wb") as stderr:
+                child = subprocess.Popen(
+                    [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    env={**os.environ, **mineru_environment(options.home), "PYTHONPATH": _package_root()},
+                    start_new_session=True,
+                    preexec_fn=limit_memory,
+                    close_fds=True,
+                )
+                timed_out = False
+                try:
+                    child.wait(timeout=options.timeout_s)
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+                finally:
+                    _kill_group(child.pid)  # also ends MinerU's render workers after a normal exit
+                    child.wait()
+            if timed_out:
+                return {"ok": False, "reason": f"parsing took longer than {options.timeout_s:.0f} s (DEEPREAD_PARSE_TIMEOUT)"}
+            if result.exists():
+                raw = json.loads(result.read_text(encoding="utf-8"))
+                if raw.get("ok"):
+                    self._store(content_hash, raw)
+                return raw
+            tail = errors.read_text(errors="replace")[-400:]
+            log.warning("MinerU worker died on %s (exit %s): %s", path, child.returncode, tail)
+            if child.returncode is not None and child.returncode < 0:
+                why = f"the parser was killed ({signal.Signals(-child.returncode).name})"
+            else:
+                why = f"the parser exited with code {child.returncode}"
+            if any(s in tail for s in ("MemoryError", "bad_alloc", "Cannot allocate memory")) or child.returncode == -6:
+                why += f", probably over the {options.memory_mb} MB memory ceiling (DEEPREAD_PARSE_MEMORY_MB)"
+            return {"ok": False, "reason": why}
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _package_root() -> str:
+    """So the child imports this very `indexer` package, installed or not."""
+    root = str(Path(__file__).resolve().parents[2])
+    existing = os.environ.get("PYTHONPATH")
+    return f"{root}{os.pathsep}{existing}" if existing else root

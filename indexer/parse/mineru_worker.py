@@ -1,0 +1,186 @@
+"""The child process that runs MinerU on one file: `python -m indexer.parse.mineru_worker REQUEST RESULT`.
+
+It runs apart from the server because MinerU starts a spawn process pool,
+may print, takes a lot of memory on big files and can crash: none of that may
+touch the MCP stdio stream or take the server down. The parent
+(`indexer.parse.mineru`) sets the environment (no model downloads), a memory
+ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
+(corrupt, encrypted, no text layer), picks the best tier whose models are
+installed, parses, and writes a JSON result: the content list (inline images
+dropped), the page count, the PDF outline and the tier used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+# A page "has text" with at least this many non-blank characters; a PDF whose first
+# pages have none is a scan, which flash would return as empty images.
+_MIN_PAGE_CHARS = 20
+_PROBE_PAGES = 8
+_FILLABLE = ("equation", "table", "image", "chart")
+
+
+def usable_tier(pdf: bool) -> str:
+    """The best tier whose models are installed locally; flash needs none."""
+    if not pdf:
+        return "flash"  # office and web formats are read natively; models add nothing offline
+    try:
+        from mineru.model.download import verify_model_repo
+        from mineru.model.registry import model_repos_for_tier
+    except ImportError:
+        return "flash"
+    for tier in ("standard", "basic"):
+        try:
+            if all(verify_model_repo(repo).ready for repo in model_repos_for_tier(tier)):
+                return tier
+        except Exception:  # a half-installed model dir must not stop parsing
+            continue
+    return "flash"
+
+
+def check_pdf(path: str) -> tuple[int, str | None]:
+    """(page count, reason it cannot be parsed offline or None)."""
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(path)
+    except pdfium.PdfiumError as exc:
+        message = str(exc)
+        if "password" in message.lower():
+            return 0, "encrypted PDF: it needs a password, which the server does not have"
+        return 0, f"not a readable PDF ({message})"
+    try:
+        pages = len(pdf)
+        if pages == 0:
+            return 0, "the PDF has no pages"
+        probe = range(min(_PROBE_PAGES, pages))
+        with_text = 0
+        for i in probe:
+            page = pdf[i]
+            textpage = page.get_textpage()
+            if len("".join(textpage.get_text_range().split())) >= _MIN_PAGE_CHARS:
+                with_text += 1
+            textpage.close()
+            page.close()
+        if with_text == 0:
+            return pages, (
+                f"scanned PDF: no text layer on its first {len(probe)} pages, and OCR needs MinerU's models "
+                "(run `deepread-mcp doctor` to see how to install them)"
+            )
+        return pages, None
+    finally:
+        pdf.close()
+
+
+def read_outline(path: str) -> list[dict]:
+    """The PDF's bookmarks: title, level (1 = top) and 1-based target page."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        entries = []
+        for item in pdf.get_toc():
+            title = (item.get_title() or "").strip()
+            dest = item.get_dest()
+            page = dest.get_index() if dest is not None else None
+            if title:
+                entries.append({"title": title, "level": item.level + 1, "page": page + 1 if page is not None else None})
+        return entries
+    except Exception:  # a broken outline is no reason to fail the document
+        return []
+    finally:
+        pdf.close()
+
+
+def fill_from_text_layer(path: str, items: list[dict]) -> None:
+    """flash emits some tables as `equation` items without text: read their text
+    from the PDF's text layer inside the item's box (bbox is in 0–1000 page units)."""
+    todo = [
+        it
+        for it in items
+        if it.get("type") in _FILLABLE
+        and it.get("bbox")
+        and not (it.get("text") or it.get("table_body") or it.get("content"))
+    ]
+    if not todo:
+        return
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        for it in todo:
+            page = pdf[int(it["page_idx"])]
+            width, height = page.get_size()
+            x0, y0, x1, y1 = it["bbox"]
+            textpage = page.get_textpage()
+            text = textpage.get_text_bounded(
+                x0 * width / 1000, height - y1 * height / 1000, x1 * width / 1000, height - y0 * height / 1000
+            )
+            textpage.close()
+            page.close()
+            text = text.replace("\r\n", "\n").strip()
+            if text:
+                it["type"] = "table" if it["type"] == "equation" else it["type"]
+                it["text_layer"] = text
+    finally:
+        pdf.close()
+
+
+def run(request: dict) -> dict:
+    path = request["path"]
+    is_pdf = Path(path).suffix.lower() == ".pdf"
+    result: dict = {"ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None}
+    if is_pdf:
+        pages, reason = check_pdf(path)
+        result["page_count"] = pages
+        if reason:
+            result["reason"] = reason
+            return result
+    from mineru import parse
+    from mineru.render.api import render
+    from mineru.render.contracts import RenderFormat
+
+    tier = request.get("tier") or usable_tier(is_pdf)
+    parsed = parse(path, tier=tier, ocr_mode="txt")
+    items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
+    for item in items:  # inline JPEG crops: megabytes we never index
+        if str(item.get("img_path", "")).startswith("data:"):
+            item["img_path"] = None
+    if is_pdf:
+        fill_from_text_layer(path, items)
+        result["outline"] = read_outline(path)
+    document = parsed.middle_json.metadata.document
+    result.update(
+        ok=True,
+        tier=tier,
+        content_list=items,
+        page_count=document.page_count or len(parsed.pages),
+        title=document.title,
+    )
+    return result
+
+
+def main(request_path: str, result_path: str) -> None:
+    os.dup2(2, 1)  # whatever the libraries print goes to our stderr, never to a protocol stream
+    sys.stdout = sys.stderr
+    request = json.loads(Path(request_path).read_text())
+    try:
+        result = run(request)
+    except MemoryError:
+        result = {"ok": False, "reason": "ran out of memory while parsing (DEEPREAD_PARSE_MEMORY_MB)"}
+    except Exception as exc:  # the reason travels back to get_toc's "failed" list
+        result = {"ok": False, "reason": f"MinerU could not parse it ({type(exc).__name__}: {exc})"[:600]}
+    tmp = result_path + ".part"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(result, f, ensure_ascii=False)
+    os.replace(tmp, result_path)
+
+
+if __name__ == "__main__":  # the guard MinerU's spawn pool needs
+    main(sys.argv[1], sys.argv[2])
+    sys.stderr.flush()
+    os._exit(0)  # skip interpreter teardown; MinerU's render workers end with us

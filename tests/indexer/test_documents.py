@@ -1,0 +1,197 @@
+"""PDF and office files through MinerU: real files built here, the real parser in its child process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from indexer.errors import ParseError
+from indexer.library import Library
+from indexer.models import DocumentStructure
+from indexer.parse import DocumentParser
+from indexer.parse.mineru import MineruOptions
+from indexer.structure import build
+
+LOREM = (
+    "The committee reviewed the quarterly results and approved the budget for the coming year. "
+    "Revenue grew in every region, while operating costs stayed flat compared with last year. "
+)
+
+
+class Report(FPDF):
+    """A small annual report: running header and footer, numbered headings, an outline."""
+
+    def header(self) -> None:
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 6, "Northwind Traders - Annual Report 2024", align="C")
+        self.ln(10)
+
+    def footer(self) -> None:
+        self.set_y(-12)
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 6, f"Page {self.page_no()}", align="C")
+
+
+def heading(pdf: Report, title: str, level: int, outline: bool) -> None:
+    if outline:
+        pdf.start_section(title, level=level)
+    pdf.set_font("Helvetica", style="B", size=16 - 2 * level)
+    pdf.multi_cell(0, 9, title)
+    pdf.ln(2)
+
+
+def prose(pdf: Report, text: str) -> None:
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, text)
+    pdf.ln(3)
+
+
+def make_report(path: Path, outline: bool = True) -> Path:
+    pdf = Report()
+    pdf.add_page()
+    heading(pdf, "1 Introduction", 0, outline)
+    prose(pdf, "Northwind Traders sells specialty foods. " + LOREM * 3)
+    heading(pdf, "2 Results", 0, outline)
+    heading(pdf, "2.1 Revenue by region", 1, outline)
+    prose(pdf, "Revenue by region is shown in the table below. " + LOREM * 2)
+    pdf.set_font("Helvetica", size=10)
+    with pdf.table(col_widths=(60, 40, 40)) as table:  # long enough to run onto the next page
+        for row in [("Region", "2023", "2024")] + [(f"Region {i:02d}", f"{100 + i}", f"{120 + i}") for i in range(40)]:
+            cells = table.row()
+            for value in row:
+                cells.cell(value)
+    pdf.ln(4)
+    heading(pdf, "2.2 Costs", 1, outline)
+    prose(pdf, "Figure 1: Operating costs stayed flat. " + LOREM * 2)
+    heading(pdf, "3 Outlook", 0, outline)
+    prose(pdf, "The board expects modest growth next year. " + LOREM * 2)
+    pdf.output(str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def parser(tmp_path_factory: pytest.TempPathFactory) -> DocumentParser:
+    base = tmp_path_factory.mktemp("mineru")
+    return DocumentParser(MineruOptions(cache_dir=base / "cache", home=base / "home", timeout_s=300, memory_mb=4096))
+
+
+def parse(parser: DocumentParser, path: Path) -> DocumentStructure:
+    import hashlib
+
+    data = path.read_bytes()
+    return build(parser.parse(path, data, hashlib.sha256(data).hexdigest()), fallback_title=path.stem)
+
+
+def tree(s: DocumentStructure) -> list[tuple[int, str]]:
+    return [(sec.level, sec.title) for sec in s.sections[1:]]
+
+
+def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tmp_path: Path) -> None:
+    s = parse(parser, make_report(tmp_path / "report.pdf"))
+    assert tree(s) == [
+        (1, "1 Introduction"),
+        (1, "2 Results"),
+        (2, "2.1 Revenue by region"),
+        (2, "2.2 Costs"),
+        (1, "3 Outlook"),
+    ]
+    assert s.n_pages and s.n_pages >= 2
+    texts = [p.text for p in s.paragraphs]
+    assert not any("Annual Report 2024" in t for t in texts), "the running header is dropped"
+    assert not any(t.strip().startswith("Page ") for t in texts), "page numbers are dropped"
+    tables = [p for p in s.paragraphs if p.kind == "table"]
+    assert len(tables) == 1, [p.text[:80] for p in s.paragraphs]
+    assert "Region 00" in tables[0].text and "Region 39" in tables[0].text, "the table spanning a page break is whole"
+    assert all(p.page is not None and 1 <= p.page <= s.n_pages for p in s.paragraphs)
+    outlook = next(sec for sec in s.sections if sec.title == "3 Outlook")
+    assert outlook.page_start == s.n_pages
+
+
+def test_pdf_without_outline_gets_depth_from_numbering(parser: DocumentParser, tmp_path: Path) -> None:
+    s = parse(parser, make_report(tmp_path / "plain.pdf", outline=False))
+    assert [lvl for lvl, _ in tree(s)] == [1, 1, 2, 2, 1]
+
+
+def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.pdf"
+    corrupt.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
+    with pytest.raises(ParseError, match="not a readable PDF"):
+        parse(parser, corrupt)
+
+    scanned = tmp_path / "scan.pdf"
+    from PIL import Image
+
+    Image.new("RGB", (850, 1100), "white").save(scanned)
+    with pytest.raises(ParseError, match="scanned PDF: no text layer"):
+        parse(parser, scanned)
+
+    locked = tmp_path / "locked.pdf"
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner", user_password="secret")
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 10, "Secret numbers")
+    pdf.output(str(locked))
+    with pytest.raises(ParseError, match="encrypted PDF"):
+        parse(parser, locked)
+
+
+def test_docx_headings_lists_and_tables(parser: DocumentParser, tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Course Syllabus", level=0)
+    document.add_heading("Grading", level=1)
+    document.add_paragraph("Grades are based on homework and two exams.")
+    table = document.add_table(rows=3, cols=2)
+    for row, (item, weight) in zip(table.rows, [("Homework", "40%"), ("Midterm", "25%"), ("Final", "35%")]):
+        row.cells[0].text, row.cells[1].text = item, weight
+    document.add_heading("Late work", level=2)
+    document.add_paragraph("Late homework loses ten percent per day.")
+    document.add_heading("Schedule", level=1)
+    document.add_paragraph("Week 1: introduction", style="List Bullet")
+    document.add_paragraph("Week 2: probability", style="List Bullet")
+    path = tmp_path / "syllabus.docx"
+    document.save(str(path))
+
+    s = parse(parser, path)
+    assert s.title == "Course Syllabus"
+    assert tree(s) == [(1, "Grading"), (2, "Late work"), (1, "Schedule")]
+    kinds = {p.kind for p in s.paragraphs}
+    assert {"table", "text"} <= kinds
+    table_text = next(p.text for p in s.paragraphs if p.kind == "table")
+    assert "Midterm" in table_text and "35%" in table_text
+    assert all(p.page is None for p in s.paragraphs), "DOCX has no real pages"
+
+
+def test_xlsx_sheets_become_tables(parser: DocumentParser, tmp_path: Path) -> None:
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "Inventory"
+    for row in [("Part", "Count"), ("XJ-2231", 14), ("KP-0007", 3)]:
+        sheet.append(row)
+    path = tmp_path / "stock.xlsx"
+    workbook.save(str(path))
+    s = parse(parser, path)
+    assert any(p.kind == "table" and "XJ-2231" in p.text for p in s.paragraphs)
+
+
+def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+    make_report(folder / "report.pdf")
+    (folder / "broken.pdf").write_bytes(b"not a pdf at all")
+    library = open_library(folder, data_dir=tmp_path / "data")
+    report = library.reconcile()
+    assert report.indexed == ["report.pdf"] and report.failed == ["broken.pdf"]
+    toc = library.toc()
+    assert "not a readable PDF" in toc.failed[0].reason
+    hits = library.retrieve("Region 07", top_k=3).results
+    table = next(h for h in hits if h.kind == "table")
+    assert table.page is not None and "Region 07" in table.text
+    assert table.section_path[-1] == "2.1 Revenue by region"
+    cached = list((tmp_path / "data" / "parse-cache").glob("*.json.gz"))
+    assert len(cached) == 1, "the successful parse is cached by content hash"
