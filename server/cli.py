@@ -18,7 +18,7 @@ from indexer.errors import DeepreadError
 from server import __version__
 from server.settings import Settings
 
-COMMANDS = ("serve", "index", "toc", "search", "read")
+COMMANDS = ("serve", "index", "toc", "search", "read", "doctor")
 log = logging.getLogger("deepread")
 
 
@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # pydantic's message names the bad field and value
         print(f"deepread-mcp: invalid settings: {exc}", file=sys.stderr)
         return 2
+    if args.command == "doctor":
+        return _doctor(args, settings)
     if not settings.folder_paths():
         print("deepread-mcp: give a folder to serve (or set DEEPREAD_FOLDERS)", file=sys.stderr)
         return 2
@@ -98,6 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("sec_id", type=int)
     read.add_argument("--start", type=int, default=0, dest="start_para")
     read.add_argument("--end", type=int, default=None, dest="end_para")
+    sub.add_parser("doctor", parents=[common], help="check the model and say which parser each format uses")
     return parser
 
 
@@ -110,7 +113,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         )
         if (value := getattr(args, key, None)) is not None
     }
-    folders = args.folders or ([] if args.command in ("serve", "index") else [Path.cwd()])
+    folders = getattr(args, "folders", None) or ([] if args.command in ("serve", "index", "doctor") else [Path.cwd()])
     if folders:
         overrides["folders"] = os.pathsep.join(str(f) for f in folders)
     return Settings(**overrides)
@@ -231,4 +234,43 @@ def _read(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMAND_HANDLERS = {"serve": _serve, "index": _index, "toc": _toc, "search": _search, "read": _read}
+def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    """What will parse what, offline, and how to do better."""
+    from importlib.metadata import version
+
+    from indexer.embedder import Embedder
+    from indexer.errors import ModelUnavailable
+    from indexer.parse import TEXT_PARSERS
+    from indexer.parse.mineru import MINERU_FORMATS, tier_status
+
+    ok = True
+    try:
+        embedder = Embedder(settings.models_dir(), settings.embedding_model)
+        print(f"embedding model: {embedder.name} ({embedder.dim} dimensions) loads offline: ok")
+    except ModelUnavailable as exc:
+        ok = False
+        print(f"embedding model: {exc}")
+    home = settings.mineru_dir()
+    tiers = tier_status(home)
+    print(f"MinerU {version('mineru')}; its models and config live in {home}")
+    for tier, state in tiers.items():
+        found = "installed" if state["ready"] else f"not installed ({state['missing']} files missing)"
+        print(f"  {tier} tier models: {found}")
+    best = next((t for t in ("standard", "basic") if tiers.get(t, {}).get("ready")), "flash")
+    print("formats:")
+    print(f"  {' '.join(sorted(TEXT_PARSERS))}: built-in parser")
+    if best == "flash":
+        print("  .pdf: MinerU flash tier (text layer only; heading depth from the PDF outline and numbering;"
+              " scanned PDFs are marked failed)")
+    else:
+        print(f"  .pdf: MinerU {best} tier (layout models, OCR for scans)")
+    others = " ".join(sorted(s for s in MINERU_FORMATS if s != ".pdf"))
+    print(f"  {others}: MinerU, read natively (no models needed)")
+    if best == "flash":
+        print("to read scanned PDFs and get better PDF layout and tables (needs internet once, about 0.8 GB):")
+        print(f"  MINERU_HOME={home} mineru-kit models download --tier basic --source huggingface")
+        print("  (or --tier standard for the vision-language model, about 2 GB more); then restart the server.")
+    return 0 if ok else 1
+
+
+COMMAND_HANDLERS = {"doctor": _doctor, "serve": _serve, "index": _index, "toc": _toc, "search": _search, "read": _read}

@@ -27,7 +27,10 @@ class Settings(BaseSettings):
     embedding_model: str = Field(DEFAULT_MODEL, description="fastembed model name; the default is bundled and offline.")
     chroma_url: str | None = Field(None, description="Use a Chroma server (http://host:port) instead of the embedded store.")
     token_budget: int = Field(8000, ge=500, le=200_000, description="Most tokens one tool answer may hold.")
-    max_file_mb: float = Field(50, gt=0, description="Larger files are marked failed instead of indexed.")
+    max_file_mb: float = Field(100, gt=0, description="Larger files are marked failed instead of indexed.")
+    parse_timeout: float = Field(900, gt=0, description="Seconds MinerU may spend on one file before it is marked failed.")
+    parse_memory_mb: int = Field(4096, ge=256, description="Memory ceiling of the MinerU parser process.")
+    mineru_home: Path | None = Field(None, description="MinerU's models and config (default: in the user data dir).")
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
     embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")
     watch: bool = Field(True, description="Follow changes to the folders while serving.")
@@ -61,6 +64,12 @@ class Settings(BaseSettings):
         base = self.data_dir.expanduser().resolve() if self.data_dir is not None else self.base_dir()
         return base / "models"
 
+    def mineru_dir(self) -> Path:
+        if self.mineru_home is not None:
+            return self.mineru_home.expanduser().resolve()
+        base = self.data_dir.expanduser().resolve() if self.data_dir is not None else self.base_dir()
+        return base / "mineru"
+
     def library_config(self) -> LibraryConfig:
         return LibraryConfig(
             roots=self.folder_paths(),
@@ -72,4 +81,7 @@ class Settings(BaseSettings):
             max_file_bytes=int(self.max_file_mb * 1_000_000),
             heading_context=self.heading_context,
             embed_threads=self.embed_threads,
+            mineru_home=self.mineru_dir(),
+            parse_timeout_s=self.parse_timeout,
+            parse_memory_mb=self.parse_memory_mb,
         )

@@ -167,6 +167,18 @@ class MineruParser:
             return {"ok": False, "reason": why}
 
 
+def tier_status(home: Path) -> dict[str, dict]:
+    """Which MinerU model tiers are installed under `home` (checked in a child process)."""
+    with tempfile.TemporaryDirectory(prefix="deepread-doctor-") as tmp:
+        out = Path(tmp, "tiers.json")
+        subprocess.run(
+            [sys.executable, "-m", "indexer.parse.mineru_worker", "--tiers", str(out)],
+            env={**os.environ, **mineru_environment(home), "PYTHONPATH": _package_root()},
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False,
+        )
+        return json.loads(out.read_text()) if out.exists() else {}
+
+
 def _kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)

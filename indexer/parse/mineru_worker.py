@@ -24,6 +24,22 @@ _PROBE_PAGES = 8
 _FILLABLE = ("equation", "table", "image", "chart")
 
 
+def tier_status() -> dict[str, dict]:
+    """For `deepread-mcp doctor`: per model tier, whether its files are installed."""
+    from mineru.model.download import verify_model_repo
+    from mineru.model.registry import model_repos_for_tier
+
+    status: dict[str, dict] = {}
+    for tier in ("basic", "standard"):
+        missing: list[str] = []
+        for repo in model_repos_for_tier(tier):
+            check = verify_model_repo(repo)
+            if not check.ready:
+                missing.extend(str(p) for p in getattr(check, "missing_paths", []) or [repo])
+        status[tier] = {"ready": not missing, "missing": len(missing)}
+    return status
+
+
 def usable_tier(pdf: bool) -> str:
     """The best tier whose models are installed locally; flash needs none."""
     if not pdf:
@@ -181,6 +197,9 @@ def main(request_path: str, result_path: str) -> None:
 
 
 if __name__ == "__main__":  # the guard MinerU's spawn pool needs
-    main(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == "--tiers":
+        Path(sys.argv[2]).write_text(json.dumps(tier_status()))
+    else:
+        main(sys.argv[1], sys.argv[2])
     sys.stderr.flush()
     os._exit(0)  # skip interpreter teardown; MinerU's render workers end with us

@@ -110,3 +110,13 @@ def test_streamable_http_transport(tmp_path: Path) -> None:
 def test_version_and_help(argv: list[str]) -> None:
     result = run(*argv)
     assert result.returncode == 0 and "deepread-mcp" in result.stdout
+
+
+def test_doctor_says_what_parses_what(tmp_path: Path) -> None:
+    result = run("doctor", "--data-dir", str(tmp_path / "d"))
+    assert result.returncode == 0, result.stderr
+    assert "loads offline: ok" in result.stdout
+    assert "basic tier models: not installed" in result.stdout
+    assert ".pdf: MinerU flash tier" in result.stdout
+    assert f"MINERU_HOME={tmp_path / 'd' / 'mineru'} mineru-kit models download --tier basic" in result.stdout
+    assert not (Path.home() / ".mineru").exists(), "nothing is written to the user's home"
