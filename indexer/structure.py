@@ -37,7 +37,8 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     ranks = _heading_ranks(headings)
 
     opens_with_heading = bool(blocks) and blocks[0].kind == "heading"
-    title = parsed.title or (blocks[0].text if opens_with_heading else fallback_title)
+    named_by_heading = opens_with_heading and numbering_depth(blocks[0].text) is None  # "1 Introduction" is no title
+    title = parsed.title or (blocks[0].text if named_by_heading else fallback_title)
     start = 0
     # The opening heading *is* the title when it repeats the front-matter title, or when
     # nothing else names the document and it is the only heading at its level (or, in

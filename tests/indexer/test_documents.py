@@ -65,11 +65,27 @@ def make_report(path: Path, outline: bool = True) -> Path:
                 cells.cell(value)
     pdf.ln(4)
     heading(pdf, "2.2 Costs", 1, outline)
-    prose(pdf, "Figure 1: Operating costs stayed flat. " + LOREM * 2)
+    prose(pdf, LOREM * 2)
+    pdf.image(_chart(path.parent / "chart.png"), w=90)
+    pdf.set_font("Helvetica", style="I", size=9)
+    pdf.multi_cell(0, 5, "Figure 1: Operating costs by quarter stayed flat.")
+    pdf.ln(3)
     heading(pdf, "3 Outlook", 0, outline)
     prose(pdf, "The board expects modest growth next year. " + LOREM * 2)
     pdf.output(str(path))
     return path
+
+
+def _chart(path: Path) -> str:
+    """A bar chart as a PNG, drawn with Pillow."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (600, 300), "white")
+    draw = ImageDraw.Draw(image)
+    for i, height in enumerate((120, 150, 140, 145)):
+        draw.rectangle((60 + i * 130, 280 - height, 140 + i * 130, 280), fill=(40, 90, 160))
+    image.save(path)
+    return str(path)
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +122,12 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
     assert len(tables) == 1, [p.text[:80] for p in s.paragraphs]
     assert "Region 00" in tables[0].text and "Region 39" in tables[0].text, "the table spanning a page break is whole"
     assert all(p.page is not None and 1 <= p.page <= s.n_pages for p in s.paragraphs)
+    figure = next(p for p in s.paragraphs if "Figure 1" in p.text)
+    assert figure.kind == "figure" and figure.text.startswith("Figure 1: Operating costs"), (figure.kind, figure.text)
+    assert figure.sec_id == next(sec.sec_id for sec in s.sections if sec.title == "2.2 Costs")
     outlook = next(sec for sec in s.sections if sec.title == "3 Outlook")
-    assert outlook.page_start == s.n_pages
+    assert outlook.page_start and outlook.page_start >= 2 and outlook.page_end == s.n_pages
+    assert s.title == "report", "a numbered first heading is not the document's title"
 
 
 def test_pdf_without_outline_gets_depth_from_numbering(parser: DocumentParser, tmp_path: Path) -> None:
@@ -165,6 +185,22 @@ def test_docx_headings_lists_and_tables(parser: DocumentParser, tmp_path: Path) 
     table_text = next(p.text for p in s.paragraphs if p.kind == "table")
     assert "Midterm" in table_text and "35%" in table_text
     assert all(p.page is None for p in s.paragraphs), "DOCX has no real pages"
+
+
+def test_pptx_slides_are_pages(parser: DocumentParser, tmp_path: Path) -> None:
+    from pptx import Presentation
+
+    deck = Presentation()
+    for title, body in [("Quarterly review", "Revenue up 12 percent"), ("Next steps", "Hire two engineers in Lisbon")]:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = body
+    path = tmp_path / "review.pptx"
+    deck.save(str(path))
+    s = parse(parser, path)
+    lisbon = next(p for p in s.paragraphs if "Lisbon" in p.text)
+    assert lisbon.page == 2, "a slide's number is its page"
+    assert any(sec.title == "Next steps" for sec in s.sections)
 
 
 def test_xlsx_sheets_become_tables(parser: DocumentParser, tmp_path: Path) -> None:
