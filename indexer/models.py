@@ -35,6 +35,7 @@ class Block:
     level: int | None = None
     page: int | None = None
     inferred: bool = False
+    bbox: list[int] | None = None  # x0, y0, x1, y1 in 0–1000 page units (PDFs)
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Paragraph:
     text: str
     page: int | None
     n_tokens: int
+    bbox: list[int] | None = None
 
 
 @dataclass
@@ -130,6 +132,7 @@ class RetrievedParagraph(BaseModel):
     text: str
     kind: str
     page: int | None = None
+    bbox: list[int] | None = Field(None, description="x0, y0, x1, y1 on the page, 0–1000 (PDFs).")
     section_path: list[str]
     score: float | None = Field(None, description="Fused relevance score; null for neighbours.")
     rank: int | None = Field(None, description="1-based rank of a hit; null for neighbours.")
@@ -148,6 +151,7 @@ class ParagraphText(BaseModel):
     text: str
     kind: str
     page: int | None = None
+    bbox: list[int] | None = None
 
 
 class SectionText(BaseModel):

@@ -11,6 +11,7 @@ keeps the file readable by other processes (the CLI) while the server writes.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -52,6 +53,11 @@ class ParagraphRow:
     text: str
     n_tokens: int
     vec_id: str
+    bbox: str | None = None  # JSON
+
+    @property
+    def box(self) -> list[int] | None:
+        return json.loads(self.bbox) if self.bbox else None
 
 
 def _m001_initial(db: sqlite3.Connection) -> None:
@@ -114,8 +120,12 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
+def _m002_paragraph_bbox(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE paragraphs ADD COLUMN bbox TEXT")  # JSON [x0, y0, x1, y1], 0–1000
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial, _m002_paragraph_bbox]
 
 
 class Store:
@@ -238,9 +248,12 @@ class Store:
             )
             for para, vec_id, lexical_text in zip(structure.paragraphs, vec_ids, lexical_texts, strict=True):
                 cur = db.execute(
-                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id),
+                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
+                        json.dumps(para.bbox) if para.bbox else None,
+                    ),
                 )
                 db.execute(
                     "INSERT INTO lexical (rowid, terms) VALUES (?, ?)",

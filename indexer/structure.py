@@ -70,7 +70,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
             _widen_pages(current, block.page)
             continue
         n_tokens = count_tokens(block.text)
-        paragraphs.append(Paragraph(current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens))
+        paragraphs.append(
+            Paragraph(current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox)
+        )
         current.n_paras += 1
         current.n_tokens += n_tokens
         _widen_pages(current, block.page)
@@ -146,7 +148,7 @@ def _split_long_text(blocks: list[Block]) -> list[Block]:
         if block.kind != "text" or count_tokens(block.text) <= MAX_TEXT_TOKENS:
             out.append(block)
             continue
-        out.extend(Block("text", piece, page=block.page) for piece in split_prose(block.text))
+        out.extend(Block("text", piece, page=block.page, bbox=block.bbox) for piece in split_prose(block.text))
     return out
 
 

@@ -56,10 +56,12 @@ def blocks_from_content_list(
     blocks: list[Block] = []
     for group in _group_table_cells(items):
         if isinstance(group, list):
-            blocks.append(Block("table", _render_cells(group), page=_page(group[0], paged)))
+            box = _union([c["bbox"] for c in group]) if paged else None
+            blocks.append(Block("table", _render_cells(group), page=_page(group[0], paged), bbox=box))
             continue
         block = _block(group, paged, repeated, heading_levels_reliable)
         if block is not None:
+            block.bbox = list(group["bbox"]) if paged and group.get("bbox") else None
             blocks.append(block)
     blocks = _merge_tables_across_pages(blocks)
     if outline:
@@ -143,6 +145,10 @@ def _is_bold_heading(raw: str) -> bool:
         return False
     letters = [ch for ch in text if ch.isalpha()]
     return numbering(text) is not None or (len(letters) >= 4 and all(ch.isupper() for ch in letters))
+
+
+def _union(boxes: list[list[int]]) -> list[int]:
+    return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
 
 
 def _page(item: dict, paged: bool) -> int | None:

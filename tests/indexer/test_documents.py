@@ -122,6 +122,7 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
     assert len(tables) == 1, [p.text[:80] for p in s.paragraphs]
     assert "Region 00" in tables[0].text and "Region 39" in tables[0].text, "the table spanning a page break is whole"
     assert all(p.page is not None and 1 <= p.page <= s.n_pages for p in s.paragraphs)
+    assert all(p.bbox and 0 <= p.bbox[0] < p.bbox[2] <= 1000 and 0 <= p.bbox[1] < p.bbox[3] <= 1000 for p in s.paragraphs)
     figure = next(p for p in s.paragraphs if "Figure 1" in p.text)
     assert figure.kind == "figure" and figure.text.startswith("Figure 1: Operating costs"), (figure.kind, figure.text)
     assert figure.sec_id == next(sec.sec_id for sec in s.sections if sec.title == "2.2 Costs")
@@ -227,7 +228,9 @@ def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, op
     assert "not a readable PDF" in toc.failed[0].reason
     hits = library.retrieve("Region 07", top_k=3).results
     table = next(h for h in hits if h.kind == "table")
-    assert table.page is not None and "Region 07" in table.text
+    assert table.page is not None and "Region 07" in table.text and table.bbox is not None
+    read = library.read_section(table.doc_id, table.sec_id)
+    assert read.paragraphs[table.para_idx].bbox == table.bbox
     assert table.section_path[-1] == "2.1 Revenue by region"
     cached = list((tmp_path / "data" / "parse-cache").glob("*.json.gz"))
     assert len(cached) == 1, "the successful parse is cached by content hash"

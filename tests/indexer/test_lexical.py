@@ -115,3 +115,25 @@ def test_reciprocal_rank_fusion_matches_the_formula() -> None:
     assert math.isclose(scores[4], 1 / 63)
     assert [r.paragraph_id for r in fused] == [1, 3, 2, 4]
     assert rrf_fuse([[]]) == []
+
+
+def test_an_older_index_is_migrated_in_place(tmp_path: Path) -> None:
+    import sqlite3
+
+    from indexer.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("BEGIN")
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO documents (root, relpath, status) VALUES ('/r', 'kept.md', 'ready')")
+    db.execute("COMMIT")
+    db.close()
+    store = Store(path)
+    try:
+        assert store.documents()[0].relpath == "kept.md", "migrations keep what is there"
+        assert store._query("PRAGMA user_version")[0][0] == len(MIGRATIONS)
+        assert "bbox" in {row["name"] for row in store._query("PRAGMA table_info(paragraphs)")}
+    finally:
+        store.close()
