@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+import time
+
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -45,6 +48,23 @@ def open_library(tmp_path: Path, models_dir: Path) -> Iterator[Callable[..., Lib
             library.close()
         except Exception:
             pass
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 60) -> None:
+    """Until a server listens on 127.0.0.1:port."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing listens on port {port} after {timeout} s")
 
 
 def write(folder: Path, name: str, text: str) -> Path:

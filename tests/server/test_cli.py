@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import Client
 
-from tests.conftest import REPO, write
+from tests.conftest import REPO, free_port, wait_for_port, write
 
 DOC = "# Field Notes\n\n## Birds\n\nThe heron waits in the shallows at dawn.\n\n## Trees\n\nOaks keep their leaves late.\n"
 
@@ -64,28 +62,17 @@ def test_bad_arguments_are_explained(tmp_path: Path) -> None:
     assert budget.returncode == 2 and "token_budget" in budget.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_streamable_http_transport(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     write(docs, "notes.md", DOC)
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "server", "serve", str(docs), "--data-dir", str(tmp_path / "data"),
          "--transport", "http", "--port", str(port)],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.2)
+        wait_for_port(port)
 
         async def ask() -> str:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
