@@ -17,8 +17,11 @@ import argparse
 import datetime as dt
 import json
 import logging
+import math
+import os
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -178,7 +181,7 @@ class Ranker(Protocol):
         ...
 
     def units_of(self, doc: str) -> Iterable[Counter[str]]:
-        """Every unit of a document (for the hit ceiling)."""
+        """Every unit of a document (for the hit ceiling and the random baseline)."""
         ...
 
 
@@ -297,14 +300,25 @@ def summarize(outcomes: list[Outcome], with_recall: bool) -> dict[str, float]:
     return scores
 
 
-def ceiling(ranker: Ranker, questions: list[Question]) -> float:
-    """Share of questions for which some unit of the document contains a gold at all."""
+@dataclass
+class Reach:
+    """What the segmentation alone allows, single-document scope."""
+
+    ceiling: float  # share of questions for which some unit of the document contains a gold
+    random_hit5: float  # expected hit@5 of five units drawn at random from the document
+
+
+def reach(ranker: Ranker, questions: list[Question]) -> Reach:
     by_doc: dict[str, list[Counter[str]]] = {}
-    reachable = 0
+    reachable: list[bool] = []
+    chance: list[float] = []
     for q in questions:
         units = by_doc.setdefault(q.doc, list(ranker.units_of(q.doc)))
-        reachable += any(covers(u, g) for g in q.golds for u in units)
-    return reachable / len(questions) if questions else 0.0
+        matching = sum(any(covers(u, g) for g in q.golds) for u in units)
+        reachable.append(matching > 0)
+        draws = min(5, len(units))
+        chance.append(1 - math.comb(len(units) - matching, draws) / math.comb(len(units), draws) if units else 0.0)
+    return Reach(statistics.fmean(reachable), statistics.fmean(chance)) if questions else Reach(0.0, 0.0)
 
 
 # --- running -------------------------------------------------------------------------------
@@ -363,7 +377,7 @@ class CorpusReport:
     runs: list[Run] = field(default_factory=list)
     speeds: list[IndexSpeed] = field(default_factory=list)
     structure: StructureStats | None = None
-    ceilings: dict[str, float] = field(default_factory=dict)
+    reach: dict[str, Reach] = field(default_factory=dict)
     chunks: int = 0
 
 
@@ -429,7 +443,7 @@ def run_library(corpus: Corpus, work: Path, report: CorpusReport) -> None:
                 raise SystemExit(f"{corpus.name}: documents not indexed: {sorted(missing)}")
             if context:
                 report.structure = stats
-                report.ceilings["library paragraphs"] = ceiling(ranker, corpus.questions)
+                report.reach["library paragraphs"] = reach(ranker, corpus.questions)
             for cfg in LIBRARY_CONFIGS:
                 if cfg.heading_context == context:
                     lib.search.mode = cfg.mode
@@ -442,7 +456,7 @@ def run_baseline(corpus: Corpus, embedder: Embedder, report: CorpusReport) -> No
     report.chunks = len(ranker.texts)
     report.speeds.append(IndexSpeed(BASELINE, ranker.embed_seconds, len(ranker.texts), "chunks"))
     log(f"  {corpus.name}: embedded {len(ranker.texts)} chunks in {ranker.embed_seconds:.1f}s")
-    report.ceilings[BASELINE] = ceiling(ranker, corpus.questions)
+    report.reach[BASELINE] = reach(ranker, corpus.questions)
     report.runs.extend(evaluate(ranker, corpus, BASELINE))
 
 
@@ -516,36 +530,57 @@ def corpus_section(report: CorpusReport) -> str:
         f"baseline: {report.chunks} chunks",
         f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
         f"{100 * s.short_share:.1f}% under 8 tokens",
-        "- hit ceiling (some unit of the question's document contains a gold at all): "
-        + ", ".join(f"{name} {100 * v:.1f}%" for name, v in report.ceilings.items()),
+        "- hit ceiling (some unit of the question's document contains a gold at all) / hit@5 of a random "
+        "ranking (five units drawn at random from the question's document): "
+        + ", ".join(f"{name} {100 * r.ceiling:.1f}% / {100 * r.random_hit5:.1f}%" for name, r in report.reach.items()),
     ]
     if s.failed:
         lines.append(f"- failed documents: {'; '.join(s.failed)}")
     return "\n".join(lines) + "\n\n" + quality_tables(report) + "\n\n" + speed_table(report)
 
 
-def render(reports: list[CorpusReport], started: dt.datetime, seconds: float) -> str:
+def code_version() -> str:
+    """The commit measured, marked when the library's files differ from it."""
+    repo = HERE.parent
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "indexer", "pyproject.toml")
+    return f"{commit} + uncommitted library changes" if dirty else commit
+
+
+def render(
+    reports: list[CorpusReport], started: dt.datetime, seconds: float, loads: tuple[float, float], version: str
+) -> str:
     head = [
         "# Retrieval benchmark",
         "",
-        f"Run {started:%Y-%m-%d %H:%M} UTC, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
+        f"Run {started:%Y-%m-%d %H:%M} UTC on commit {version}, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
         f"(top_k={TOP_K}, no neighbour expansion; a unit contains a gold when it holds ≥ {MIN_RECALL:.0%} "
         "of the gold's word tokens). Numbers are percentages of questions; `sec@k` is section-hit@k, "
         "`recall@k` evidence recall@k, `words@5` the mean number of words in the top 5 results. "
-        "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`.",
+        "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`. "
+        f"Machine load (1-min load average) at start {loads[0]:.1f}, at end {loads[1]:.1f} on {os.cpu_count()} CPUs: "
+        "timings are only comparable between runs on an equally loaded machine.",
     ]
     return "\n".join(head) + "\n\n" + "\n\n".join(corpus_section(r) for r in reports) + "\n"
 
 
-def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: float) -> dict:
+def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: float, version: str) -> dict:
     return {
         "started": started.isoformat(),
+        "commit": version,
         "seconds": round(seconds, 1),
         "sets": {
             r.corpus.name: {
                 "questions": len(r.corpus.questions),
                 "available": r.corpus.available,
-                "ceilings": r.ceilings,
+                "reach": {name: found.__dict__ for name, found in r.reach.items()},
                 "runs": [
                     {
                         "config": run.config,
@@ -597,6 +632,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     started = dt.datetime.now(dt.timezone.utc)
+    load_start = os.getloadavg()[0]
+    version = code_version()
     clock = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="deepread-bench-") as tmp:
         work = Path(tmp)
@@ -604,10 +641,11 @@ def main(argv: list[str] | None = None) -> None:
         embedder = Embedder(MODELS_DIR)
         reports = [run_corpus(corpus, work, embedder) for corpus in corpora]
     seconds = time.perf_counter() - clock
-    text = render(reports, started, seconds)
+    text = render(reports, started, seconds, (load_start, os.getloadavg()[0]), version)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "retrieval.md").write_text(text, encoding="utf-8")
-    (args.out / "retrieval.json").write_text(json.dumps(results_json(reports, started, seconds), indent=1) + "\n")
+    summary = results_json(reports, started, seconds, version)
+    (args.out / "retrieval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(text)
     log(f"done in {seconds / 60:.1f} min; wrote {args.out / 'retrieval.md'}")
 

@@ -2,12 +2,13 @@
 
 `Indexer.reconcile()` brings the index in line with the folders (new files
 indexed, changed ones re-indexed, deleted ones removed, unchanged ones not
-touched: size and mtime first, then the content hash). `index_file()` does
-one file. The order inside `index_file` is what keeps readers safe: new
-vectors are added first, the SQLite swap makes the new version visible in one
+touched: size and mtime first, then the content hash); `sync_paths()` does the
+same for the paths a file event names. Files are parsed one by one and
+committed in batches (`_commit`), whose order keeps readers safe: new vectors
+are added first, the SQLite swap makes each new version visible in one
 transaction, and only then are vectors no longer referenced deleted. A crash
 in between leaves unreferenced vectors, which the next index of that
-document removes.
+document reuses or removes.
 """
 
 from __future__ import annotations
@@ -240,6 +241,10 @@ class Indexer:
         for (root, relpath), path in files.items():
             if self.cancel.is_set():
                 break
+            if batch and self.parser.is_slow(path):  # what is ready becomes searchable before a long parse
+                for item, outcome in zip(batch, self._commit(batch)):
+                    record(item.relpath, outcome)
+                batch = []
             prepared = self._prepare(Path(root), path, known[(root, relpath)])
             if isinstance(prepared, Outcome):
                 record(relpath, prepared)
