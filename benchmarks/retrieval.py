@@ -368,7 +368,7 @@ class StructureStats:
     tokens_p95: float
     tokens_max: int
     short_share: float  # paragraphs under 8 tokens
-    flat_docs: int  # documents with no section besides the root
+    flat_docs: set[str]  # documents (relpaths) with no section besides the root
 
 
 @dataclass
@@ -400,11 +400,12 @@ def structure_stats(lib: Library) -> StructureStats:
     ready = [d for d in docs if d.n_paras > 0]
     lengths: list[int] = []
     sections = 0
-    flat = 0
+    flat: set[str] = set()
     for d in ready:
         rows = lib.store.sections(d.doc_id)
         sections += len(rows)
-        flat += len(rows) <= 1
+        if len(rows) <= 1:
+            flat.add(d.relpath)
         for s in rows:
             lengths.extend(p.n_tokens for p in lib.store.paragraphs(d.doc_id, s["sec_id"], 0, 10**6))
     lengths.sort()
@@ -521,12 +522,14 @@ def corpus_section(report: CorpusReport) -> str:
     corpus, s = report.corpus, report.structure
     assert s is not None
     used = f"{len(corpus.questions)} of {corpus.available}"
+    on_flat = sum(q.doc in s.flat_docs for q in corpus.questions)
     lines = [
         f"### {corpus.name}",
         "",
-        f"- questions: {used} usable questions (single-document and collection scope use the same questions)",
+        f"- questions: {used} usable questions (single-document and collection scope use the same questions); "
+        f"{on_flat} of them on a document without headings, where the section is the whole document",
         f"- documents: {s.documents} indexed ({len({q.doc for q in corpus.questions})} with questions); "
-        f"{s.sections} sections, {s.paragraphs} paragraphs ({s.flat_docs} documents without any heading); "
+        f"{s.sections} sections, {s.paragraphs} paragraphs ({len(s.flat_docs)} documents without any heading); "
         f"baseline: {report.chunks} chunks",
         f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
         f"{100 * s.short_share:.1f}% under 8 tokens",

@@ -57,7 +57,7 @@ class LibraryConfig:
     embed_threads: int | None = None
     mineru_home: Path | None = None  # MinerU's models and config (default: in the data dir)
     parse_timeout_s: float = 900
-    parse_memory_mb: int = 4096
+    parse_memory_mb: int = 8192
 
 
 class Library:

@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     token_budget: int = Field(8000, ge=500, le=200_000, description="Most tokens one tool answer may hold.")
     max_file_mb: float = Field(100, gt=0, description="Larger files are marked failed instead of indexed.")
     parse_timeout: float = Field(900, gt=0, description="Seconds MinerU may spend on one file before it is marked failed.")
-    parse_memory_mb: int = Field(4096, ge=256, description="Memory ceiling of the MinerU parser process.")
+    parse_memory_mb: int = Field(8192, ge=256, description="Memory ceiling of the MinerU parser process.")
     mineru_home: Path | None = Field(None, description="MinerU's models and config (default: in the user data dir).")
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
     embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")

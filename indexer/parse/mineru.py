@@ -52,7 +52,7 @@ class MineruOptions:
     cache_dir: Path
     home: Path  # MINERU_HOME: its models and config live here, not in ~/.mineru
     timeout_s: float = 900
-    memory_mb: int = 4096
+    memory_mb: int = 8192
 
 
 def mineru_environment(home: Path) -> dict[str, str]:
