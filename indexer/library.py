@@ -20,12 +20,9 @@ from filelock import FileLock, Timeout
 from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.models import (
-    DocumentInfo,
-    FailedDocument,
     ParagraphText,
     RetrievedParagraph,
     RetrieveResult,
-    SectionInfo,
     SectionText,
     Toc,
 )
@@ -34,6 +31,7 @@ from indexer.parse.mineru import MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
+from indexer.toc import TocBuilder
 from indexer.tokens import count_tokens
 from indexer.vectors import VectorIndex
 
@@ -158,79 +156,14 @@ class Library:
     def _toc(self, doc_id: int | None, max_depth: int | None) -> Toc:
         if max_depth is not None and max_depth < 0:
             raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
+        maps = TocBuilder(self.store, self.display_path, self.config.token_budget)
         if doc_id is not None:
-            return self._document_toc(self._ready_document(doc_id), max_depth)
-
-        docs = self.store.documents()
-        ready = [d for d in docs if d.n_paras > 0 and d.status in ("ready", "indexing")]
-        pending = [self.display_path(d) for d in docs if d.status in ("pending", "indexing")]
-        failed = [FailedDocument(path=self.display_path(d), reason=d.reason or "unknown") for d in docs if d.status == "failed"]
-        sections = {d.doc_id: self._sections(d.doc_id) for d in ready}
-        budget = self.config.token_budget - 40 * len(failed) - 10 * len(pending)
-
-        deepest = max((s.level for secs in sections.values() for s in secs), default=0)
-        depth = deepest if max_depth is None else min(max_depth, deepest)
-        while depth > 0 and _toc_cost(ready, sections, depth) > budget:
-            depth -= 1
-        shown = ready
-        while len(shown) > 1 and _toc_cost(shown, sections, depth) > budget:
-            shown = shown[: max(1, len(shown) * 3 // 4)]
-
-        documents = [self._document_info(d, [s for s in sections[d.doc_id] if s.level <= depth]) for d in shown]
-        cut_depth = depth < deepest and (max_depth is None or depth < max_depth)
-        truncated = cut_depth or len(shown) < len(ready)
-        hint = None
-        if len(shown) < len(ready):
-            hint = (
-                f"Listed {len(shown)} of {len(ready)} documents to stay within the token budget; "
-                f"call get_toc(doc_id=N) for any document (ids {ready[len(shown)].doc_id}–{ready[-1].doc_id} not shown)."
-            )
-        elif cut_depth:
-            hint = f"Sections shown to depth {depth} to stay within the token budget; call get_toc(doc_id=N) for a document's full TOC."
+            return maps.document(self._ready_document(doc_id), max_depth)
+        toc = maps.all_documents(max_depth)
         if self.progress is not None:
             note = f"Indexing in progress: {self.progress.done} of {self.progress.total} files checked."
-            hint = f"{note} {hint}" if hint else note
-        return Toc(documents=documents, pending=pending, failed=failed, truncated=truncated, hint=hint)
-
-    def _document_toc(self, doc: DocumentRow, max_depth: int | None) -> Toc:
-        sections = self._sections(doc.doc_id)
-        deepest = max((s.level for s in sections), default=0)
-        depth = deepest if max_depth is None else min(max_depth, deepest)
-        while depth > 0 and _toc_cost([doc], {doc.doc_id: sections}, depth) > self.config.token_budget:
-            depth -= 1
-        shown = [s for s in sections if s.level <= depth]
-        truncated = len(shown) < len(sections) and (max_depth is None or depth < max_depth)
-        hint = None
-        if truncated:
-            parents = [s.sec_id for s in shown if s.level == depth and s.children][:10]
-            hint = (
-                f"Sections shown to depth {depth} of {deepest} to stay within the token budget. "
-                f"Deeper headings are listed in each section's children; read_section(doc_id={doc.doc_id}, sec_id=N) "
-                f"reads one (sections with hidden sub-sections include {parents})."
-            )
-        return Toc(documents=[self._document_info(doc, shown)], truncated=truncated, hint=hint)
-
-    def _sections(self, doc_id: int) -> list[SectionInfo]:
-        sections = [_section_info(r) for r in self.store.sections(doc_id)]
-        by_id = {s.sec_id: s for s in sections}
-        for s in sections:
-            if s.parent is not None and s.parent in by_id:
-                by_id[s.parent].children.append(s.sec_id)
-        return sections
-
-    def _document_info(self, doc: DocumentRow, sections: list[SectionInfo]) -> DocumentInfo:
-        return DocumentInfo(
-            doc_id=doc.doc_id,
-            path=self.display_path(doc),
-            title=doc.title or doc.relpath,
-            status=doc.status,  # type: ignore[arg-type]
-            version=doc.version,
-            n_pages=doc.n_pages,
-            n_sections=doc.n_sections,
-            n_paras=doc.n_paras,
-            n_tokens=doc.n_tokens,
-            sections=sections,
-        )
+            toc.hint = f"{note} {toc.hint}" if toc.hint else note
+        return toc
 
     # --- retrieve --------------------------------------------------------------------
 
@@ -443,21 +376,6 @@ def _acquire(data_dir: Path) -> FileLock:
         ) from None
     owner_file.write_text(str(os.getpid()))
     return lock
-
-
-def _section_info(row) -> SectionInfo:  # noqa: ANN001 (sqlite3.Row)
-    return SectionInfo(**{k: row[k] for k in row.keys() if k != "doc_id"}, children=[])
-
-
-def _toc_cost(docs: list[DocumentRow], sections: dict[int, list[SectionInfo]], depth: int) -> int:
-    """Estimated tokens of the rendered TOC: one line per document and per section shown."""
-    cost = 0
-    for doc in docs:
-        cost += 30 + count_tokens(doc.title or "") + count_tokens(doc.relpath)
-        for s in sections[doc.doc_id]:
-            if s.level <= depth:
-                cost += 16 + count_tokens(s.title) + 2 * len(s.children)
-    return cost
 
 
 def _retrieved(p: ParagraphRow, section_path: list[str], doc_version: int) -> RetrievedParagraph:
