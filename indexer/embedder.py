@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -61,14 +62,15 @@ def assemble_default_model(models_dir: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for name, source in _bundled_sources().items():
         dest = target / name
-        if not dest.exists() or dest.stat().st_size != source.stat().st_size:
-            tmp = dest.with_suffix(dest.suffix + ".part")
-            shutil.copyfile(source, tmp)
-            tmp.replace(dest)
-        actual = _sha256(dest)
+        if dest.exists() and _sha256(dest) == _SHA256[name]:
+            continue
+        tmp = dest.with_name(f"{dest.name}.{os.getpid()}.part")  # several processes may assemble at once
+        shutil.copyfile(source, tmp)
+        actual = _sha256(tmp)
         if actual != _SHA256[name]:
-            dest.unlink()
+            tmp.unlink()
             raise ModelUnavailable(f"embedding model file {name} failed its sha256 check ({actual}); reinstall it")
+        tmp.replace(dest)
     return target
 
 
@@ -103,13 +105,19 @@ class Embedder:
         batch_size: int = 16,
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
-        """Embed in batches; `progress(n)` is called after each batch with the count done."""
-        out: list[np.ndarray] = []
-        for start in range(0, len(texts), batch_size):
-            batch = list(texts[start : start + batch_size])
-            out.extend(self._model.embed(batch, batch_size=batch_size))
+        """Embed in batches; `progress(n)` is called after each batch with the count done.
+
+        Texts are batched by length: a batch is padded to its longest text, so mixing
+        a one-line paragraph with a long code block wastes most of the work.
+        """
+        if not texts:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
+        for start in range(0, len(order), batch_size):
+            batch = order[start : start + batch_size]
+            for i, vector in zip(batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size)):
+                vectors[i] = vector
             if progress:
                 progress(len(batch))
-        if not out:
-            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
-        return np.asarray(out, dtype=np.float32)
+        return np.asarray(vectors, dtype=np.float32)

@@ -28,7 +28,8 @@ from indexer.tokens import count_tokens
 MAX_TEXT_TOKENS = 350
 TARGET_TEXT_TOKENS = 200
 
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+# After ". ! ?" and a space before a capital or digit; after "。！？" (no spaces in CJK text).
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
 
 
 def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
@@ -161,6 +162,10 @@ def split_prose(text: str) -> list[str]:
             units.append(sentence)
             continue
         words = sentence.split()
+        if len(words) < 4:  # no spaces to cut at (CJK, dot leaders): cut by characters
+            step = max(1, int(len(sentence) * TARGET_TEXT_TOKENS / count_tokens(sentence)))
+            units.extend(sentence[i : i + step] for i in range(0, len(sentence), step))
+            continue
         step = max(1, int(len(words) * TARGET_TEXT_TOKENS / count_tokens(sentence)))
         units.extend(" ".join(words[i : i + step]) for i in range(0, len(words), step))
     pieces: list[str] = []
@@ -169,13 +174,21 @@ def split_prose(text: str) -> list[str]:
     for unit in units:
         n = count_tokens(unit)
         if current and size + n > TARGET_TEXT_TOKENS:
-            pieces.append(" ".join(current))
+            pieces.append(_join(current))
             current, size = [], 0
         current.append(unit)
         size += n
     if current:
-        pieces.append(" ".join(current))
+        pieces.append(_join(current))
     return pieces
+
+
+def _join(units: list[str]) -> str:
+    """Sentences back together: a space after Latin text, none after CJK or a character cut."""
+    out = units[0]
+    for unit in units[1:]:
+        out += ("" if out.endswith(("。", "！", "？")) or not out[-1:].isspace() and not unit[:1].isascii() else " ") + unit
+    return out
 
 
 def _widen_pages(section: Section, page: int | None) -> None:

@@ -13,8 +13,10 @@ import re
 from indexer.models import Block, ParsedDocument
 
 _UNDERLINE_RE = re.compile(r"^(=+|-+|~+|\^+|\*+)\s*$")
+# "2.1 Methods", "Chapter 3 Results", "IV. Discussion", "B) Appendix": a letter or roman numeral
+# needs its "." or ")" — otherwise "I will be away on Monday" would be a heading.
 _NUMBERED_HEADING_RE = re.compile(
-    r"^(?:(?:chapter|section|part)\s+)?(\d+(?:\.\d+)*|[IVXLC]+|[A-Z])[.)]?\s+([A-Z][^\n]{1,78})$", re.IGNORECASE
+    r"^(?:(?:[Cc]hapter|[Ss]ection|[Pp]art)\s+)?(\d+(?:\.\d+)*[.)]?|[IVXLC]+[.)]|[A-Z][.)])\s+([A-Z][^\n]{1,78})$"
 )
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*•·‣◦]|\d+[.)]|[a-z][.)])\s+")
 _SENTENCE_END_RE = re.compile(r"[.;,:!?]\s*$")
@@ -52,7 +54,7 @@ def _heading(line: str) -> Block | None:
         return None
     match = _NUMBERED_HEADING_RE.match(text)
     if match:
-        number = match.group(1)
+        number = match.group(1).rstrip(".)")
         depth = number.count(".") + 1 if number[0].isdigit() else 1
         return Block("heading", text, level=depth, inferred=True)
     letters = [ch for ch in text if ch.isalpha()]

@@ -226,3 +226,29 @@ def test_flat_pdf_like_headings_get_depth_from_numbering() -> None:
         (4, 1, "PART II", 0),
         (5, 2, "Item 7. MD&A", 4),
     ]
+
+
+@pytest.mark.parametrize(
+    "line, is_heading",
+    [
+        ("I will be away on Monday", False),
+        ("A midterm and a final exam", False),
+        ("Civic engagement day", False),
+        ("IV. Discussion", True),
+        ("B) Appendix", True),
+        ("2.1 Methods", True),
+        ("Chapter 3 Results", True),
+    ],
+)
+def test_plain_text_numbering_needs_a_real_number(line: str, is_heading: bool) -> None:
+    assert (parse_text(line).blocks[0].kind == "heading") is is_heading
+
+
+def test_text_without_spaces_is_split_too() -> None:
+    from indexer.structure import split_prose
+
+    chinese = split_prose("这是一个很长的中文段落。" * 150)
+    assert len(chinese) > 3 and all(count_tokens(p) <= 350 for p in chinese)
+    assert "".join(chinese) == "这是一个很长的中文段落。" * 150
+    leaders = split_prose("Contents " + "." * 3000 + " 5")
+    assert all(count_tokens(p) <= 350 for p in leaders)
