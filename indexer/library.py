@@ -27,7 +27,7 @@ from indexer.models import (
     Toc,
 )
 from indexer.parse import DocumentParser
-from indexer.parse.mineru import MineruOptions
+from indexer.parse.mineru import MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
@@ -79,6 +79,7 @@ class Library:
                     memory_mb=config.parse_memory_mb,
                 )
             )
+            self._check_parser_models(parser)
             self.indexer = Indexer(
                 self.store,
                 self.vectors,
@@ -117,6 +118,16 @@ class Library:
                 self.store.forget_file_facts()
             self.vectors.reset()
             self.store.set_meta("index_signature", signature)
+
+    def _check_parser_models(self, parser: DocumentParser) -> None:
+        """After MinerU models are installed (or removed), PDFs and office files are parsed again."""
+        fingerprint = parser.mineru.models_fingerprint()
+        previous = self.store.get_meta("mineru_models")
+        if previous != fingerprint:
+            if previous is not None:
+                log.info("MinerU models changed: documents it parses will be parsed again")
+                self.store.forget_file_facts(frozenset(MINERU_FORMATS))
+            self.store.set_meta("mineru_models", fingerprint)
 
     # --- indexing --------------------------------------------------------------------
 

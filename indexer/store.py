@@ -276,10 +276,16 @@ class Store:
                 (*fields.values(), doc_id),
             )
 
-    def forget_file_facts(self) -> None:
-        """Make the next reconcile re-index every file (the embedded text or model changed)."""
+    def forget_file_facts(self, suffixes: frozenset[str] | None = None) -> None:
+        """Make the next reconcile re-index every file, or those with these suffixes
+        (the embedded text, the model or the installed parser models changed)."""
         with self.transaction() as db:
-            db.execute("UPDATE documents SET size = NULL, mtime_ns = NULL, content_hash = NULL")
+            for row in db.execute("SELECT doc_id, relpath FROM documents").fetchall():
+                if suffixes is None or Path(row["relpath"]).suffix.lower() in suffixes:
+                    db.execute(
+                        "UPDATE documents SET size = NULL, mtime_ns = NULL, content_hash = NULL WHERE doc_id = ?",
+                        (row["doc_id"],),
+                    )
 
     def mark_failed(self, doc_id: int, reason: str, **fields: object) -> None:
         """Failed: drop the old content (it no longer describes the file) and keep the reason."""

@@ -89,13 +89,15 @@ class MineruParser:
 
     # --- cache -----------------------------------------------------------------------
 
-    def _cache_path(self, content_hash: str) -> Path:
-        """Keyed by the file's bytes and by which MinerU models are installed: after a
-        `mineru-kit models download`, files are parsed again with the better tier."""
+    def models_fingerprint(self) -> str:
+        """Which MinerU model sets are installed: it changes after `mineru-kit models download`."""
         models = self.options.home / "models"
         installed = sorted(p.name for p in models.iterdir() if p.is_dir()) if models.is_dir() else []
-        models_key = hashlib.sha1("\n".join(installed).encode()).hexdigest()[:8]
-        return self.options.cache_dir / f"{content_hash}.{models_key}.v{CACHE_VERSION}.json.gz"
+        return hashlib.sha1("\n".join(installed).encode()).hexdigest()[:8]
+
+    def _cache_path(self, content_hash: str) -> Path:
+        """Keyed by the file's bytes and the installed models, so a better tier parses again."""
+        return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{CACHE_VERSION}.json.gz"
 
     def _cached(self, content_hash: str) -> dict | None:
         path = self._cache_path(content_hash)

@@ -234,3 +234,17 @@ def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, op
     assert table.section_path[-1] == "2.1 Revenue by region"
     cached = list((tmp_path / "data" / "parse-cache").glob("*.json.gz"))
     assert len(cached) == 1, "the successful parse is cached by content hash"
+
+
+def test_installing_parser_models_reparses_pdfs_only(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+    make_report(folder / "report.pdf")
+    (folder / "notes.md").write_text("# Notes\n\nPlain notes.")
+    data, home = tmp_path / "data", tmp_path / "mineru-home"
+    library = open_library(folder, data_dir=data, mineru_home=home)
+    library.reconcile()
+    library.close()
+    (home / "models" / "MinerU-4_models_onnx").mkdir(parents=True)  # what a model download adds
+    library = open_library(folder, data_dir=data, mineru_home=home)
+    report = library.reconcile()
+    assert report.unchanged == ["notes.md"]
+    assert report.indexed == ["report.pdf"] and report.embedded == 0, "parsed again, same text: nothing re-embedded"
