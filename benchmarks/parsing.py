@@ -61,7 +61,12 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="deepread-parsing-"))
     doc_parser = DocumentParser(MineruOptions(cache_dir=work / "cache", home=work / "mineru", timeout_s=1800))
-    sections = [f"Parsing on `../shared/bench` ({date.today()}, 2-core machine, {args.jobs} parser processes, cold cache)", ""]
+    scope = f"first {args.limit} files of each set" if args.limit else "every file"
+    sections = [
+        f"Parsing on `../shared/bench`, {scope} ({date.today()}, 2-core machine, {args.jobs} parser processes, "
+        "cold cache)",
+        "",
+    ]
     sections += [
         "| set | files | parsed | failed | pages | pages/s | s/file (median) | gold pages cited | median sections "
         "| median paragraphs |",
