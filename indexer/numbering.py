@@ -60,6 +60,11 @@ def numbering(title: str) -> Numbering | None:
     return None
 
 
+def _first_number(title: str) -> int:
+    match = re.search(r"\d+", title)
+    return int(match.group()) if match else 0
+
+
 def numbering_depth(title: str) -> int | None:
     """Depth implied by a heading's number: `3` → 1, `3.2.1` → 3, `A.1` → 2; None if unnumbered."""
     found = numbering(title)
@@ -80,6 +85,8 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     levels: list[int] = []
     for title in titles:
         found = numbering(title)
+        if found is not None and found.scheme == "decimal" and "decimal" not in scheme_level and _first_number(title) > 3:
+            found = None  # numbering starts low: "83 Tower Road" on a cover page is an address
         if found is None:
             top = last_numbered is None or _TOP_LEVEL_WORDS.match(title.strip())
             levels.append(1 if top else last_numbered + 1)  # type: ignore[operator]

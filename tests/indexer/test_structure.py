@@ -207,6 +207,9 @@ def test_numbering_schemes_nest_in_the_order_a_document_introduces_them() -> Non
     paper = ["Abstract", "1 Introduction", "2 Method", "2.1 Data", "2.1.1 Cleaning", "3 Results", "References", "A.1 Proofs"]
     assert levels_from_numbering(paper) == [1, 1, 1, 2, 3, 1, 1, 2]
 
+    cover = ["FORM 10-Q", "83 Tower Road North", "Table of Contents", "Cautionary Statement", "Note 1 - Basis", "Note 2 - Guidance"]
+    assert levels_from_numbering(cover) == [1, 1, 1, 1, 1, 1], "an address is not section 83"
+
     report = ["第一节 重要提示", "第二节 公司简介", "一、公司信息", "（一）基本情况", "二、联系人", "第三节 财务报告"]
     assert levels_from_numbering(report) == [1, 1, 2, 3, 2, 1]
     assert numbering("Article 3 Definitions") == numbering("Article IV Terms")
