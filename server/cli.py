@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from indexer.errors import DeepreadError
 from server import __version__
 from server.settings import Settings
@@ -32,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         settings = _settings(args)
-    except Exception as exc:  # pydantic's message names the bad field and value
+    except ValidationError as exc:  # pydantic's message names the bad field and value
         print(f"deepread-mcp: invalid settings: {exc}", file=sys.stderr)
         return 2
     if args.command == "doctor":
