@@ -122,6 +122,7 @@ def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_libra
         write(folder, "d042.md", "# Doc 42\n\nParagraph one of document 42.\n\nParagraph two, rewritten.")
         doc_42 = paths(library)["d042.md"]
         wait_for(lambda: "rewritten" in library.read_section(doc_42, 0).paragraphs[1].text)
+        wait_for(lambda: background.totals.embedded > 200)  # totals are counted after the swap is visible
         assert background.totals.embedded == 201, "only the rewritten paragraph is embedded again"
         changed = {d.doc_id for d in library.toc().documents if d.version != versions[d.doc_id]}
         assert changed == {doc_42}
