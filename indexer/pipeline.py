@@ -46,7 +46,7 @@ class Progress:
     done: int
     total: int
     path: str
-    action: str  # "indexed", "unchanged", "failed", "removed"
+    action: str  # "started", then "indexed", "unchanged", "failed" or "removed" per file
 
 
 @dataclass
@@ -226,6 +226,9 @@ class Indexer:
                 known[(root, relpath)] = self.store.document(moved.doc_id)  # type: ignore[assignment]
             else:
                 known[(root, relpath)] = self.store.document(self.store.add_document(root, relpath))  # type: ignore[assignment]
+
+        if progress and total:
+            progress(Progress(0, total, "", "started"))  # get_toc reports indexing from the first moment
 
         def record(relpath: str, outcome: Outcome) -> None:
             nonlocal done

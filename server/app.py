@@ -66,7 +66,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     async def call(ctx: Context[ServerState], fn: Callable[[Library], T], render: Callable[[T], str]) -> CallToolResult:
         library = ctx.request_context.lifespan_context.library
         if (progress := library.progress) is not None:  # let the host show that indexing is under way
-            await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path}")
+            await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path or 'starting'}")
         try:
             result = await anyio.to_thread.run_sync(fn, library)
         except DeepreadError as exc:
