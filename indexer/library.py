@@ -29,6 +29,7 @@ from indexer.models import (
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
+from indexer.rerank import Reranker
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
 from indexer.toc import TocBuilder
@@ -56,6 +57,9 @@ class LibraryConfig:
     mineru_home: Path | None = None  # MinerU's models and config (default: in the data dir)
     parse_timeout_s: float = 900
     parse_memory_mb: int = 8192
+    parse_cache_dir: Path | None = None  # MinerU results by content hash (default: in the data dir); shareable
+    reranker: str | None = None  # fastembed cross-encoder name; None = no reranking
+    reranker_path: Path | None = None  # its ONNX folder, when it cannot be downloaded
 
 
 class Library:
@@ -73,7 +77,7 @@ class Library:
             self._check_signature()
             parser = DocumentParser(
                 MineruOptions(
-                    cache_dir=config.data_dir / "parse-cache",
+                    cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
                     home=config.mineru_home or config.data_dir / "mineru",
                     timeout_s=config.parse_timeout_s,
                     memory_mb=config.parse_memory_mb,
@@ -90,7 +94,12 @@ class Library:
                 heading_context=config.heading_context,
                 excluded=[config.data_dir],
             )
-            self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode)
+            reranker = (
+                Reranker(config.reranker, config.models_dir, config.reranker_path, config.embed_threads)
+                if config.reranker
+                else None
+            )
+            self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode, reranker)
         except BaseException:
             self._lock.release()
             raise

@@ -83,6 +83,14 @@ class DocumentStructure:
     def n_tokens(self) -> int:
         return sum(p.n_tokens for p in self.paragraphs)
 
+    def section_paths(self) -> dict[int, list[str]]:
+        """Heading titles from the root down to each section."""
+        paths: dict[int, list[str]] = {}
+        for section in self.sections:  # parents precede children
+            parent_path = paths[section.parent] if section.parent is not None else []
+            paths[section.sec_id] = [*parent_path, section.title]
+        return paths
+
 
 # --- answers (the tool contract in DESIGN.md) ---------------------------------------
 

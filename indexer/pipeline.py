@@ -89,15 +89,6 @@ def is_indexable(path: Path) -> bool:
     return is_supported(path)
 
 
-def section_paths(structure: DocumentStructure) -> dict[int, list[str]]:
-    """Heading titles from the root down to each section."""
-    paths: dict[int, list[str]] = {}
-    for section in structure.sections:  # parents precede children
-        parent_path = paths[section.parent] if section.parent is not None else []
-        paths[section.sec_id] = [*parent_path, section.title]
-    return paths
-
-
 def embedded_text(path: list[str], text: str, with_context: bool) -> str:
     """What the embedding model sees: the heading path gives a short paragraph its topic."""
     return f"{' > '.join(path)}: {text}" if with_context else text
@@ -241,24 +232,25 @@ class Indexer:
         # Parsed files wait in a batch so that embedding and Chroma writes happen in
         # bulk: a Chroma add costs ~80 ms however few vectors it carries.
         batch: list[_Prepared] = []
+
+        def flush() -> None:
+            for item, outcome in zip(batch, self._commit(batch)):
+                record(item.relpath, outcome)
+            batch.clear()
+
         for (root, relpath), path in files.items():
             if self.cancel.is_set():
                 break
             if batch and self.parser.is_slow(path):  # what is ready becomes searchable before a long parse
-                for item, outcome in zip(batch, self._commit(batch)):
-                    record(item.relpath, outcome)
-                batch = []
+                flush()
             prepared = self._prepare(Path(root), path, known[(root, relpath)])
             if isinstance(prepared, Outcome):
                 record(relpath, prepared)
                 continue
             batch.append(prepared)
             if sum(len(p.vec_ids) for p in batch) >= BATCH_PARAGRAPHS:
-                for item, outcome in zip(batch, self._commit(batch)):
-                    record(item.relpath, outcome)
-                batch = []
-        for item, outcome in zip(batch, self._commit(batch)):
-            record(item.relpath, outcome)
+                flush()
+        flush()
         if self.cancel.is_set():
             return report
 
@@ -316,7 +308,7 @@ class Indexer:
         if not structure.paragraphs and len(structure.sections) <= 1:
             self._fail(doc_id, "no text found in the file", facts)
             return Outcome("failed")
-        paths = section_paths(structure)
+        paths = structure.section_paths()
         texts = [embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs]
         return _Prepared(doc_id, relpath, structure, facts, texts, [vec_id(doc_id, t) for t in texts])
 

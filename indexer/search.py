@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from indexer.embedder import Embedder
+from indexer.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store import Store
 from indexer.vectors import VectorIndex
 
@@ -35,11 +36,19 @@ def rrf_fuse(rankings: list[list[int]], weights: list[float] | None = None, k: i
 
 
 class HybridSearch:
-    def __init__(self, store: Store, vectors: VectorIndex, embedder: Embedder, mode: SearchMode = "hybrid"):
+    def __init__(
+        self,
+        store: Store,
+        vectors: VectorIndex,
+        embedder: Embedder,
+        mode: SearchMode = "hybrid",
+        reranker: Reranker | None = None,
+    ):
         self.store = store
         self.vectors = vectors
         self.embedder = embedder
         self.mode = mode
+        self.reranker = reranker
 
     def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> list[Ranked]:
         depth = max(4 * top_k, 40)
@@ -48,7 +57,18 @@ class HybridSearch:
             rankings.append(self.dense(query, depth, doc_ids))
         if self.mode in ("hybrid", "lexical"):
             rankings.append([pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)])
-        return rrf_fuse(rankings)[:top_k]
+        fused = rrf_fuse(rankings)
+        if self.reranker is None:
+            return fused[:top_k]
+        return self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])[:top_k]
+
+    def rerank(self, query: str, candidates: list[Ranked]) -> list[Ranked]:
+        """Reorder by the cross-encoder's score; the score replaces the fused one."""
+        assert self.reranker is not None
+        rows = self.store.paragraphs_by_id([c.paragraph_id for c in candidates])
+        present = [c.paragraph_id for c in candidates if c.paragraph_id in rows]
+        scores = self.reranker.scores(query, [rows[pid].text for pid in present])
+        return sorted((Ranked(pid, s) for pid, s in zip(present, scores, strict=True)), key=lambda r: -r.score)
 
     def dense(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
         """Paragraph ids by embedding similarity; vectors of replaced versions are skipped."""

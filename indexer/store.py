@@ -23,6 +23,12 @@ from pathlib import Path
 from indexer.models import DocumentStructure
 from indexer.tokens import lexical_terms, query_terms
 
+# FTS5 over our own terms (see indexer.tokens); Porter matches "statements" to "statement".
+LEXICAL_TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars '_'"
+# BM25 weight of a paragraph's heading path relative to its text: the path says what a
+# paragraph is about ("Consolidated Statements of Cash Flows") but is shared by the section.
+CONTEXT_WEIGHT = 0.5
+
 
 @dataclass
 class DocumentRow:
@@ -124,8 +130,24 @@ def _m002_paragraph_bbox(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE paragraphs ADD COLUMN bbox TEXT")  # JSON [x0, y0, x1, y1], 0–1000
 
 
+def _m003_lexical_context(db: sqlite3.Connection) -> None:
+    """BM25 also sees each paragraph's heading path, and matches word stems (Porter).
+
+    The new table starts empty: forgetting the file facts makes the next reconcile
+    index every file again (parses come from the cache; vectors are reused).
+    """
+    _run_script(
+        db,
+        f"""
+        DROP TABLE lexical;
+        CREATE VIRTUAL TABLE lexical USING fts5 (terms, context, tokenize = "{LEXICAL_TOKENIZER}");
+        UPDATE documents SET size = NULL, mtime_ns = NULL, content_hash = NULL;
+        """,
+    )
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial, _m002_paragraph_bbox]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial, _m002_paragraph_bbox, _m003_lexical_context]
 
 
 class Store:
@@ -233,10 +255,9 @@ class Store:
         structure: DocumentStructure,
         vec_ids: list[str],
         file_facts: dict[str, object],
-        lexical_texts: list[str] | None = None,
     ) -> None:
         """Swap in a document's new version in one transaction."""
-        lexical_texts = lexical_texts or [p.text for p in structure.paragraphs]
+        paths = structure.section_paths()
         with self.transaction() as db:
             self._delete_content(db, doc_id)
             db.executemany(
@@ -246,7 +267,7 @@ class Store:
                     for s in structure.sections
                 ],
             )
-            for para, vec_id, lexical_text in zip(structure.paragraphs, vec_ids, lexical_texts, strict=True):
+            for para, vec_id in zip(structure.paragraphs, vec_ids, strict=True):
                 cur = db.execute(
                     "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -256,8 +277,12 @@ class Store:
                     ),
                 )
                 db.execute(
-                    "INSERT INTO lexical (rowid, terms) VALUES (?, ?)",
-                    (cur.lastrowid, " ".join(lexical_terms(lexical_text))),
+                    "INSERT INTO lexical (rowid, terms, context) VALUES (?, ?, ?)",
+                    (
+                        cur.lastrowid,
+                        " ".join(lexical_terms(para.text)),
+                        " ".join(lexical_terms(" ".join(paths[para.sec_id]))),
+                    ),
                 )
             fields = {
                 **file_facts,
@@ -339,7 +364,7 @@ class Store:
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql = "SELECT lexical.rowid AS id, bm25(lexical) AS score FROM lexical"
+        sql = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
         params: list[object] = [match]
         if doc_ids is not None:
             sql += f" JOIN paragraphs p ON p.id = lexical.rowid WHERE lexical MATCH ? AND p.doc_id IN ({_marks(doc_ids)})"

@@ -33,6 +33,12 @@ class Settings(BaseSettings):
     mineru_home: Path | None = Field(None, description="MinerU's models and config (default: in the user data dir).")
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
     embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")
+    reranker: str | None = Field(
+        None,
+        description="Cross-encoder to rerank the top 30 hits, e.g. Xenova/ms-marco-MiniLM-L-6-v2 (off by default: "
+        "its weights are downloaded once, or read from reranker_path).",
+    )
+    reranker_path: Path | None = Field(None, description="Local folder with the reranker's ONNX and tokenizer files.")
     watch: bool = Field(True, description="Follow changes to the folders while serving.")
     poll: bool = Field(False, description="Poll for changes (network drives, containers) instead of native events.")
     transport: Literal["stdio", "http"] = "stdio"
@@ -84,4 +90,6 @@ class Settings(BaseSettings):
             mineru_home=self.mineru_dir(),
             parse_timeout_s=self.parse_timeout,
             parse_memory_mb=self.parse_memory_mb,
+            reranker=self.reranker,
+            reranker_path=self.reranker_path.expanduser().resolve() if self.reranker_path else None,
         )

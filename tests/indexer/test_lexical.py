@@ -9,7 +9,7 @@ import pytest
 
 from indexer.models import DocumentStructure, Paragraph, Section
 from indexer.search import rrf_fuse
-from indexer.store import Store
+from indexer.store import CONTEXT_WEIGHT, Store
 from indexer.tokens import count_tokens, lexical_terms, query_terms
 
 
@@ -62,18 +62,21 @@ def test_exact_codes_rank_first_and_doc_filter_scopes(store: Store) -> None:
     assert store.lexical_search("the of and", 10, None) == [], "a query of stopwords only matches nothing"
 
 
-def _reference_bm25(corpus: list[list[str]], query: list[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
-    """Okapi BM25 as SQLite FTS5 defines it (idf floored at 1e-6)."""
+def _reference_bm25(
+    corpus: list[tuple[list[str], list[str]]], query: list[str], k1: float = 1.2, b: float = 0.75
+) -> list[float]:
+    """Okapi BM25 as SQLite FTS5 defines it over (text, heading path) rows: idf floored at 1e-6,
+    a term's frequency summed over columns by weight, the row's length over all columns."""
     n_docs = len(corpus)
-    avgdl = sum(len(d) for d in corpus) / n_docs
+    avgdl = sum(len(text) + len(context) for text, context in corpus) / n_docs
     scores = []
-    for doc in corpus:
+    for text, context in corpus:
         score = 0.0
         for term in query:
-            df = sum(1 for d in corpus if term in d)
+            df = sum(1 for t, c in corpus if term in t or term in c)
             idf = max(math.log((n_docs - df + 0.5) / (df + 0.5)), 1e-6)
-            f = doc.count(term)
-            score += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * len(doc) / avgdl))
+            f = text.count(term) + CONTEXT_WEIGHT * context.count(term)
+            score += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * (len(text) + len(context)) / avgdl))
         scores.append(score)
     return scores
 
@@ -92,11 +95,23 @@ def test_bm25_scores_match_a_reference_implementation(store: Store) -> None:
     query = "churn revenue dividend"
     hits = store.lexical_search(query, 10, None)
     got = {store.paragraphs_by_id([pid])[pid].para_idx: score for pid, score in hits}
-    expected = _reference_bm25([lexical_terms(t) for t in texts], query_terms(query))
+    # No two distinct words here share a Porter stem, so matching whole words is the same.
+    expected = _reference_bm25([(lexical_terms(t), ["t"]) for t in texts], query_terms(query))
     assert set(got) == {i for i, s in enumerate(expected) if s > 0}
     for idx, score in got.items():
         assert math.isclose(score, expected[idx], rel_tol=1e-6), (idx, score, expected[idx])
     assert [i for i, _ in sorted(got.items(), key=lambda kv: -kv[1])] == sorted(got, key=lambda i: -expected[i])
+
+
+def test_heading_path_and_word_stems_match(store: Store) -> None:
+    sections = [Section(0, "Annual report", 0, None, n_paras=1), Section(1, "Consolidated Statements of Cash Flows", 1, 0, n_paras=1)]
+    texts = ["Net income was 12.", "Depreciation 4; working capital 7."]
+    paras = [Paragraph(i, 0, "text", t, None, count_tokens(t)) for i, t in enumerate(texts)]
+    doc = store.add_document("/root", "report.pdf")
+    store.replace_content(doc, DocumentStructure("Annual report", sections, paras), ["r:0", "r:1"], {})
+    hits = store.lexical_search("cash flow statement", 10, None)
+    assert [store.paragraphs_by_id([pid])[pid].sec_id for pid, _ in hits] == [1], "found through its heading path"
+    assert len(store.lexical_search("depreciated", 10, None)) == 1, "a stem matches another form of the word"
 
 
 def test_replacing_a_document_replaces_its_lexical_rows(store: Store) -> None:
