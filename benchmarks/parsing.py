@@ -57,10 +57,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--toc", action="append", default=[], help="print this document's TOC (file stem)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "parsing.md")
+    parser.add_argument(
+        "--cache", type=Path, help="keep MinerU's parses here (must start empty for cold numbers; "
+        "retrieval.py --work reuses it)"
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="deepread-parsing-"))
-    doc_parser = DocumentParser(MineruOptions(cache_dir=work / "cache", home=work / "mineru", timeout_s=1800))
+    cache = args.cache or work / "cache"
+    doc_parser = DocumentParser(MineruOptions(cache_dir=cache, home=work / "mineru", timeout_s=1800))
     scope = f"first {args.limit} files of each set" if args.limit else "every file"
     sections = [
         f"Parsing on `../shared/bench`, {scope} ({date.today()}, 2-core machine, {args.jobs} parser processes, "

@@ -1,20 +1,26 @@
-"""Retrieval quality of deepread on the text-based benchmark sets (QASPER, SyllabusQA).
+"""Retrieval quality of deepread on the benchmark sets with questions, against a flat-chunk baseline.
 
-For every question, one `retrieve(top_k=10)` call per configuration and scope
-(the question's own document, then the whole collection); hit@k,
-section-hit@k and (QASPER) evidence recall@k for k = 1, 3, 5, 10 are computed
-from that single ranked list. Configurations: hybrid / dense / lexical search
-over an index embedded with heading context, hybrid / dense over one embedded
-without it, and a flat-chunk baseline (fixed word windows, same model, cosine
-ranking in numpy). Metric definitions: ../shared/bench/README.md.
+Sets: FinanceBench and MMLongBench (PDFs parsed by MinerU; gold = evidence
+pages), QASPER and SyllabusQA (text; gold = evidence paragraphs / answer
+spans). For every question, one `retrieve(top_k=10)` call per configuration
+and scope (the question's own document; for the text sets also the whole
+collection); hit@k, section-hit@k and (QASPER) evidence recall@k for
+k = 1, 3, 5, 10 are computed from that single ranked list. Configurations:
+hybrid / dense / lexical search over an index embedded with heading context,
+the same with a ±1 neighbour window, hybrid / dense over an index embedded
+without it, and a flat-chunk baseline (fixed word windows of the file's text,
+same model, cosine ranking in numpy). Metric definitions: ../shared/bench/README.md.
 
-    python benchmarks/retrieval.py [--sets qasper,syllabusqa] [--limit N] [--bench PATH] [--out DIR]
+    python -m benchmarks.retrieval [--sets financebench,mmlongbench,qasper,syllabusqa] [--limit N]
+                                   [--bench PATH] [--out DIR] [--work DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime as dt
+import hashlib
 import json
 import logging
 import math
@@ -26,16 +32,19 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+import pypdfium2
 
 from indexer.embedder import Embedder
 from indexer.library import Library, LibraryConfig
+from indexer.rerank import Reranker
 from indexer.search import SearchMode
+from indexer.store import ParagraphRow
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
@@ -48,6 +57,7 @@ MIN_RECALL = 0.8  # a unit "contains" a gold span when it holds ≥ 80% of the s
 CHUNK_WORDS = 600  # ≈ 800 tokens of indexer.tokens.count_tokens on English prose
 CHUNK_STEP = 300  # 300 words of overlap ≈ 400 tokens
 SCOPES = ("single", "collection")
+ALL = "all questions"
 BASELINE = "flat chunks 800/400"
 WORDS = "words@5"  # mean words of text in the top 5: how much a reader gets for hit@5
 
@@ -78,6 +88,8 @@ class Question:
     doc: str  # file name inside the corpus folder
     text: str
     golds: list[Counter[str]]  # token bags of the gold spans (SyllabusQA) or evidence paragraphs (QASPER)
+    pages: frozenset[int] = frozenset()  # gold evidence pages, 1-based (FinanceBench, MMLongBench)
+    subsets: tuple[str, ...] = ()  # extra tables this question is counted in (e.g. text evidence)
 
 
 @dataclass
@@ -87,6 +99,8 @@ class Corpus:
     questions: list[Question]
     available: int  # usable questions before --limit
     with_recall: bool  # report evidence recall@k (QASPER)
+    paged: bool = False  # gold = pages: match units by page, the baseline reads the PDF text layer
+    scopes: tuple[str, ...] = SCOPES
 
 
 def clean(text: str) -> str:
@@ -155,6 +169,38 @@ def load_syllabusqa(bench: Path) -> Corpus:
     return Corpus("SyllabusQA", root / "syllabi" / "text", questions, len(questions), with_recall=False)
 
 
+def load_financebench(bench: Path) -> Corpus:
+    """SEC filings as PDF; gold = the evidence pages (0-based in the source)."""
+    root = bench / "financebench"
+    questions: list[Question] = []
+    for line in (root / "questions.jsonl").read_text().splitlines():
+        item = json.loads(line)
+        evidence = ast.literal_eval(item["evidence"]) if isinstance(item["evidence"], str) else item["evidence"]
+        pages = frozenset(int(e["evidence_page_num"]) + 1 for e in evidence)
+        if pages:
+            questions.append(Question(item["financebench_id"], f"{item['doc_name']}.pdf", item["question"], [], pages))
+    return Corpus("FinanceBench", root / "pdfs", questions, len(questions), False, paged=True, scopes=("single",))
+
+
+TEXT_EVIDENCE = "text-evidence questions"
+
+
+def load_mmlongbench(bench: Path) -> Corpus:
+    """Long PDFs; gold = the evidence pages (1-based); unanswerable questions (no pages) are skipped.
+
+    Questions whose evidence includes plain text are also reported on their own:
+    charts and figures are out of reach of any text index.
+    """
+    root = bench / "mmlongbench"
+    questions: list[Question] = []
+    for n, item in enumerate(json.loads((root / "questions.json").read_text())):
+        pages = frozenset(int(p) for p in ast.literal_eval(item["evidence_pages"] or "[]"))
+        if pages:
+            subsets = (TEXT_EVIDENCE,) if "Pure-text" in item["evidence_sources"] else ()
+            questions.append(Question(f"mmlb-{n}", item["doc_id"], item["question"], [], pages, subsets))
+    return Corpus("MMLongBench", root / "pdfs", questions, len(questions), False, paged=True, scopes=("single",))
+
+
 def spread(items: Sequence[Question], limit: int | None) -> list[Question]:
     """At most `limit` items, evenly spaced (deterministic)."""
     if not limit or len(items) <= limit:
@@ -168,11 +214,13 @@ def spread(items: Sequence[Question], limit: int | None) -> list[Question]:
 
 @dataclass
 class Unit:
-    """One ranked result: its own tokens and the tokens of the section it lies in."""
+    """One ranked result: its own tokens and pages, and those of the section it lies in."""
 
     tokens: Counter[str]
     section: Counter[str]
     words: int  # whitespace words of the unit's text
+    pages: frozenset[int] = frozenset()
+    section_pages: frozenset[int] = frozenset()  # the section's page span (first to last page)
 
 
 class Ranker(Protocol):
@@ -180,68 +228,148 @@ class Ranker(Protocol):
         """Top-k units, best first, and the search time in seconds (`doc=None`: whole collection)."""
         ...
 
-    def units_of(self, doc: str) -> Iterable[Counter[str]]:
+    def units_of(self, doc: str) -> Iterable[Unit]:
         """Every unit of a document (for the hit ceiling and the random baseline)."""
         ...
 
 
 class LibraryRanker:
-    """`Library.retrieve` hits (no neighbour expansion) with their sections."""
+    """`Library.retrieve` hits with their sections, read the way an agent would read them.
 
-    def __init__(self, lib: Library):
+    `window` > 0: each hit with that many neighbours on each side, as from
+    `retrieve(before=window, after=window)`. `read_tokens` > 0: locate, then read —
+    each hit's whole section when it fits in `read_tokens`, else the paragraphs
+    around the hit that fit (`read_section` with a range); a hit inside a passage
+    already read adds nothing.
+    """
+
+    def __init__(self, lib: Library, window: int = 0, read_tokens: int = 0):
         self.lib = lib
+        self.window = window
+        self.read_tokens = read_tokens
         self.doc_ids = {d.relpath: d.doc_id for d in lib.store.documents() if d.n_paras > 0}
-        self._sections: dict[tuple[int, int], Counter[str]] = {}
+        self._sections: dict[tuple[int, int], tuple[Counter[str], frozenset[int]]] = {}
 
     def rank(self, query: str, doc: str | None) -> tuple[list[Unit], float]:
+        if doc is not None and doc not in self.doc_ids:  # failed to parse: nothing to find
+            return [], 0.0
         doc_ids = [self.doc_ids[doc]] if doc is not None else None
         start = time.perf_counter()
         result = self.lib.retrieve(query, top_k=TOP_K, doc_ids=doc_ids, before=0, after=0)
         elapsed = time.perf_counter() - start
         hits = sorted((r for r in result.results if r.is_hit), key=lambda r: r.rank or 0)
-        return [Unit(bag(r.text), self.section(r.doc_id, r.sec_id), len(r.text.split())) for r in hits], elapsed
+        units = []
+        read: set[tuple[int, int, int]] = set()
+        for r in hits:
+            if (r.doc_id, r.sec_id, r.para_idx) in read:
+                continue
+            rows = self.passage(r.doc_id, r.sec_id, r.para_idx)
+            read.update((row.doc_id, row.sec_id, row.para_idx) for row in rows)
+            text = "\n".join(row.text for row in rows)
+            section, span = self.section(r.doc_id, r.sec_id)
+            pages = frozenset(row.page for row in rows if row.page is not None)
+            units.append(Unit(bag(text), section, len(text.split()), pages, span))
+        return units, elapsed
 
-    def section(self, doc_id: int, sec_id: int) -> Counter[str]:
+    def passage(self, doc_id: int, sec_id: int, para_idx: int) -> list[ParagraphRow]:
+        """What is read for one hit: the hit, its window, or the section around it up to `read_tokens`."""
+        if not self.read_tokens:
+            return self.lib.store.paragraphs(doc_id, sec_id, para_idx - self.window, para_idx + self.window)
+        rows = self.lib.store.paragraphs(doc_id, sec_id, 0, 10**6)
+        at = next(i for i, row in enumerate(rows) if row.para_idx == para_idx)
+        lo, hi, used = at, at + 1, rows[at].n_tokens
+        grew = True
+        while grew:
+            grew = False
+            for i in (hi, lo - 1):  # alternately after and before the hit
+                if 0 <= i < len(rows) and used + rows[i].n_tokens <= self.read_tokens:
+                    used += rows[i].n_tokens
+                    lo, hi = min(lo, i), max(hi, i + 1)
+                    grew = True
+        return rows[lo:hi]
+
+    def section(self, doc_id: int, sec_id: int) -> tuple[Counter[str], frozenset[int]]:
         key = (doc_id, sec_id)
         if key not in self._sections:
             rows = self.lib.store.paragraphs(doc_id, sec_id, 0, 10**6)
-            self._sections[key] = bag("\n".join(r.text for r in rows))
+            pages = [r.page for r in rows if r.page is not None]
+            span = frozenset(range(min(pages), max(pages) + 1)) if pages else frozenset()
+            self._sections[key] = (bag("\n".join(r.text for r in rows)), span)
         return self._sections[key]
 
-    def units_of(self, doc: str) -> Iterable[Counter[str]]:
+    def units_of(self, doc: str) -> Iterable[Unit]:
         doc_id = self.doc_ids.get(doc)
         if doc_id is None:
             return
         for section in self.lib.store.sections(doc_id):
+            tokens, span = self.section(doc_id, section["sec_id"])
             for row in self.lib.store.paragraphs(doc_id, section["sec_id"], 0, 10**6):
-                yield bag(row.text)
+                pages = frozenset([row.page]) if row.page is not None else frozenset()
+                yield Unit(bag(row.text), tokens, len(row.text.split()), pages, span)
 
 
-def word_windows(text: str, size: int = CHUNK_WORDS, step: int = CHUNK_STEP) -> list[str]:
-    """Overlapping windows of whitespace words; the last one ends at the text's end."""
-    words = text.split()
-    if len(words) <= size:
-        return [" ".join(words)] if words else []
-    starts = list(range(0, len(words) - size, step)) + [len(words) - size]
-    return [" ".join(words[s : s + size]) for s in starts]
+Page = tuple[int | None, str]  # (1-based page or None for text files, text)
+
+
+def word_windows(pages: list[Page], size: int = CHUNK_WORDS, step: int = CHUNK_STEP) -> list[tuple[str, frozenset[int]]]:
+    """Overlapping windows of whitespace words with the pages they span; the last one ends at the text's end."""
+    words = [(word, page) for page, text in pages for word in text.split()]
+    if not words:
+        return []
+    starts = [0] if len(words) <= size else list(range(0, len(words) - size, step)) + [len(words) - size]
+    windows = []
+    for s in starts:
+        chunk = words[s : s + size]
+        windows.append((" ".join(w for w, _ in chunk), frozenset(p for _, p in chunk if p is not None)))
+    return windows
+
+
+def file_pages(path: Path) -> list[Page]:
+    """What a typical vector-store server reads: the PDF text layer page by page, or the file's text."""
+    if path.suffix.lower() != ".pdf":
+        return [(None, path.read_text(encoding="utf-8", errors="replace"))]
+    try:
+        pdf = pypdfium2.PdfDocument(str(path))
+    except pypdfium2.PdfiumError:
+        return []
+    try:
+        return [(n, pdf[n - 1].get_textpage().get_text_bounded()) for n in range(1, len(pdf) + 1)]
+    finally:
+        pdf.close()
 
 
 class ChunkRanker:
-    """The flat-chunk baseline: raw file text in fixed windows, cosine similarity in numpy."""
+    """The flat-chunk baseline: fixed windows of each file's text, cosine similarity in numpy.
 
-    def __init__(self, embedder: Embedder, files: dict[str, Path]):
+    Chunk vectors are kept in `cache_dir` (keyed by the chunks' text), so a rerun
+    with `--work` does not embed them again.
+    """
+
+    def __init__(self, embedder: Embedder, files: dict[str, Path], cache_dir: Path):
         self.embedder = embedder
         self.texts: list[str] = []
+        self.pages: list[frozenset[int]] = []
         docs: list[str] = []
         for name, path in sorted(files.items()):
-            chunks = word_windows(path.read_text(encoding="utf-8", errors="replace"))
-            self.texts.extend(chunks)
+            chunks = word_windows(file_pages(path))
+            self.texts.extend(text for text, _ in chunks)
+            self.pages.extend(pages for _, pages in chunks)
             docs.extend([name] * len(chunks))
         self.docs = np.array(docs)
         start = time.perf_counter()
-        self.matrix = embedder.embed(self.texts, batch_size=1)  # no padding waste; fastest on 2 cores
+        self.matrix = self._embed(cache_dir)
         self.embed_seconds = time.perf_counter() - start
         self.bags = [bag(t) for t in self.texts]
+
+    def _embed(self, cache_dir: Path) -> np.ndarray:
+        digest = hashlib.sha1("\x00".join(self.texts).encode()).hexdigest()[:16]
+        cached = cache_dir / f"chunks-{digest}.npy"
+        if cached.exists():
+            return np.load(cached)
+        matrix = self.embedder.embed(self.texts, batch_size=1)  # no padding waste; fastest on 2 cores
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        np.save(cached, matrix)
+        return matrix
 
     def rank(self, query: str, doc: str | None) -> tuple[list[Unit], float]:
         start = time.perf_counter()
@@ -250,10 +378,14 @@ class ChunkRanker:
             scores = np.where(self.docs == doc, scores, -np.inf)
         order = [int(i) for i in np.argsort(-scores, kind="stable")[:TOP_K] if np.isfinite(scores[i])]
         elapsed = time.perf_counter() - start
-        return [Unit(self.bags[i], self.bags[i], len(self.texts[i].split())) for i in order], elapsed
+        return [self.unit(i) for i in order], elapsed
 
-    def units_of(self, doc: str) -> Iterable[Counter[str]]:
-        return (b for b, d in zip(self.bags, self.docs) if d == doc)
+    def unit(self, i: int) -> Unit:
+        """A chunk is its own section."""
+        return Unit(self.bags[i], self.bags[i], len(self.texts[i].split()), self.pages[i], self.pages[i])
+
+    def units_of(self, doc: str) -> Iterable[Unit]:
+        return (self.unit(i) for i in np.flatnonzero(self.docs == doc))
 
 
 # --- scoring -------------------------------------------------------------------------------
@@ -268,14 +400,26 @@ class Outcome:
     words: list[int]  # words of the unit at each rank
 
 
-def first_ranks(golds: list[Counter[str]], units: list[Unit]) -> Outcome:
-    def first(pick: str) -> list[int | None]:
-        return [
-            next((rank for rank, u in enumerate(units, start=1) if covers(getattr(u, pick), g)), None)
-            for g in golds
-        ]
+def finders(q: Question) -> tuple[list[Callable[[Unit], bool]], list[Callable[[Unit], bool]]]:
+    """For each gold: does a unit hold it, does the unit's section hold it (by page or by tokens)."""
+    if q.pages:
+        pages = sorted(q.pages)
+        return (
+            [lambda u, p=p: p in u.pages for p in pages],
+            [lambda u, p=p: p in u.section_pages for p in pages],
+        )
+    return (
+        [lambda u, g=g: covers(u.tokens, g) for g in q.golds],
+        [lambda u, g=g: covers(u.section, g) for g in q.golds],
+    )
 
-    return Outcome(first("tokens"), first("section"), [u.words for u in units])
+
+def first_ranks(q: Question, units: list[Unit]) -> Outcome:
+    def first(found: list[Callable[[Unit], bool]]) -> list[int | None]:
+        return [next((rank for rank, u in enumerate(units, start=1) if f(u)), None) for f in found]
+
+    in_unit, in_section = finders(q)
+    return Outcome(first(in_unit), first(in_section), [u.words for u in units])
 
 
 def within(rank: int | None, k: int) -> bool:
@@ -309,12 +453,13 @@ class Reach:
 
 
 def reach(ranker: Ranker, questions: list[Question]) -> Reach:
-    by_doc: dict[str, list[Counter[str]]] = {}
+    by_doc: dict[str, list[Unit]] = {}
     reachable: list[bool] = []
     chance: list[float] = []
     for q in questions:
         units = by_doc.setdefault(q.doc, list(ranker.units_of(q.doc)))
-        matching = sum(any(covers(u, g) for g in q.golds) for u in units)
+        in_unit, _ = finders(q)
+        matching = sum(any(f(u) for f in in_unit) for u in units)
         reachable.append(matching > 0)
         draws = min(5, len(units))
         chance.append(1 - math.comb(len(units) - matching, draws) / math.comb(len(units), draws) if units else 0.0)
@@ -329,10 +474,16 @@ class Config:
     name: str
     heading_context: bool
     mode: SearchMode
+    window: int = 0  # neighbours read on each side of a hit
+    read_tokens: int = 0  # read each hit's section (or the part around the hit) up to this many tokens
 
+
+READ_TOKENS = 800  # the baseline's chunk size: equal reading per result
 
 LIBRARY_CONFIGS = (
     Config("hybrid + heading ctx", True, "hybrid"),
+    Config(f"hybrid + heading ctx, read section ≤{READ_TOKENS} tokens", True, "hybrid", read_tokens=READ_TOKENS),
+    Config("hybrid + heading ctx, window ±1", True, "hybrid", window=1),
     Config("dense + heading ctx", True, "dense"),
     Config("lexical (BM25)", True, "lexical"),
     Config("hybrid, no ctx", False, "hybrid"),
@@ -342,10 +493,11 @@ LIBRARY_CONFIGS = (
 
 @dataclass
 class Run:
-    """Scores and latencies of one configuration on one scope."""
+    """Scores and latencies of one configuration on one scope and question subset."""
 
     config: str
     scope: str
+    subset: str
     scores: dict[str, float]
     latencies_ms: list[float]
 
@@ -356,14 +508,16 @@ class IndexSpeed:
     seconds: float
     units: int
     unit_name: str = "paragraphs"
+    pages: int = 0
 
 
 @dataclass
 class StructureStats:
     documents: int
-    failed: list[str]
+    failed: dict[str, str]  # relpath → reason
     sections: int
     paragraphs: int
+    pages: int
     tokens_median: float
     tokens_p95: float
     tokens_max: int
@@ -381,17 +535,28 @@ class CorpusReport:
     chunks: int = 0
 
 
+def subsets(corpus: Corpus) -> dict[str, list[int]]:
+    """Question indices per reported subset: all questions, then each tagged subset."""
+    groups: dict[str, list[int]] = {ALL: list(range(len(corpus.questions)))}
+    for i, q in enumerate(corpus.questions):
+        for name in q.subsets:
+            groups.setdefault(name, []).append(i)
+    return groups
+
+
 def evaluate(ranker: Ranker, corpus: Corpus, config: str) -> list[Run]:
     runs: list[Run] = []
-    for scope in SCOPES:
+    for scope in corpus.scopes:
         outcomes: list[Outcome] = []
         latencies: list[float] = []
         for q in corpus.questions:
             units, seconds = ranker.rank(q.text, q.doc if scope == "single" else None)
-            outcomes.append(first_ranks(q.golds, units))
+            outcomes.append(first_ranks(q, units))
             latencies.append(seconds * 1000)
-        runs.append(Run(config, scope, summarize(outcomes, corpus.with_recall), latencies))
-        log(f"  {corpus.name} {config} [{scope}]: hit@5 {runs[-1].scores['hit@5']:.3f}")
+        for subset, members in subsets(corpus).items():
+            scores = summarize([outcomes[i] for i in members], corpus.with_recall)
+            runs.append(Run(config, scope, subset, scores, latencies))
+        log(f"  {corpus.name} {config} [{scope}]: hit@5 {runs[-1].scores['hit@5']:.3f} ({runs[-1].subset})")
     return runs
 
 
@@ -399,11 +564,12 @@ def structure_stats(lib: Library) -> StructureStats:
     docs = lib.store.documents()
     ready = [d for d in docs if d.n_paras > 0]
     lengths: list[int] = []
-    sections = 0
+    sections = pages = 0
     flat: set[str] = set()
     for d in ready:
         rows = lib.store.sections(d.doc_id)
         sections += len(rows)
+        pages += d.n_pages or 0
         if len(rows) <= 1:
             flat.add(d.relpath)
         for s in rows:
@@ -411,9 +577,10 @@ def structure_stats(lib: Library) -> StructureStats:
     lengths.sort()
     return StructureStats(
         documents=len(ready),
-        failed=[f"{d.relpath}: {d.reason}" for d in docs if d.status == "failed"],
+        failed={d.relpath: d.reason or "" for d in docs if d.status == "failed"},
         sections=sections,
         paragraphs=len(lengths),
+        pages=pages,
         tokens_median=statistics.median(lengths) if lengths else 0,
         tokens_p95=lengths[int(0.95 * (len(lengths) - 1))] if lengths else 0,
         tokens_max=lengths[-1] if lengths else 0,
@@ -422,38 +589,51 @@ def structure_stats(lib: Library) -> StructureStats:
     )
 
 
-def run_library(corpus: Corpus, work: Path, report: CorpusReport) -> None:
-    """Index twice (with and without heading context) and evaluate every library configuration."""
-    for context in (True, False):
+def run_library(
+    corpus: Corpus, work: Path, report: CorpusReport, ablate_context: bool, reranker: Reranker | None
+) -> None:
+    """Index (with and without heading context) and evaluate every library configuration.
+
+    An index kept in `work` from an earlier run is brought up to date: every file
+    is parsed again (MinerU results come from the shared parse cache) and only
+    paragraphs whose embedded text changed are embedded again.
+    """
+    for context in (True, False) if ablate_context else (True,):
         data_dir = work / f"{corpus.name.lower()}-ctx{int(context)}"
         config = LibraryConfig(
             roots=[corpus.folder], data_dir=data_dir, models_dir=MODELS_DIR,
             heading_context=context, search_mode="hybrid", token_budget=100_000,
+            parse_cache_dir=work / "parse-cache", parse_timeout_s=1800,
         )
         with Library(config) as lib:
+            lib.store.forget_file_facts()
             start = time.perf_counter()
             lib.reconcile()
             seconds = time.perf_counter() - start
             stats = structure_stats(lib)
             label = "heading ctx" if context else "no ctx"
-            report.speeds.append(IndexSpeed(f"library index, {label}", seconds, stats.paragraphs))
+            report.speeds.append(IndexSpeed(f"library index, {label}", seconds, stats.paragraphs, pages=stats.pages))
             log(f"  {corpus.name}: indexed {stats.paragraphs} paragraphs ({label}) in {seconds:.1f}s")
+            if context:
+                report.structure = stats
             ranker = LibraryRanker(lib)
-            missing = {q.doc for q in corpus.questions} - set(ranker.doc_ids)
+            missing = {q.doc for q in corpus.questions} - set(ranker.doc_ids) - set(stats.failed)
             if missing:
                 raise SystemExit(f"{corpus.name}: documents not indexed: {sorted(missing)}")
             if context:
-                report.structure = stats
                 report.reach["library paragraphs"] = reach(ranker, corpus.questions)
             for cfg in LIBRARY_CONFIGS:
                 if cfg.heading_context == context:
                     lib.search.mode = cfg.mode
-                    report.runs.extend(evaluate(ranker, corpus, cfg.name))
+                    report.runs.extend(evaluate(LibraryRanker(lib, cfg.window, cfg.read_tokens), corpus, cfg.name))
+            if context and reranker is not None:
+                lib.search.mode, lib.search.reranker = "hybrid", reranker
+                report.runs.extend(evaluate(LibraryRanker(lib), corpus, f"hybrid + heading ctx + {reranker.name}"))
 
 
-def run_baseline(corpus: Corpus, embedder: Embedder, report: CorpusReport) -> None:
+def run_baseline(corpus: Corpus, embedder: Embedder, work: Path, report: CorpusReport) -> None:
     files = {p.relative_to(corpus.folder).as_posix(): p for p in sorted(corpus.folder.rglob("*")) if p.is_file()}
-    ranker = ChunkRanker(embedder, files)
+    ranker = ChunkRanker(embedder, files, work / "baseline")
     report.chunks = len(ranker.texts)
     report.speeds.append(IndexSpeed(BASELINE, ranker.embed_seconds, len(ranker.texts), "chunks"))
     log(f"  {corpus.name}: embedded {len(ranker.texts)} chunks in {ranker.embed_seconds:.1f}s")
@@ -461,11 +641,13 @@ def run_baseline(corpus: Corpus, embedder: Embedder, report: CorpusReport) -> No
     report.runs.extend(evaluate(ranker, corpus, BASELINE))
 
 
-def run_corpus(corpus: Corpus, work: Path, embedder: Embedder) -> CorpusReport:
+def run_corpus(
+    corpus: Corpus, work: Path, embedder: Embedder, ablate_context: bool, reranker: Reranker | None
+) -> CorpusReport:
     report = CorpusReport(corpus)
     log(f"{corpus.name}: {len(corpus.questions)} of {corpus.available} questions")
-    run_library(corpus, work, report)
-    run_baseline(corpus, embedder, report)
+    run_library(corpus, work, report, ablate_context, reranker)
+    run_baseline(corpus, embedder, work, report)
     return report
 
 
@@ -489,32 +671,38 @@ def quality_tables(report: CorpusReport) -> str:
     if report.corpus.with_recall:
         metrics += [f"recall@{k}" for k in KS]
     parts: list[str] = []
-    for scope in SCOPES:
+    for scope in report.corpus.scopes:
         title = "single document (scoped to the question's document)" if scope == "single" else "whole collection"
-        rows = [
-            [r.config, *(f"{100 * r.scores[m]:.1f}" for m in metrics), f"{r.scores[WORDS]:.0f}"]
-            for r in report.runs
-            if r.scope == scope
-        ]
-        header = ["configuration", *metrics, WORDS]
-        parts.append(f"#### {report.corpus.name} — {title}\n\n" + markdown_table(header, rows))
+        for subset, members in subsets(report.corpus).items():
+            rows = [
+                [r.config, *(f"{100 * r.scores[m]:.1f}" for m in metrics), f"{r.scores[WORDS]:.0f}"]
+                for r in report.runs
+                if r.scope == scope and r.subset == subset
+            ]
+            header = ["configuration", *metrics, WORDS]
+            heading = f"#### {report.corpus.name} — {title}, {subset} ({len(members)})"
+            parts.append(heading + "\n\n" + markdown_table(header, rows))
     return "\n\n".join(parts)
 
 
 def speed_table(report: CorpusReport) -> str:
     index_rows = [
-        [s.name, f"{s.seconds:.1f}", str(s.units), f"{s.units / s.seconds:.1f}" if s.seconds else "–", s.unit_name]
+        [
+            s.name, f"{s.seconds:.1f}", str(s.units), f"{s.units / s.seconds:.1f}" if s.seconds else "–", s.unit_name,
+            f"{s.pages / s.seconds:.1f}" if s.pages and s.seconds else "–",
+        ]
         for s in report.speeds
     ]
-    index = markdown_table(["index", "seconds", "units", "units/s", "unit"], index_rows)
+    index = markdown_table(["index", "seconds", "units", "units/s", "unit", "pages/s"], index_rows)
     latency_rows = []
+    scopes = report.corpus.scopes
     for config in dict.fromkeys(r.config for r in report.runs):
         cells = [config]
-        for scope in SCOPES:
+        for scope in scopes:
             run = next(r for r in report.runs if r.config == config and r.scope == scope)
             cells.append(f"{percentile(run.latencies_ms, 0.5):.0f} / {percentile(run.latencies_ms, 0.95):.0f}")
         latency_rows.append(cells)
-    latency = markdown_table(["configuration", "single p50 / p95 ms", "collection p50 / p95 ms"], latency_rows)
+    latency = markdown_table(["configuration", *(f"{scope} p50 / p95 ms" for scope in scopes)], latency_rows)
     return f"#### {report.corpus.name} — speed\n\n{index}\n\n{latency}"
 
 
@@ -529,6 +717,7 @@ def corpus_section(report: CorpusReport) -> str:
         f"- questions: {used} usable questions (single-document and collection scope use the same questions); "
         f"{on_flat} of them on a document without headings, where the section is the whole document",
         f"- documents: {s.documents} indexed ({len({q.doc for q in corpus.questions})} with questions); "
+        f"{s.pages} pages, " * bool(s.pages) +
         f"{s.sections} sections, {s.paragraphs} paragraphs ({len(s.flat_docs)} documents without any heading); "
         f"baseline: {report.chunks} chunks",
         f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
@@ -538,7 +727,11 @@ def corpus_section(report: CorpusReport) -> str:
         + ", ".join(f"{name} {100 * r.ceiling:.1f}% / {100 * r.random_hit5:.1f}%" for name, r in report.reach.items()),
     ]
     if s.failed:
-        lines.append(f"- failed documents: {'; '.join(s.failed)}")
+        on_failed = sum(q.doc in s.failed for q in corpus.questions)
+        lines.append(
+            f"- failed documents ({on_failed} questions on them, misses for deepread; the baseline reads whatever text layer they have): "
+            + "; ".join(f"{name}: {reason[:80]}" for name, reason in s.failed.items())
+        )
     return "\n".join(lines) + "\n\n" + quality_tables(report) + "\n\n" + speed_table(report)
 
 
@@ -588,6 +781,7 @@ def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: flo
                     {
                         "config": run.config,
                         "scope": run.scope,
+                        "subset": run.subset,
                         "scores": {k: round(v, 4) for k, v in run.scores.items()},
                         "latency_ms_p50": round(percentile(run.latencies_ms, 0.5), 1),
                         "latency_ms_p95": round(percentile(run.latencies_ms, 0.95), 1),
@@ -601,6 +795,41 @@ def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: flo
     }
 
 
+PLOTTED = ("hybrid + heading ctx", f"hybrid + heading ctx, read section ≤{READ_TOKENS} tokens", BASELINE)
+
+
+def plot(reports: list[CorpusReport], path: Path) -> None:
+    """hit@k and section-hit@k against k, single-document scope, one panel per set."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display needed
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(reports), figsize=(4.2 * len(reports), 3.8), squeeze=False)
+    for ax, report in zip(axes[0], reports, strict=True):
+        for config, color in zip(PLOTTED, ("tab:blue", "tab:green", "tab:gray"), strict=True):
+            run = next(
+                (r for r in report.runs if r.config == config and r.scope == "single" and r.subset == ALL), None
+            )
+            if run is None:
+                continue
+            label = "flat chunks" if config == BASELINE else config.replace("hybrid + heading ctx", "deepread")
+            ax.plot(KS, [100 * run.scores[f"hit@{k}"] for k in KS], "o-", color=color, label=f"{label}: hit@k")
+            if config != BASELINE:
+                ax.plot(KS, [100 * run.scores[f"sec@{k}"] for k in KS], "s--", color=color, label=f"{label}: section-hit@k")
+        ax.set_title(f"{report.corpus.name} ({len(report.corpus.questions)} q.)")
+        ax.set_xlabel("k")
+        ax.set_xticks(KS)
+        ax.set_ylim(0, 100)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("% of questions (scoped to the document)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
@@ -611,21 +840,36 @@ def log(message: str) -> None:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH, help="benchmark data folder")
-    parser.add_argument("--sets", default="qasper,syllabusqa", help="comma-separated: qasper, syllabusqa")
+    parser.add_argument("--sets", default=",".join(LOADERS), help=f"comma-separated: {', '.join(LOADERS)}")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for retrieval.md / retrieval.json")
     parser.add_argument("--limit", type=int, default=None, help="max questions per set (evenly spaced subset)")
+    parser.add_argument(
+        "--work", type=Path,
+        help="keep indexes, MinerU parses and baseline vectors here between runs (default: a temporary folder)",
+    )
+    parser.add_argument(
+        "--no-context-ablation", default="", metavar="SETS",
+        help="comma-separated sets on which the second index (embedded without heading context) is skipped",
+    )
+    parser.add_argument("--reranker", help="also run with this fastembed cross-encoder (e.g. Xenova/ms-marco-MiniLM-L-6-v2)")
+    parser.add_argument("--reranker-path", type=Path, help="local folder with the cross-encoder's ONNX and tokenizer")
     return parser.parse_args(argv)
+
+
+LOADERS: dict[str, Callable[[Path, Path], Corpus]] = {
+    "financebench": lambda bench, work: load_financebench(bench),
+    "mmlongbench": lambda bench, work: load_mmlongbench(bench),
+    "qasper": load_qasper,
+    "syllabusqa": lambda bench, work: load_syllabusqa(bench),
+}
 
 
 def load_sets(names: list[str], bench: Path, work: Path, limit: int | None) -> list[Corpus]:
     corpora: list[Corpus] = []
     for name in names:
-        if name == "qasper":
-            corpus = load_qasper(bench, work)
-        elif name == "syllabusqa":
-            corpus = load_syllabusqa(bench)
-        else:
-            raise SystemExit(f"unknown set {name!r}; choose from qasper, syllabusqa")
+        if name not in LOADERS:
+            raise SystemExit(f"unknown set {name!r}; choose from {', '.join(LOADERS)}")
+        corpus = LOADERS[name](bench, work)
         corpus.questions = spread(corpus.questions, limit)
         corpora.append(corpus)
     return corpora
@@ -638,17 +882,24 @@ def main(argv: list[str] | None = None) -> None:
     load_start = os.getloadavg()[0]
     version = code_version()
     clock = time.perf_counter()
+    names = [s.strip() for s in args.sets.split(",") if s.strip()]
+    skip_ablation = {s.strip() for s in args.no_context_ablation.split(",")}
     with tempfile.TemporaryDirectory(prefix="deepread-bench-") as tmp:
-        work = Path(tmp)
-        corpora = load_sets([s.strip() for s in args.sets.split(",") if s.strip()], args.bench, work, args.limit)
+        work = args.work or Path(tmp)
+        corpora = load_sets(names, args.bench, work, args.limit)
         embedder = Embedder(MODELS_DIR)
-        reports = [run_corpus(corpus, work, embedder) for corpus in corpora]
+        reranker = Reranker(args.reranker, MODELS_DIR, args.reranker_path) if args.reranker else None
+        reports = [
+            run_corpus(corpus, work, embedder, name not in skip_ablation, reranker)
+            for name, corpus in zip(names, corpora, strict=True)
+        ]
     seconds = time.perf_counter() - clock
     text = render(reports, started, seconds, (load_start, os.getloadavg()[0]), version)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "retrieval.md").write_text(text, encoding="utf-8")
     summary = results_json(reports, started, seconds, version)
     (args.out / "retrieval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    plot(reports, args.out / "retrieval.png")
     print(text)
     log(f"done in {seconds / 60:.1f} min; wrote {args.out / 'retrieval.md'}")
 
