@@ -27,13 +27,14 @@ from indexer.tokens import count_tokens
 
 MAX_TEXT_TOKENS = 350
 TARGET_TEXT_TOKENS = 200
+FRAGMENT_TOKENS = 8  # a text block shorter than this, on a page, is a fragment (a cell, a label, a value)
 
 # After ". ! ?" and a space before a capital or digit; after "。！？" (no spaces in CJK text).
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
 
 
 def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
-    blocks = _split_long_text(_demote_noise(parsed.blocks))
+    blocks = _split_long_text(_merge_fragments(_clean_leaders(_demote_noise(parsed.blocks))))
     headings = [b for b in blocks if b.kind == "heading"]
     ranks = _heading_ranks(headings)
 
@@ -105,7 +106,7 @@ def looks_like_body_text(title: str) -> bool:
     """A guessed heading that is really a sentence, a line fragment, a caption or a number."""
     words = title.split()
     return (
-        len(words) > 16
+        len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
         or (title.endswith(".") and len(words) > 6)
         or bool(_TRAILING_FUNCTION_WORD_RE.search(title))
         or bool(_CAPTION_RE.match(title))
@@ -140,6 +141,51 @@ def _demote_noise(blocks: list[Block]) -> list[Block]:
             for j in run:
                 demote(j)
         run = []
+    return out
+
+
+# Dot leaders ("Total assets ........ $ 1,234", also spaced ". . . ."): noise to a reader,
+# one token per dot to the budget, and they crowd the embedding's window.
+_LEADER_RE = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
+
+
+def _clean_leaders(blocks: list[Block]) -> list[Block]:
+    return [
+        Block(b.kind, _LEADER_RE.sub(" … ", b.text), b.level, b.page, b.inferred, b.bbox)
+        if b.kind in ("text", "list", "table") and "...." in b.text.replace(" ", "")
+        else b
+        for b in blocks
+    ]
+
+
+def _merge_fragments(blocks: list[Block]) -> list[Block]:
+    """Runs of very short text blocks on one page become one paragraph.
+
+    A PDF parser cuts a table it does not recognise, or a label and its value,
+    into one block per cell: alone, "Age" or "52" can neither be found nor read.
+    Only paged sources: elsewhere a short paragraph was written that way.
+    """
+    out: list[Block] = []
+    run: list[Block] = []
+
+    def close() -> None:
+        if len(run) >= 2:
+            boxes = [b.bbox for b in run if b.bbox]
+            bbox = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)] if boxes else None
+            out.append(Block("text", "\n".join(b.text for b in run), page=run[0].page, bbox=bbox))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for block in blocks:
+        fragment = block.kind == "text" and block.page is not None and count_tokens(block.text) < FRAGMENT_TOKENS
+        if not fragment or (run and run[-1].page != block.page):
+            close()
+        if fragment:
+            run.append(block)
+        else:
+            out.append(block)
+    close()
     return out
 
 

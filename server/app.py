@@ -100,14 +100,18 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         description=(
             "Search the documents for single paragraphs matching a query (semantic + exact keyword search, fused). "
             "Use it to land in the right place: each hit comes with coordinates (doc_id, sec_id, para_idx), its "
-            "page and section path. Use words the document would use; numbers, codes and names match exactly. "
+            "page and section path. Query with what the passage would say, in the document's words (numbers, codes "
+            "and names match exactly), not with the whole task or its answer-format instructions; search again "
+            "with other words when the first hits miss. "
             "before/after add neighbouring paragraphs of the same section. To read the whole passage around "
             "a hit, call read_section(doc_id, sec_id) next."
         ),
     )
     async def retrieve(
         ctx: Context[ServerState],
-        query: Annotated[str, Field(description="What to look for: keywords or a question.")],
+        query: Annotated[
+            str, Field(description="What to look for: keywords or a short question, e.g. 'cash from operations 2015'.")
+        ],
         top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many paragraphs to rank.")] = 5,
         doc_ids: Annotated[
             list[int] | None, Field(description="Search only these documents (ids from get_toc).")

@@ -11,7 +11,8 @@ from indexer.models import DocumentStructure
 from indexer.parse import decode_text, parse_text_file
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.text import parse_text
-from indexer.numbering import levels_from_numbering, numbering, numbering_depth
+from indexer.numbering import levels_from_numbering, numbering, numbering_depth, split_run_in_heading
+from indexer.parse.layout import OutlineEntry, blocks_from_content_list
 from indexer.structure import build
 from indexer.tokens import count_tokens
 from tests.conftest import BENCH
@@ -255,3 +256,199 @@ def test_text_without_spaces_is_split_too() -> None:
     assert "".join(chinese) == "这是一个很长的中文段落。" * 150
     leaders = split_prose("Contents " + "." * 3000 + " 5")
     assert all(count_tokens(p) <= 350 for p in leaders)
+
+
+# --- PDFs through MinerU's content list (flash tier: every heading level 2, lines with boxes) ----------
+
+
+def line(page: int, y: int, text: str, level: int | None = None, x: tuple[int, int] = (60, 600), kind: str = "text") -> dict:
+    item = {"type": kind, "text": text, "page_idx": page, "bbox": [x[0], y, x[1], y + 12]}
+    if level:
+        item["text_level"] = level
+    return item
+
+
+def pdf(items: list[dict], n_pages: int, outline: list[OutlineEntry] | None = None) -> DocumentStructure:
+    running = [line(p, 20, "Acme Corp | Quarterly Report", kind="header") for p in range(n_pages)]
+    in_order = sorted(running + items, key=lambda item: item["page_idx"])
+    parsed = blocks_from_content_list(in_order, n_pages, paged=True, heading_levels_reliable=False, outline=outline)
+    return build(parsed, fallback_title="filing")
+
+
+def test_a_quarterly_report_gets_the_toc_a_person_would_recognise() -> None:
+    body = "The company reported results for the quarter in line with its guidance to investors."
+    s = pdf(
+        [
+            line(0, 50, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION", level=1),
+            line(0, 240, "**FORM 10-Q**"),
+            line(0, 370, "Commission File Number 001-38932", level=2),
+            line(0, 400, "ACME CORP", level=2),
+            line(0, 420, "(Exact name of registrant as specified in its charter)"),
+            line(0, 440, "Delaware", level=2, x=(230, 290)),  # a cover page's table: cells, not headings
+            line(0, 440, "98-1455367", level=2, x=(700, 780)),
+            line(1, 45, "<strong><u>Acme Quarterly Report on Form 10-Q</u></strong>"),
+            line(1, 68, "Table of Contents", level=2),
+            {"type": "index", "list_items": ["- Part I", "- Item 1. Financial Statements 4"], "page_idx": 1, "bbox": [60, 90, 900, 400]},
+            line(2, 70, "Cautionary Statement Regarding Forward-Looking Statements", level=2),
+            line(2, 100, body),
+            line(2, 115, body),
+            line(2, 130, body),
+            line(3, 45, "<strong><u>Part I - Financial Information Item 1. Financial Statements</u></strong>"),
+            line(3, 80, "Condensed Consolidated Balance Sheets", level=2),
+            line(3, 120, "Balance as of June 30, 2023", level=2),  # a table's row label
+            line(3, 140, "Net sales", level=2, x=(60, 200)),
+            line(3, 140, "1,234", x=(700, 760)),
+            line(3, 200, "**Note 1 - Basis of Presentation**"),
+            line(3, 220, body),
+            line(3, 235, body),
+            line(3, 300, "Recently Adopted Accounting Standards", level=2),
+            line(3, 320, body),
+            line(3, 335, body),
+            line(4, 45, "Note 2 - Revenue", kind="header"),  # a page's first line, labelled a header
+            line(4, 70, body),
+            line(4, 85, body),
+            line(5, 45, "<strong><u>Item 2. Management's Discussion and Analysis</u></strong>"),
+            line(5, 70, body),
+            line(5, 85, body),
+            line(5, 100, "Overview", level=2),
+            line(5, 120, body),
+            line(5, 135, body),
+            line(6, 45, "PART II - OTHER INFORMATION", kind="header"),
+            line(6, 70, "Item 1. Legal Proceedings", level=2),
+            line(6, 100, body),
+            line(6, 115, body),
+        ],
+        n_pages=7,
+    )
+    assert s.title == "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"
+    assert [(sec.level, sec.title) for sec in s.sections[1:]] == [
+        (1, "Table of Contents"),
+        (1, "Cautionary Statement Regarding Forward-Looking Statements"),
+        (1, "Part I - Financial Information"),
+        (2, "Item 1. Financial Statements"),
+        (3, "Condensed Consolidated Balance Sheets"),
+        (3, "Note 1 - Basis of Presentation"),
+        (4, "Recently Adopted Accounting Standards"),
+        (3, "Note 2 - Revenue"),
+        (2, "Item 2. Management's Discussion and Analysis"),
+        (3, "Overview"),
+        (1, "PART II - OTHER INFORMATION"),
+        (2, "Item 1. Legal Proceedings"),
+    ]
+    texts = [p.text for p in s.paragraphs]
+    text = "\n".join(texts)
+    assert "ACME CORP" in text and "Delaware" in text and "Net sales" in text, "demoted lines stay as text"
+    assert "Acme Quarterly Report on Form 10-Q" in texts, "inline HTML is dropped from text"
+    assert_coordinates_consistent(s)
+
+
+def test_a_heading_beside_one_line_of_the_other_column_stays_a_heading() -> None:
+    s = pdf(
+        [
+            line(0, 100, "Implementation Details about the Baselines", level=2, x=(80, 460)),
+            line(0, 100, "In this category, we selected three fine-tuned models:", x=(520, 900)),
+            line(0, 130, "We compare against strong baselines trained on the same data.", x=(80, 460)),
+        ],
+        n_pages=2,
+    )
+    assert [sec.title for sec in s.sections] == ["Implementation Details about the Baselines"]
+    s = pdf(  # three in a row: a table's cells
+        [line(0, 100, "Level 1", level=2, x=(400, 460)), line(0, 100, "Level 2", x=(560, 620)), line(0, 100, "Total", x=(800, 860))]
+        + [line(0, 130, "Fair value hierarchy of the assets measured at the end of the period.")],
+        n_pages=2,
+    )
+    assert len(s.sections) == 1
+
+
+def test_headings_the_outline_does_not_list_may_still_be_captions() -> None:
+    body = "We describe the data and the evaluation protocol used throughout the paper."
+    s = pdf(
+        [
+            line(0, 100, "1 Introduction", level=2),
+            line(0, 120, body),
+            line(1, 100, "Table 3: Results by region", level=2),
+            line(1, 120, body),
+            line(1, 200, "Error analysis", level=2),
+            line(1, 220, body),
+            line(1, 300, "2 Method", level=2),
+            line(1, 320, body),
+        ],
+        n_pages=2,
+        outline=[OutlineEntry("1 Introduction", 1, 1), OutlineEntry("2 Method", 1, 2)],
+    )
+    assert [(sec.level, sec.title) for sec in s.sections[1:]] == [
+        (1, "1 Introduction"),
+        (2, "Error analysis"),
+        (1, "2 Method"),
+    ]
+
+
+def test_front_and_back_matter_between_items_sits_beside_them() -> None:
+    filing = [
+        "PART II", "Item 7. MD&A", "Overview", "Glossary of Selected Terminology", "Item 7A. Market Risk",
+        "Item 8. Financial Statements", "PART III", "Item 10. Directors", "Signatures",
+    ]
+    assert levels_from_numbering(filing) == [1, 2, 3, 2, 2, 2, 1, 2, 1]
+
+
+def test_a_part_heading_with_the_first_item_run_in_is_two_headings() -> None:
+    assert split_run_in_heading("Part I - Financial Information Item 1. Financial Statements (unaudited)") == [
+        "Part I - Financial Information",
+        "Item 1. Financial Statements (unaudited)",
+    ]
+    assert split_run_in_heading("PART II OTHER INFORMATION ITEM 1. LEGAL PROCEEDINGS") == [
+        "PART II OTHER INFORMATION",
+        "ITEM 1. LEGAL PROCEEDINGS",
+    ]
+    for title in ["Part I", "Item 7. See Part II Item 8. below", "Chapter 2 Methods", "Part III Directors and item 10 data"]:
+        assert split_run_in_heading(title) == [title]
+
+
+def test_a_long_chapter_title_on_two_lines_is_one_heading_and_back_matter_stays_at_the_top() -> None:
+    body = "Most respondents said their finances improved over the past year, the survey found."
+    first = "1. Latinos are increasingly positive about current finances, but many say family income is not keeping pace with cost of"
+    s = pdf(
+        [
+            line(1, 100, first, level=1),
+            line(1, 125, "living", level=2),
+            line(1, 160, body),
+            line(2, 100, "% who say their personal financial situation is in good shape", level=2),  # a chart's title
+            line(2, 300, body),
+            line(3, 100, "2. Latinos are optimistic about their finances in the next year", level=1),
+            line(3, 160, body),
+            line(4, 100, "Acknowledgments", level=2),
+            line(4, 160, body),
+            line(5, 100, "Methodology", level=2),
+            line(5, 160, body),
+            line(6, 100, "Appendix A: References", level=2),
+            line(6, 160, body),
+        ],
+        n_pages=7,
+    )
+    assert [(sec.level, sec.title) for sec in s.sections[1:]] == [
+        (1, f"{first} living"),
+        (1, "2. Latinos are optimistic about their finances in the next year"),
+        (1, "Acknowledgments"),
+        (1, "Methodology"),
+        (1, "Appendix A: References"),
+    ]
+
+
+def test_cells_a_pdf_parser_cut_apart_become_one_paragraph_and_dot_leaders_go() -> None:
+    from indexer.models import Block, ParsedDocument
+
+    cells = ["Name", "Age", "Positions", "Jane Roe", "52"]
+    blocks = [
+        Block("heading", "Executive Officers", level=1, page=3),
+        *(Block("text", cell, page=3, bbox=[100 * i, 10, 100 * i + 50, 20]) for i, cell in enumerate(cells)),
+        Block("text", "Ms. Roe has served as chief executive officer since 2019 and as a director since 2015.", page=3),
+        Block("text", "Total current and long-term assets .......... $ 1,234", page=4),
+        Block("text", "52", page=4),  # a lone short block stays as it is
+    ]
+    structure = build(ParsedDocument(blocks=blocks, title="Annual report", n_pages=4), fallback_title="x")
+    texts = [p.text for p in structure.paragraphs]
+    assert texts[0] == "Name\nAge\nPositions\nJane Roe\n52"
+    assert structure.paragraphs[0].bbox == [0, 10, 450, 20] and structure.paragraphs[0].page == 3
+    assert texts[2] == "Total current and long-term assets … $ 1,234" and texts[3] == "52"
+    markdown = build(parse_markdown("# T\n\nYes.\n\nNo.\n"), fallback_title="T")  # not paged: written that way
+    assert [p.text for p in markdown.paragraphs] == ["Yes.", "No."]
