@@ -20,7 +20,7 @@ _SCHEMES: list[tuple[str, re.Pattern[str]]] = [
     ("part", re.compile(rf"^part\s+({_ROMAN}|\d+|[A-Z])\b", re.I)),
     ("chapter", re.compile(rf"^chapter\s+({_ROMAN}|\d+)\b", re.I)),
     ("article", re.compile(rf"^article\s+({_ROMAN}|\d+)\b", re.I)),
-    ("item", re.compile(r"^item\s+\d+[A-Z]?\b", re.I)),
+    ("item", re.compile(r"^items?\s+\d+[A-Z]?\b", re.I)),
     ("note", re.compile(r"^note\s+\d+\b", re.I)),
     ("appendix", re.compile(r"^appendix\s+([A-Z]|\d+)\b", re.I)),
     ("cjk-chapter", re.compile(rf"^第[{_CJK_NUM}\d]+[章编部]")),
@@ -32,13 +32,17 @@ _SCHEMES: list[tuple[str, re.Pattern[str]]] = [
     ("roman", re.compile(rf"^{_ROMAN}\.\s+\S")),
     ("letter", re.compile(r"^[A-Z]\.\s+[A-Z]")),
 ]
+# Schemes named by a word ("Item 7."), as opposed to bare numbers, letters or numerals.
+KEYWORD_SCHEMES = frozenset(
+    {"part", "chapter", "article", "item", "note", "appendix", "cjk-chapter", "cjk-section", "cjk-article"}
+)
 _DECIMAL = re.compile(r"^(?:section\s+)?(\d{1,2}(?:\.\d{1,3})*)\.?\s+\S", re.I)
 _LETTER_DECIMAL = re.compile(r"^([A-Z](?:\.\d{1,3})+)\.?\s+\S")
 
 # Unnumbered headings that stand at the top even inside a numbered document.
 _TOP_LEVEL_WORDS = re.compile(
     r"^(abstract|contents|table of contents|preface|foreword|introduction|acknowledge?ments?|references|"
-    r"bibliography|appendix|appendices|glossary|signatures?|exhibits?|conclusions?)\b",
+    r"bibliography|appendix|appendices|glossary|signatures?|exhibits?|conclusions?|methodology)\b",
     re.I,
 )
 
@@ -60,6 +64,24 @@ def numbering(title: str) -> Numbering | None:
     return None
 
 
+# A second heading run into the first: "Part I - Financial Information Item 1. Financial Statements".
+_RUN_IN = re.compile(r"\s(?=(?:Item|ITEM|Chapter|CHAPTER|Article|ARTICLE)\s+(?:\d+[A-Z]?|[IVXLC]+)\s*[.:\-–—])")
+
+
+def split_run_in_heading(title: str) -> list[str]:
+    """A part or chapter heading with the first item or chapter below it on the same line,
+    as two headings; anything else unchanged."""
+    found = numbering(title)
+    if found is None or found.scheme not in ("part", "chapter"):
+        return [title]
+    for match in _RUN_IN.finditer(title):
+        second = title[match.end() :]
+        inner = numbering(second)
+        if inner is not None and inner.scheme != found.scheme:
+            return [title[: match.start()].rstrip(" -–—:"), second]
+    return [title]
+
+
 def _first_number(title: str) -> int:
     match = re.search(r"\d+", title)
     return int(match.group()) if match else 0
@@ -78,21 +100,29 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     numbered heading is open, else one below the numbered heading before it.
     An unnumbered heading sits one below the last numbered one ("Consolidated
     Balance Sheets" under "Item 8."), except front and back matter ("Abstract",
-    "References") and anything before the first number, which stay at the top.
+    "References") and anything before the first number, which stay at the top;
+    but front or back matter met between two headings of a word scheme inside
+    another ("Glossary" between "Item 7." and "Item 7A.") sits beside them.
     """
+    found_all = [numbering(title) for title in titles]
+    for i, (title, found) in enumerate(zip(titles, found_all)):
+        first_decimal = not any(f is not None and f.scheme == "decimal" for f in found_all[:i])
+        if found is not None and found.scheme == "decimal" and _first_number(title) > 3 and first_decimal:
+            found_all[i] = None  # numbering starts low: "83 Tower Road" on a cover page is an address
     scheme_level: dict[str, int] = {}
     last_numbered: int | None = None
     levels: list[int] = []
-    for title in titles:
-        found = numbering(title)
-        if found is not None and found.scheme == "decimal" and "decimal" not in scheme_level and _first_number(title) > 3:
-            found = None  # numbering starts low: "83 Tower Road" on a cover page is an address
+    for i, (title, found) in enumerate(zip(titles, found_all)):
         if found is None:
             top = last_numbered is None or _TOP_LEVEL_WORDS.match(title.strip())
-            levels.append(1 if top else last_numbered + 1)  # type: ignore[operator]
+            level = 1 if top else last_numbered + 1  # type: ignore[operator]
+            following = next((f for f in found_all[i + 1 :] if f is not None), None)
+            if top and last_numbered is not None and following is not None and following.scheme != "decimal":
+                level = max(1, scheme_level.get(following.scheme, 1))  # the next heading continues a scheme
+            levels.append(level)
             continue
-        if found.scheme not in scheme_level:
-            scheme_level[found.scheme] = 1 if last_numbered is None else last_numbered + 1
+        if found.scheme not in scheme_level:  # appendices are back matter: always at the top
+            scheme_level[found.scheme] = 1 if last_numbered is None or found.scheme == "appendix" else last_numbered + 1
         level = scheme_level[found.scheme] + found.depth - 1
         levels.append(level)
         last_numbered = level

@@ -171,7 +171,7 @@ def _merge_fragments(blocks: list[Block]) -> list[Block]:
     def close() -> None:
         if len(run) >= 2:
             boxes = [b.bbox for b in run if b.bbox]
-            bbox = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)] if boxes else None
+            bbox = [*map(min, zip(*boxes))][:2] + [*map(max, zip(*boxes))][2:] if boxes else None
             out.append(Block("text", "\n".join(b.text for b in run), page=run[0].page, bbox=bbox))
         else:
             out.extend(run)

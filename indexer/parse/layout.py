@@ -15,6 +15,16 @@ tier (text layer only) has three weaknesses this module repairs:
 * tables without ruling come out as one text item per cell: runs of short
   items laid out in rows and columns are put back together as one table,
   also across a page break.
+
+Headings flash misses are recovered: lines in bold (`**…**` or `<strong>`) that
+read like titles, keyword-numbered lines it labels as a page's header ("PART II"),
+a part heading with its first item run in ("Part I … Item 1. …") is split, and a
+title set on two lines is joined. What only looks like a heading stays out of the
+TOC: a line that shares its row with other short items is a table cell, a line
+inside a table or figure is a label, dates, totals and chart titles are labels,
+the headings of a cover page (everything before a printed "Table of Contents"
+that the contents do not list) are front matter, and in Word files the numbered
+or bulleted list items MinerU promotes to headings are list items again.
 """
 
 from __future__ import annotations
@@ -26,11 +36,27 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from indexer.models import Block, ParsedDocument
-from indexer.numbering import numbering
+from indexer.numbering import KEYWORD_SCHEMES, numbering, split_run_in_heading
+from indexer.structure import looks_like_body_text
 
 _DIGITS = re.compile(r"\d+")
 _TAGS = re.compile(r"<[^>]+>")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1")
+# Inline HTML that flash leaves in text: <strong> is bold like **, the rest is dropped.
+_STRONG_TAG = re.compile(r"</?(?:strong|b)>", re.I)
+_INLINE_TAG = re.compile(r"</?(?:u|em|i|sup|sub|span|s|del|ins|mark|small|font)\b[^>]*>", re.I)
+_LINK_TAG = re.compile(r"<a\b[^>]*?href=\"([^\"]*)\"[^>]*>(.*?)</a>", re.I | re.S)
+_CONTENTS = {"contents", "table of contents"}
+_BULLET = ("•", "◦", "▪", "●", "○", "■", "□", "➢", "►", "\uf0b7", "\uf0a7", "\uf0d8", "- ", "* ", "– ")  # \uf0xx: Symbol-font bullets
+_LIST_RUN = 3  # this many same-level headings in a row with nothing between them are a list
+_LIST_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
+_FIELD = re.compile(r"^[^:]{1,40}:\s.*(\d\s*%|\d:\d\d)")  # "Exam 1: 75%", "Office hours: Monday 2:00-3:00"
+_TRAILING_FUNCTION_WORD = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on|at|as|that|our|its)$", re.I)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# Labels of tables and charts that flash sets like headings: "Balance as of June 30, 2023",
+# "Total", "Total lease liabilities", "% who say …".
+_TABLE_LABEL = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}$|^total\b|^%", re.I)
+_LINK = re.compile(r"\]\(https?://")  # a line that is a link: an entry in a list of exhibits or sources
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
 _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
 _CELL_MAX_WORDS = 12
@@ -53,17 +79,35 @@ def blocks_from_content_list(
 ) -> ParsedDocument:
     """Map MinerU items to blocks. `paged`: pages mean something (PDF, slides)."""
     repeated = _running_texts(items, n_pages)
+    beside = _beside_others(items, repeated) if paged else set()
+    header_pages: dict[str, set[int]] = {}  # a header that recurs, even on two pages, is a running one
+    for item in items:
+        if item.get("type") == "header":
+            header_pages.setdefault(normalise(item.get("text", "")), set()).add(int(item.get("page_idx", 0)))
+    recurring = repeated | {key for key, pages in header_pages.items() if len(pages) > 1}
+    contents, contents_entries = _contents_item(items, n_pages) if paged else (None, set())
+    front_matter_ends = 0  # blocks before the printed table of contents
     blocks: list[Block] = []
     for group in _group_table_cells(items):
+        if group is contents:
+            front_matter_ends = len(blocks)
         if isinstance(group, list):
             box = _union([c["bbox"] for c in group]) if paged else None
             blocks.append(Block("table", _render_cells(group), page=_page(group[0], paged), bbox=box))
             continue
-        block = _block(group, paged, repeated, heading_levels_reliable)
-        if block is not None:
-            block.bbox = list(group["bbox"]) if paged and group.get("bbox") else None
+        block = _block(group, paged, repeated, heading_levels_reliable, id(group) in beside, recurring)
+        if block is None:
+            continue
+        block.bbox = list(group["bbox"]) if paged and group.get("bbox") else None
+        if block.kind == "heading" and block.inferred:
+            for part in split_run_in_heading(block.text):
+                blocks.append(Block("heading", part, level=block.level, page=block.page, inferred=True, bbox=block.bbox))
+        else:
             blocks.append(block)
-    blocks = _merge_tables_across_pages(blocks)
+    _demote_front_matter(blocks, front_matter_ends, contents_entries | {normalise(e.title) for e in outline or []})
+    blocks = _join_broken_headings(_merge_tables_across_pages(blocks))
+    if heading_levels_reliable and not paged:
+        _demote_list_headings(blocks)
     if outline:
         _apply_outline(blocks, outline)
     return ParsedDocument(blocks=blocks, n_pages=n_pages if paged else None)
@@ -78,12 +122,29 @@ def normalise(text: str) -> str:
 # --- items ---------------------------------------------------------------------------
 
 
-def _block(item: dict, paged: bool, repeated: set[str], levels_reliable: bool) -> Block | None:
+def _block(
+    item: dict,
+    paged: bool,
+    repeated: set[str],
+    levels_reliable: bool,
+    in_row: bool = False,
+    recurring: frozenset[str] | set[str] = frozenset(),
+) -> Block | None:
+    """`in_row`: the item shares its line with other short items or sits inside a table or
+    figure, so it is a cell or a label, never an unnumbered heading. `recurring`: header
+    lines seen on more than one page, which are never promoted to headings."""
     kind = item.get("type")
     page = _page(item, paged)
+    label = paged and _is_label(_clean(item.get("text", "")), in_row)
+    if label and kind == "text" and item.get("text_level"):
+        item = {k: v for k, v in item.items() if k != "text_level"}
     if kind == "text" and not item.get("text_level") and _is_bold_heading(item.get("text", "")):
         text = _clean(item["text"])
-        if normalise(text) not in repeated:
+        if normalise(text) not in repeated and not label:
+            return Block("heading", text, level=2, page=page, inferred=True)
+    if kind == "header" and _is_numbered_title(_clean(item.get("text", ""))):
+        text = _clean(item["text"])  # flash labels a page's first line a header, "PART II" or "Note 10 - …" too
+        if normalise(text) not in recurring:
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind in ("header", "footer", "text", "page_footnote") and not item.get("text_level"):
         text = _clean(item.get("text", ""))
@@ -136,8 +197,8 @@ def _figure(item: dict, page: int | None) -> Block | None:
 
 def _is_bold_heading(raw: str) -> bool:
     """A line set entirely in bold that reads like a title: flash misses many of these
-    ("**PART II**", "**ITEM 8. FINANCIAL STATEMENTS**")."""
-    raw = raw.strip()
+    ("**PART II**", "<strong><u>Item 8. Financial Statements</u></strong>")."""
+    raw = _inline_html(raw).strip()
     if not (raw.startswith("**") and raw.endswith("**")) or "**" in raw[2:-2]:
         return False
     text = _clean(raw)
@@ -145,6 +206,17 @@ def _is_bold_heading(raw: str) -> bool:
         return False
     letters = [ch for ch in text if ch.isalpha()]
     return numbering(text) is not None or (len(letters) >= 4 and all(ch.isupper() for ch in letters))
+
+
+def _is_label(text: str, in_row: bool) -> bool:
+    """A line that is a table cell, a figure label, a table's row label or a link."""
+    return bool(_LINK.search(text)) or numbering(text) is None and (in_row or bool(_TABLE_LABEL.search(text)))
+
+
+def _is_numbered_title(text: str) -> bool:
+    """A short line opening with a keyword number ("PART II", "Item 7.", "Note 4 - Leases")."""
+    found = numbering(text)
+    return found is not None and found.scheme in KEYWORD_SCHEMES and len(text.split()) <= 16
 
 
 def _union(boxes: list[list[int]]) -> list[int]:
@@ -155,8 +227,15 @@ def _page(item: dict, paged: bool) -> int | None:
     return int(item["page_idx"]) + 1 if paged and item.get("page_idx") is not None else None
 
 
+def _inline_html(text: str) -> str:
+    """<strong>/<b> → **, links → [text](url), other inline tags dropped (before unescaping,
+    so an escaped "&lt;NAME&gt;" in the text stays)."""
+    text = _LINK_TAG.sub(lambda m: f"[{m.group(2)}]({m.group(1)})" if m.group(1) else m.group(2), text)
+    return _INLINE_TAG.sub("", _STRONG_TAG.sub("**", text))
+
+
 def _clean(text: str) -> str:
-    text = html.unescape(text).replace("\\$", "$")
+    text = html.unescape(_inline_html(text)).replace("\\$", "$")
     return " ".join(_BOLD.sub(r"\2", text).split())
 
 
@@ -259,6 +338,163 @@ def _merge_tables_across_pages(blocks: list[Block]) -> list[Block]:
     return out
 
 
+# --- what only looks like a heading --------------------------------------------------
+
+
+def _beside_others(items: list[dict], repeated: set[str]) -> set[int]:
+    """ids of text lines that sit inside a table or figure, or share their row with two other
+    short lines or with a number (a table row; a cover page's "Jersey   98-1455367"). One
+    line of text beside is not enough: that is the other column of a two-column page."""
+    by_page: dict[int, list[dict]] = {}
+    for item in items:
+        if item.get("bbox") and item.get("type") != "page_number" and normalise(item.get("text", "")) not in repeated:
+            by_page.setdefault(int(item.get("page_idx", 0)), []).append(item)
+    found: set[int] = set()
+    for page_items in by_page.values():
+        for item in page_items:
+            if item.get("type") not in ("text", "header"):
+                continue
+            if any(_inside(item, other) for other in page_items):
+                found.add(id(item))
+                continue
+            row = [other for other in page_items if other is not item and _beside(item, other)]
+            if len(row) >= 2 or any(_is_number(_clean(other.get("text", ""))) for other in row):
+                found.add(id(item))
+    return found
+
+
+def _inside(item: dict, other: dict) -> bool:
+    """The item's centre lies in a table or figure."""
+    x0, y0, x1, y1 = item["bbox"]
+    ox0, oy0, ox1, oy1 = other["bbox"]
+    return other.get("type") in ("table", "image", "chart") and ox0 <= (x0 + x1) / 2 <= ox1 and oy0 <= (y0 + y1) / 2 <= oy1
+
+
+def _beside(item: dict, other: dict) -> bool:
+    """`other` is a short line of text on the same row, left or right of the item."""
+    x0, y0, x1, y1 = item["bbox"]
+    ox0, oy0, ox1, oy1 = other["bbox"]
+    if other.get("type") not in ("text", "header", "footer") or ox0 < x1 and x0 < ox1:
+        return False  # not text, or above or below rather than beside
+    height, other_height = max(y1 - y0, 1), max(oy1 - oy0, 1)
+    overlap = min(y1, oy1) - max(y0, oy0)
+    one_line = other_height <= 1.5 * height and len(_clean(other.get("text", "")).split()) <= _CELL_MAX_WORDS
+    return one_line and overlap > 0.5 * min(height, other_height)
+
+
+def _contents_item(items: list[dict], n_pages: int | None) -> tuple[dict | None, set[str]]:
+    """The title line of a printed table of contents on one of the first pages, and the
+    entries (normalised, so without page numbers) of the lists on its page and the next."""
+    pages = n_pages or (1 + max((int(i.get("page_idx", 0)) for i in items), default=0))
+    early = max(4, pages // 10)
+    for item in items:
+        page = int(item.get("page_idx", 0))
+        if item.get("type") == "text" and page <= early and normalise(item.get("text", "")) in _CONTENTS:
+            entries = {
+                normalise(entry)
+                for other in items
+                if other.get("type") in ("index", "list") and page <= int(other.get("page_idx", 0)) <= page + 1
+                for entry in other.get("list_items", [])
+            }
+            return item, entries
+    return None, set()
+
+
+def _join_broken_headings(blocks: list[Block]) -> list[Block]:
+    """A heading set on two lines that flash returns as two headings ("1. Latinos are … cost
+    of" + "living"): the first stops mid-phrase or the second goes on in lower case."""
+    out: list[Block] = []
+    for block in blocks:
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and block.kind == previous.kind == "heading"
+            and block.inferred
+            and previous.inferred
+            and block.page == previous.page
+            and not previous.text.endswith((":", ";", ".", "?", "!"))
+            and "://" not in block.text
+            and (_TRAILING_FUNCTION_WORD.search(previous.text) or previous.text.endswith(",") or block.text[:1].islower())
+        ):
+            previous.text = f"{previous.text} {block.text}"
+            previous.level = min(previous.level or 2, block.level or 2)
+            if previous.bbox and block.bbox:
+                previous.bbox = _union([previous.bbox, block.bbox])
+            continue
+        out.append(block)
+    return out
+
+
+def _demote_front_matter(blocks: list[Block], end: int, keep: set[str]) -> None:
+    """Headings before a printed table of contents are a cover page's lines ("FORM 10-Q",
+    "Commission File Number …", the company's name): text, except the first (the title)
+    and those the contents or the outline list."""
+    first = next((i for i, b in enumerate(blocks) if b.kind == "heading"), end)
+    for i in range(first + 1, end):
+        block = blocks[i]
+        if block.kind == "heading" and block.inferred and normalise(block.text) not in keep:
+            blocks[i] = Block("text", block.text, page=block.page, bbox=block.bbox)
+
+
+def _demote_list_headings(blocks: list[Block]) -> None:
+    """Word "List Paragraph" items that MinerU promotes to headings (a numbered list
+    interleaved with text) are list items again: a bulleted line, a sentence, a line
+    fragment, a "label: value" line (but never the first heading or a level-1 title);
+    numbered lines in a run of same-level headings with nothing between them; and a
+    numbered sequence ("1 …", "2 …", "3 …" at one level, no other heading between) most
+    of whose members are list items."""
+    headings = [i for i, b in enumerate(blocks) if b.kind == "heading"]
+    items = {i for i in headings[1:] if blocks[i].level != 1 and _reads_like_list_item(blocks[i].text)}
+    run: list[int] = []
+    for i, block in enumerate([*blocks, Block("text", "")]):
+        if block.kind == "heading" and run and run[-1] == i - 1 and blocks[run[-1]].level == block.level:
+            run.append(i)
+            continue
+        if len(run) >= _LIST_RUN:
+            items.update(j for j in run if _LIST_NUMBER.match(blocks[j].text))
+        run = [i] if block.kind == "heading" else []
+    for sequence in _numbered_sequences(blocks):
+        if 2 * len(items.intersection(sequence)) >= len(sequence):
+            items.update(sequence)
+    for i in items:
+        blocks[i] = Block("text", blocks[i].text, page=blocks[i].page, bbox=blocks[i].bbox)
+
+
+def _reads_like_list_item(text: str) -> bool:
+    words = text.split()
+    return (
+        text.startswith(_BULLET)
+        or len(words) > 16
+        or (text.endswith(".") and len(words) > 4)
+        or bool(_TRAILING_FUNCTION_WORD.search(text))
+        or bool(_LINK.search(text))
+        or bool(_FIELD.match(text)) and not _is_numbered_title(text)
+    )
+
+
+def _numbered_sequences(blocks: list[Block]) -> list[list[int]]:
+    """Headings numbered 1, 2, 3 … (the last number counts up) at one level with no other
+    heading between them."""
+    sequences: list[list[int]] = []
+    key: tuple[int | None, int] | None = None
+    last = 0
+    for i, block in enumerate(blocks):
+        if block.kind != "heading":
+            continue
+        match = _LIST_NUMBER.match(block.text)
+        if match is None:
+            key = None
+            continue
+        numbers = match.group(1).split(".")
+        here, n = (block.level, len(numbers)), int(numbers[-1])
+        if here == key and n == last + 1:
+            sequences[-1].append(i)
+        else:
+            sequences.append([i])
+        key, last = here, n
+    return sequences
+
+
 # --- the PDF outline -----------------------------------------------------------------
 
 
@@ -270,7 +506,8 @@ def _apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
         wanted.setdefault(normalise(entry.title), []).append(entry)
     matched = 0
     current = 0
-    for block in blocks:
+    unlisted: list[int] = []
+    for i, block in enumerate(blocks):
         if block.kind != "heading":
             continue
         entries = wanted.get(normalise(block.text))
@@ -280,7 +517,12 @@ def _apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
             matched += 1
         else:
             block.level = current + 1
+            unlisted.append(i)
         block.inferred = False
+    if matched:  # a guessed heading the outline does not list may still be a sentence or a caption
+        for i in unlisted:
+            if looks_like_body_text(blocks[i].text):
+                blocks[i] = Block("text", blocks[i].text, page=blocks[i].page, bbox=blocks[i].bbox)
     if matched == 0:  # the outline describes something else: keep numbering-based levels
         for block in blocks:
             if block.kind == "heading":

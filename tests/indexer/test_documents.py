@@ -188,6 +188,45 @@ def test_docx_headings_lists_and_tables(parser: DocumentParser, tmp_path: Path) 
     assert all(p.page is None for p in s.paragraphs), "DOCX has no real pages"
 
 
+def test_docx_list_paragraphs_are_not_sections(parser: DocumentParser, tmp_path: Path) -> None:
+    """MinerU makes a numbered list interleaved with text (and on two levels) into headings;
+    those items, a run of "Exam 1: 25%" headings and a bulleted link line are not sections."""
+    import docx
+
+    def numbered(text: str, ilvl: int) -> None:
+        paragraph = document.add_paragraph(text, style="List Paragraph")
+        num_pr = paragraph._p.get_or_add_pPr().get_or_add_numPr()
+        num_pr.get_or_add_ilvl().val = ilvl
+        num_pr.get_or_add_numId().val = 5  # the template's "List Number" list
+
+    document = docx.Document()
+    document.add_heading("Course Syllabus", level=0)
+    document.add_heading("Learning goals", level=1)
+    document.add_paragraph("By the end of the course students will be able to do the following things.")
+    numbered("The course should cover the fundamental principles of science.", 0)
+    document.add_paragraph("We cover the basic principles of nutrition science in every lecture.")
+    numbered("The course should include critical thinking.", 0)
+    document.add_paragraph("Students analyse nutrient data in discussion sections.")
+    numbered("Complete the weekly discussion activities on time.", 1)
+    numbered("Review assignments with other students.", 1)
+    document.add_paragraph("Discussion sections meet every Friday.")
+    document.add_heading("Grading", level=1)
+    document.add_paragraph("Grades are based on homework and two exams.")
+    for line in ["Exam 1: 25%", "Exam 2: 25%", "Final exam: 50%"]:
+        document.add_heading(line, level=2)
+    document.add_paragraph("Exams are held in the lecture hall.")
+    document.add_heading("Resources", level=1)
+    document.add_heading("• Writing Center - http://www.example.edu/writing", level=2)
+    document.add_paragraph("Visit them early in the semester.")
+    path = tmp_path / "goals.docx"
+    document.save(str(path))
+
+    s = parse(parser, path)
+    assert tree(s) == [(1, "Learning goals"), (1, "Grading"), (1, "Resources")]
+    texts = [p.text for p in s.paragraphs]
+    assert any("critical thinking" in t for t in texts) and any("Exam 2: 25%" in t for t in texts), "kept as text"
+
+
 def test_pptx_slides_are_pages(parser: DocumentParser, tmp_path: Path) -> None:
     from pptx import Presentation
 
