@@ -26,6 +26,7 @@ import logging
 import math
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -735,6 +736,10 @@ def corpus_section(report: CorpusReport) -> str:
     return "\n".join(lines) + "\n\n" + quality_tables(report) + "\n\n" + speed_table(report)
 
 
+def peak_rss_mb(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
+
+
 def code_version() -> str:
     """The commit measured, marked when the library's files differ from it."""
     repo = HERE.parent
@@ -762,7 +767,9 @@ def render(
         "`recall@k` evidence recall@k, `words@5` the mean number of words in the top 5 results. "
         "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`. "
         f"Machine load (1-min load average) at start {loads[0]:.1f}, at end {loads[1]:.1f} on {os.cpu_count()} CPUs: "
-        "timings are only comparable between runs on an equally loaded machine.",
+        "timings are only comparable between runs on an equally loaded machine. "
+        f"Peak RSS: this process {peak_rss_mb(resource.RUSAGE_SELF):.0f} MB (model, indexes, baseline vectors), "
+        f"MinerU parser processes {peak_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB (largest one).",
     ]
     return "\n".join(head) + "\n\n" + "\n\n".join(corpus_section(r) for r in reports) + "\n"
 
@@ -805,7 +812,7 @@ def plot(reports: list[CorpusReport], path: Path) -> None:
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(reports), figsize=(4.2 * len(reports), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(reports), figsize=(max(9.0, 4.2 * len(reports)), 4.6), squeeze=False)
     for ax, report in zip(axes[0], reports, strict=True):
         for config, color in zip(PLOTTED, ("tab:blue", "tab:green", "tab:gray"), strict=True):
             run = next(
@@ -824,8 +831,8 @@ def plot(reports: list[CorpusReport], path: Path) -> None:
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("% of questions (scoped to the document)")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -875,6 +882,20 @@ def load_sets(names: list[str], bench: Path, work: Path, limit: int | None) -> l
     return corpora
 
 
+def write_results(
+    reports: list[CorpusReport], out: Path, started: dt.datetime, seconds: float, loads: tuple[float, float],
+    version: str,
+) -> str:
+    """Tables, numbers and plot of the sets done so far (rewritten after each set: a long run keeps its work)."""
+    text = render(reports, started, seconds, loads, version)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "retrieval.md").write_text(text, encoding="utf-8")
+    summary = results_json(reports, started, seconds, version)
+    (out / "retrieval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    plot(reports, out / "retrieval.png")
+    return text
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
@@ -889,17 +910,11 @@ def main(argv: list[str] | None = None) -> None:
         corpora = load_sets(names, args.bench, work, args.limit)
         embedder = Embedder(MODELS_DIR)
         reranker = Reranker(args.reranker, MODELS_DIR, args.reranker_path) if args.reranker else None
-        reports = [
-            run_corpus(corpus, work, embedder, name not in skip_ablation, reranker)
-            for name, corpus in zip(names, corpora, strict=True)
-        ]
-    seconds = time.perf_counter() - clock
-    text = render(reports, started, seconds, (load_start, os.getloadavg()[0]), version)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "retrieval.md").write_text(text, encoding="utf-8")
-    summary = results_json(reports, started, seconds, version)
-    (args.out / "retrieval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    plot(reports, args.out / "retrieval.png")
+        reports: list[CorpusReport] = []
+        for name, corpus in zip(names, corpora, strict=True):
+            reports.append(run_corpus(corpus, work, embedder, name not in skip_ablation, reranker))
+            seconds = time.perf_counter() - clock
+            text = write_results(reports, args.out, started, seconds, (load_start, os.getloadavg()[0]), version)
     print(text)
     log(f"done in {seconds / 60:.1f} min; wrote {args.out / 'retrieval.md'}")
 

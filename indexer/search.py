@@ -57,10 +57,30 @@ class HybridSearch:
             rankings.append(self.dense(query, depth, doc_ids))
         if self.mode in ("hybrid", "lexical"):
             rankings.append([pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)])
-        fused = rrf_fuse(rankings)
+        fused = self.distinct(rrf_fuse(rankings))
         if self.reranker is None:
             return fused[:top_k]
         return self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])[:top_k]
+
+    def distinct(self, ranked: list[Ranked]) -> list[Ranked]:
+        """Drop a hit whose text repeats a better hit of the same document.
+
+        A chart's source line or a disclaimer printed on every page would otherwise
+        fill the top k with copies that tell the reader nothing new.
+        """
+        rows = self.store.paragraphs_by_id([r.paragraph_id for r in ranked])
+        seen: set[tuple[int, str]] = set()
+        kept: list[Ranked] = []
+        for r in ranked:
+            row = rows.get(r.paragraph_id)
+            if row is None:  # replaced meanwhile; the caller skips it too
+                kept.append(r)
+                continue
+            key = (row.doc_id, " ".join(row.text.lower().split()))
+            if key not in seen:
+                seen.add(key)
+                kept.append(r)
+        return kept
 
     def rerank(self, query: str, candidates: list[Ranked]) -> list[Ranked]:
         """Reorder by the cross-encoder's score; the score replaces the fused one."""

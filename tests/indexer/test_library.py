@@ -330,3 +330,14 @@ def test_a_data_dir_inside_the_folder_is_not_indexed(folder: Path, open_library:
     lib.reconcile()
     assert [d.path for d in lib.toc().documents] == ["real.md"]
     assert lib.sync_paths([folder / "index-data" / "looks-like-a-doc.md"]).indexed == []
+
+
+def test_a_paragraph_repeated_on_every_page_is_one_hit(folder: Path, open_library: Callable[..., Library]) -> None:
+    note = "Source: survey of 1,526 adults aged 65 and older, July to September 2013."
+    chapters = "".join(f"## Chapter {i}\n\nFinding {i} about internet use by older adults.\n\n{note}\n\n" for i in range(6))
+    (folder / "report.md").write_text("# Report\n\n" + chapters)
+    lib = open_library(folder)
+    lib.reconcile()
+    hits = [r for r in lib.retrieve("survey of adults aged 65 and older", top_k=5).results if r.is_hit]
+    assert [h.text for h in hits].count(note) == 1
+    assert len(hits) == 5, "the freed places go to other paragraphs"
