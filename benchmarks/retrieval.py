@@ -727,8 +727,8 @@ def corpus_section(report: CorpusReport) -> str:
         f"- questions: {used} usable questions (single-document and collection scope use the same questions); "
         f"{on_flat} of them on a document without headings, where the section is the whole document",
         f"- documents: {s.documents} indexed ({len({q.doc for q in corpus.questions})} with questions); "
-        f"{s.pages} pages, " * bool(s.pages) +
-        f"{s.sections} sections, {s.paragraphs} paragraphs ({len(s.flat_docs)} documents without any heading); "
+        + (f"{s.pages} pages, " if s.pages else "")
+        + f"{s.sections} sections, {s.paragraphs} paragraphs ({len(s.flat_docs)} documents without any heading); "
         f"baseline: {report.chunks} chunks",
         f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
         f"{100 * s.short_share:.1f}% under 8 tokens",
@@ -740,7 +740,7 @@ def corpus_section(report: CorpusReport) -> str:
         on_failed = sum(q.doc in s.failed for q in corpus.questions)
         lines.append(
             f"- failed documents ({on_failed} questions on them, misses for deepread; the baseline reads whatever text layer they have): "
-            + "; ".join(f"{name}: {reason[:80]}" for name, reason in s.failed.items())
+            + "; ".join(f"{name}: {reason.split(' (')[0]}" for name, reason in s.failed.items())
         )
     return "\n".join(lines) + "\n\n" + quality_tables(report) + "\n\n" + speed_table(report)
 
