@@ -60,6 +60,7 @@ _LINK = re.compile(r"\]\(https?://")  # a line that is a link: an entry in a lis
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
 _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
 _CELL_MAX_WORDS = 12
+_ROW_LABEL = re.compile(r"\w\s?(?:\.\s?){4,}")  # "Net income ........ $": leaders lead to a value
 _TABLE_MIN_CELLS = 6
 
 
@@ -273,6 +274,8 @@ def _is_cell(item: dict) -> bool:
     if item.get("type") != "text" or not item.get("bbox"):
         return False
     text = _clean(item.get("text", ""))
+    if _ROW_LABEL.search(text):  # dot leaders lead to a value in the next column: a row label, however long
+        return True
     return 0 < len(text.split()) <= _CELL_MAX_WORDS and not text.endswith((".", ":")) or _is_number(text)
 
 
@@ -342,8 +345,8 @@ def _merge_tables_across_pages(blocks: list[Block]) -> list[Block]:
 
 
 def _beside_others(items: list[dict], repeated: set[str]) -> set[int]:
-    """ids of text lines that sit inside a table or figure, or share their row with two other
-    short lines or with a number (a table row; a cover page's "Jersey   98-1455367"). One
+    """ids of text lines that sit inside a table or figure, title a table's columns, or share
+    their row with two other short lines or with a number (a table row; a cover page's "Jersey   98-1455367"). One
     line of text beside is not enough: that is the other column of a two-column page."""
     by_page: dict[int, list[dict]] = {}
     for item in items:
@@ -351,16 +354,27 @@ def _beside_others(items: list[dict], repeated: set[str]) -> set[int]:
             by_page.setdefault(int(item.get("page_idx", 0)), []).append(item)
     found: set[int] = set()
     for page_items in by_page.values():
-        for item in page_items:
+        for k, item in enumerate(page_items):
             if item.get("type") not in ("text", "header"):
                 continue
-            if any(_inside(item, other) for other in page_items):
+            if any(_inside(item, other) for other in page_items) or _column_title(item, page_items[k + 1 : k + 2]):
                 found.add(id(item))
                 continue
             row = [other for other in page_items if other is not item and _beside(item, other)]
             if len(row) >= 2 or any(_is_number(_clean(other.get("text", ""))) for other in row):
                 found.add(id(item))
     return found
+
+
+def _column_title(item: dict, following: list[dict]) -> bool:
+    """A line set right of the page's middle above rows that start far to its left: the
+    title of a table's columns ("Increase/(Decrease)" over the figures of a statement).
+    A heading in the right column of a two-column page has its text below it, not left."""
+    x0, y0, x1, _ = item["bbox"]
+    if (x0 + x1) / 2 <= 600 or not following:
+        return False
+    nx0, ny0 = following[0]["bbox"][:2]
+    return ny0 >= y0 and nx0 < x0 - 200
 
 
 def _inside(item: dict, other: dict) -> bool:
@@ -510,9 +524,8 @@ def _apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
     for i, block in enumerate(blocks):
         if block.kind != "heading":
             continue
-        entries = wanted.get(normalise(block.text))
-        if entries:
-            entry = entries.pop(0)
+        entry = _take_entry(wanted.get(normalise(block.text)), block.page)
+        if entry:
             block.level, current = entry.level, entry.level
             matched += 1
         else:
@@ -527,6 +540,16 @@ def _apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
         for block in blocks:
             if block.kind == "heading":
                 block.inferred = True
+
+
+def _take_entry(entries: list[OutlineEntry] | None, page: int | None) -> OutlineEntry | None:
+    """The first outline entry with this title that points at the heading's page (or the
+    one before: bookmarks often target the end of the previous page). A table's "Revenue:"
+    row label on page 60 is not the outline's "Revenue" section on page 35."""
+    for i, entry in enumerate(entries or []):
+        if entry.page is None or page is None or 0 <= page - entry.page <= 1:
+            return entries.pop(i)
+    return None
 
 
 def outline_coverage(blocks: list[Block], outline: list[OutlineEntry]) -> float:

@@ -452,3 +452,55 @@ def test_cells_a_pdf_parser_cut_apart_become_one_paragraph_and_dot_leaders_go() 
     assert texts[2] == "Total current and long-term assets … $ 1,234" and texts[3] == "52"
     markdown = build(parse_markdown("# T\n\nYes.\n\nNo.\n"), fallback_title="T")  # not paged: written that way
     assert [p.text for p in markdown.paragraphs] == ["Yes.", "No."]
+
+
+def test_a_financial_statement_cut_into_labels_and_figures_is_one_table() -> None:
+    """flash returns each row label (with its dot leaders) and each figure as its own item."""
+    rows = [
+        ("Cash flows from operating activities: Net income ...................................", ["629,551", "268,395"]),
+        ("Depreciation, amortization and accretion, including the long-term portion of all leases ......", ["339,473", "313,590"]),
+        ("Stock-based compensation ..........................................", ["335,859", "333,701"]),
+        ("Net cash provided by operating activities ...........................", ["1,469,502", "1,287,482"]),
+    ]
+    items = [
+        line(0, 40, "CONSOLIDATED STATEMENTS OF CASH FLOWS", level=2, x=(310, 694)),
+        line(0, 60, "Increase/(Decrease)", level=2, x=(704, 813)),  # titles the figures' columns
+    ]
+    for r, (label, figures) in enumerate(rows):
+        y = 80 + 20 * r
+        items.append(line(0, y, label, x=(85, 595)))
+        items.extend(line(0, y, f, x=(640 + 110 * c, 700 + 110 * c)) for c, f in enumerate(figures))
+    items.append(line(0, 300, "See accompanying Notes to Consolidated Financial Statements."))
+    s = pdf(items, n_pages=2)
+    assert [sec.title for sec in s.sections[1:]] == [] and s.title == "CONSOLIDATED STATEMENTS OF CASH FLOWS"
+    tables = [p for p in s.paragraphs if p.kind == "table"]
+    assert len(tables) == 1, [p.text for p in s.paragraphs]
+    assert tables[0].text.splitlines()[-1] == "Net cash provided by operating activities … | 1,469,502 | 1,287,482"
+    assert "Increase/(Decrease)" in "\n".join(p.text for p in s.paragraphs), "the column title stays as text"
+
+
+def test_an_outline_title_matches_a_heading_on_its_own_page_only() -> None:
+    body = "Revenue grew in every segment, led by subscriptions, as the table below shows in detail."
+    s = pdf(
+        [
+            line(0, 100, "Results of Operations", level=2),
+            line(0, 120, body),
+            line(3, 100, "Financial Statements", level=2),
+            line(3, 120, "Revenue:", level=2, x=(85, 150)),  # a statement's row label, set in bold
+            line(3, 140, body),
+            line(4, 100, "Revenue", level=2),
+            line(4, 120, body),
+        ],
+        n_pages=5,
+        outline=[
+            OutlineEntry("Results of Operations", 1, 1),
+            OutlineEntry("Financial Statements", 1, 4),
+            OutlineEntry("Revenue", 2, 5),
+        ],
+    )
+    assert [(sec.level, sec.title, sec.page_start) for sec in s.sections[1:]] == [
+        (1, "Results of Operations", 1),
+        (1, "Financial Statements", 4),
+        (2, "Revenue", 5),
+    ]
+    assert s.paragraphs[1].text == "Revenue:" and s.paragraphs[1].page == 4, "the label is text again"
