@@ -100,10 +100,12 @@ def _is_unique_top(ranks: list[float]) -> bool:
 _CAPTION_RE = re.compile(r"^(figure|fig\.|table|chart|exhibit|source|photo|image)\s*\d+", re.I)
 _TRAILING_FUNCTION_WORD_RE = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on|at|as|that|our|its)$", re.I)
 _NOT_A_TITLE_RE = re.compile(r"^[-—–$€£%()\d.,/\s]+$")
+_CONTINUED_RE = re.compile(r"\bcontinued\)?$", re.I)  # "Notes to … Statements (Continued)": the page goes on
 
 
 def looks_like_body_text(title: str) -> bool:
-    """A guessed heading that is really a sentence, a line fragment, a caption or a number."""
+    """A guessed heading that is really a sentence, a line fragment, a caption, a number or
+    the repeated title of a continued page."""
     words = title.split()
     return (
         len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
@@ -114,6 +116,7 @@ def looks_like_body_text(title: str) -> bool:
         or title[:1].islower()
         or title.endswith((":", ";", ","))
         or (title.startswith("(") and numbering_depth(title) is None)
+        or bool(_CONTINUED_RE.search(title))
     )
 
 

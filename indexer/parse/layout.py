@@ -59,6 +59,7 @@ _TABLE_LABEL = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}$|^total\b|^%", r
 _LINK = re.compile(r"\]\(https?://")  # a line that is a link: an entry in a list of exhibits or sources
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
 _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
+_PAGE_TOP = 120  # a page's title starts above this (0–1000 page units)
 _CELL_MAX_WORDS = 12
 _ROW_LABEL = re.compile(r"\w\s?(?:\.\s?){4,}")  # "Net income ........ $": leaders lead to a value
 _TABLE_MIN_CELLS = 6
@@ -79,6 +80,8 @@ def blocks_from_content_list(
     outline: list[OutlineEntry] | None = None,
 ) -> ParsedDocument:
     """Map MinerU items to blocks. `paged`: pages mean something (PDF, slides)."""
+    if paged:
+        items = _headers_in_place(items)
     repeated = _running_texts(items, n_pages)
     beside = _beside_others(items, repeated) if paged else set()
     header_pages: dict[str, set[int]] = {}  # a header that recurs, even on two pages, is a running one
@@ -142,6 +145,10 @@ def _block(
     if kind == "text" and not item.get("text_level") and _is_bold_heading(item.get("text", "")):
         text = _clean(item["text"])
         if normalise(text) not in repeated and not label:
+            return Block("heading", text, level=2, page=page, inferred=True)
+    if kind in ("text", "header") and not item.get("text_level") and paged and _is_page_title(item) and not label:
+        text = _clean(item["text"])  # a statement's title: "Amcor plc Consolidated Statements of Cash Flows"
+        if normalise(text) not in recurring:
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind == "header" and _is_numbered_title(_clean(item.get("text", ""))):
         text = _clean(item["text"])  # flash labels a page's first line a header, "PART II" or "Note 10 - …" too
@@ -209,6 +216,21 @@ def _is_bold_heading(raw: str) -> bool:
     return numbering(text) is not None or (len(letters) >= 4 and all(ch.isupper() for ch in letters))
 
 
+def _is_page_title(item: dict) -> bool:
+    """A centred line at the top of a page (not the first) whose words are capitalised: the
+    title of a financial statement, a slide or an appendix, which flash often leaves
+    unmarked or labels a page header. Parenthesised notes ("($ in millions)") are ignored."""
+    bbox = item.get("bbox")
+    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP or abs((bbox[0] + bbox[2]) / 2 - 500) > 60:
+        return False
+    text = _clean(item.get("text", ""))
+    words = re.sub(r"\([^)]*\)", " ", text).split()
+    if not 2 <= len(words) <= 16 or text.endswith((".", ":", ",", ";")):
+        return False
+    long = [w for w in words if sum(ch.isalpha() for ch in w) >= 4]
+    return len(long) >= 2 and all(w[0].isupper() for w in long)
+
+
 def _is_label(text: str, in_row: bool) -> bool:
     """A line that is a table cell, a figure label, a table's row label or a link."""
     return bool(_LINK.search(text)) or numbering(text) is None and (in_row or bool(_TABLE_LABEL.search(text)))
@@ -245,6 +267,26 @@ def _has_words(text: str) -> bool:
 
 
 # --- running headers and footers -----------------------------------------------------
+
+
+def _headers_in_place(items: list[dict]) -> list[dict]:
+    """flash reads a page's `header` items first, wherever they sit: move each before the
+    first item read after it that lies below it, so a statement's column heads and first
+    rows (which it may label header) follow the statement's title instead of preceding it."""
+    out: list[dict] = []
+    page: list[dict] = []
+    for item in [*items, None]:
+        if item is not None and (not page or item.get("page_idx") == page[0].get("page_idx")):
+            page.append(item)
+            continue
+        headers = [h for h in page if h.get("type") == "header" and h.get("bbox")]
+        rest = [i for i in page if not (i.get("type") == "header" and i.get("bbox"))]
+        for h in sorted(headers, key=lambda h: h["bbox"][1]):
+            below = next((n for n, i in enumerate(rest) if i.get("bbox") and i["bbox"][1] > h["bbox"][1]), len(rest))
+            rest.insert(below, h)
+        out.extend(rest)
+        page = [item] if item is not None else []
+    return out
 
 
 def _running_texts(items: list[dict], n_pages: int | None) -> set[str]:

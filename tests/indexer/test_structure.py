@@ -504,3 +504,33 @@ def test_an_outline_title_matches_a_heading_on_its_own_page_only() -> None:
         (2, "Revenue", 5),
     ]
     assert s.paragraphs[1].text == "Revenue:" and s.paragraphs[1].page == 4, "the label is text again"
+
+
+def test_a_statement_titled_only_by_a_centred_page_top_line_is_a_section() -> None:
+    """flash leaves a statement's title unmarked, or calls it a page header and reads it
+    (and the table cells it also labels header) before everything else on the page."""
+    body = "The company reported results for the quarter in line with its guidance to investors."
+    s = pdf(
+        [
+            line(0, 100, "Item 8. Financial Statements", level=2),
+            line(0, 120, body),
+            line(1, 200, "Net income", x=(60, 200)),
+            line(1, 200, "1,058", x=(700, 760)),
+            line(1, 45, "Amcor plc Consolidated Statements of Cash Flows ($ in millions)", x=(300, 700), kind="header"),
+            line(1, 180, "Cash flows from operating activities:", x=(60, 300), kind="header"),
+            line(2, 60, "Notes to Consolidated Financial Statements", x=(330, 670)),
+            line(2, 100, body),
+            line(3, 60, "Notes to Consolidated Financial Statements (Continued)", x=(300, 700)),
+            line(3, 100, body),
+            line(3, 500, "Segment Results By Region", x=(350, 650)),  # centred, but not at the top
+            line(3, 520, body),
+        ],
+        n_pages=4,
+    )
+    assert [(sec.level, sec.title) for sec in s.sections[1:]] == [
+        (1, "Amcor plc Consolidated Statements of Cash Flows ($ in millions)"),
+        (1, "Notes to Consolidated Financial Statements"),
+    ]
+    statement = [p.text for p in s.paragraphs if p.sec_id == 1]
+    assert statement == ["Cash flows from operating activities:\nNet income\n1,058"]
+    assert s.sections[0].page_end == 1, "nothing of page 2 is left in the section before"
