@@ -29,6 +29,7 @@ from benchmarks.retrieval import (
     bag,
     first_ranks,
     markdown_table,
+    row_pages,
     summarize,
 )
 from indexer.library import Library, LibraryConfig
@@ -54,8 +55,7 @@ def units(ranker: LibraryRanker, lib: Library, ids: list[int]) -> list[Unit]:
     for pid in ids:
         row = rows[pid]
         section, span = ranker.section(row.doc_id, row.sec_id)
-        pages = frozenset([row.page]) if row.page is not None else frozenset()
-        out.append(Unit(bag(row.text), section, len(row.text.split()), pages, span))
+        out.append(Unit(bag(row.text), section, len(row.text.split()), frozenset(row_pages(row)), span))
     return out
 
 

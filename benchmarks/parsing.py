@@ -135,7 +135,7 @@ def _parse(doc_parser: DocumentParser, path: Path) -> FileResult:
         pages=structure.n_pages or 0,
         sections=len(structure.sections),
         paragraphs=len(structure.paragraphs),
-        cited_pages={p.page for p in structure.paragraphs if p.page is not None},
+        cited_pages={page for p in structure.paragraphs if p.page is not None for page in range(p.page, p.page_end + 1)},
         structure=structure,
     )
 

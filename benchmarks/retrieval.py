@@ -268,7 +268,7 @@ class LibraryRanker:
             read.update((row.doc_id, row.sec_id, row.para_idx) for row in rows)
             text = "\n".join(row.text for row in rows)
             section, span = self.section(r.doc_id, r.sec_id)
-            pages = frozenset(row.page for row in rows if row.page is not None)
+            pages = frozenset(page for row in rows for page in row_pages(row))
             units.append(Unit(bag(text), section, len(text.split()), pages, span))
         return units, elapsed
 
@@ -293,7 +293,7 @@ class LibraryRanker:
         key = (doc_id, sec_id)
         if key not in self._sections:
             rows = self.lib.store.paragraphs(doc_id, sec_id, 0, 10**6)
-            pages = [r.page for r in rows if r.page is not None]
+            pages = [page for r in rows for page in row_pages(r)]
             span = frozenset(range(min(pages), max(pages) + 1)) if pages else frozenset()
             self._sections[key] = (bag("\n".join(r.text for r in rows)), span)
         return self._sections[key]
@@ -305,8 +305,15 @@ class LibraryRanker:
         for section in self.lib.store.sections(doc_id):
             tokens, span = self.section(doc_id, section["sec_id"])
             for row in self.lib.store.paragraphs(doc_id, section["sec_id"], 0, 10**6):
-                pages = frozenset([row.page]) if row.page is not None else frozenset()
+                pages = frozenset(row_pages(row))
                 yield Unit(bag(row.text), tokens, len(row.text.split()), pages, span)
+
+
+def row_pages(row: ParagraphRow) -> range:
+    """Every page a paragraph runs on (a table continued over a page break has several)."""
+    if row.page is None:
+        return range(0)
+    return range(row.page, (row.page_end or row.page) + 1)
 
 
 Page = tuple[int | None, str]  # (1-based page or None for text files, text)

@@ -320,7 +320,11 @@ class Library:
             if out and used + row.n_tokens > self.config.token_budget:
                 break
             text = row.text if row.n_tokens <= self.config.token_budget else _clip(row.text, self.config.token_budget)
-            out.append(ParagraphText(para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, bbox=row.box))
+            out.append(
+                ParagraphText(
+                    para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
+                )
+            )
             used += row.n_tokens
         end_read = out[-1].para_idx
         next_start = end_read + 1 if end_read < last else None
@@ -400,7 +404,8 @@ def _acquire(data_dir: Path) -> FileLock:
 
 def _retrieved(p: ParagraphRow, section_path: list[str], doc_version: int) -> RetrievedParagraph:
     return RetrievedParagraph(
-        doc_id=p.doc_id, sec_id=p.sec_id, para_idx=p.para_idx, text=p.text, kind=p.kind, page=p.page, bbox=p.box,
+        doc_id=p.doc_id, sec_id=p.sec_id, para_idx=p.para_idx, text=p.text, kind=p.kind, page=p.page,
+        page_end=p.page_end, bbox=p.box,
         section_path=section_path, score=None, rank=None, is_hit=False, doc_version=doc_version,
     )
 

@@ -35,7 +35,8 @@ class Block:
     level: int | None = None
     page: int | None = None
     inferred: bool = False
-    bbox: list[int] | None = None  # x0, y0, x1, y1 in 0–1000 page units (PDFs)
+    bbox: list[int] | None = None  # x0, y0, x1, y1 in 0–1000 page units (PDFs), on `page`
+    last_page: int | None = None  # where a block that runs over a page break ends (a continued table)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Paragraph:
     page: int | None
     n_tokens: int
     bbox: list[int] | None = None
+    page_end: int | None = None  # the last page it runs on; `page` when it stays on one
 
 
 @dataclass
@@ -140,6 +142,7 @@ class RetrievedParagraph(BaseModel):
     text: str
     kind: str
     page: int | None = None
+    page_end: int | None = Field(None, description="Last page, when the paragraph runs over a page break.")
     bbox: list[int] | None = Field(None, description="x0, y0, x1, y1 on the page, 0–1000 (PDFs).")
     section_path: list[str]
     score: float | None = Field(None, description="Fused relevance score; null for neighbours.")
@@ -159,6 +162,7 @@ class ParagraphText(BaseModel):
     text: str
     kind: str
     page: int | None = None
+    page_end: int | None = Field(None, description="Last page, when the paragraph runs over a page break.")
     bbox: list[int] | None = None
 
 

@@ -60,6 +60,7 @@ class ParagraphRow:
     n_tokens: int
     vec_id: str
     bbox: str | None = None  # JSON
+    page_end: int | None = None
 
     @property
     def box(self) -> list[int] | None:
@@ -146,8 +147,19 @@ def _m003_lexical_context(db: sqlite3.Connection) -> None:
     )
 
 
+def _m004_paragraph_page_end(db: sqlite3.Connection) -> None:
+    """A table continued over a page break cites all its pages, not just the first."""
+    db.execute("ALTER TABLE paragraphs ADD COLUMN page_end INTEGER")
+    db.execute("UPDATE paragraphs SET page_end = page")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_initial, _m002_paragraph_bbox, _m003_lexical_context]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _m001_initial,
+    _m002_paragraph_bbox,
+    _m003_lexical_context,
+    _m004_paragraph_page_end,
+]
 
 
 class Store:
@@ -269,11 +281,11 @@ class Store:
             )
             for para, vec_id in zip(structure.paragraphs, vec_ids, strict=True):
                 cur = db.execute(
-                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox, page_end)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
-                        json.dumps(para.bbox) if para.bbox else None,
+                        json.dumps(para.bbox) if para.bbox else None, para.page_end,
                     ),
                 )
                 db.execute(

@@ -20,6 +20,7 @@ The rules (DESIGN.md, "Data model"):
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
 from indexer.numbering import levels_from_numbering, numbering_depth
@@ -72,12 +73,14 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
             _widen_pages(current, block.page)
             continue
         n_tokens = count_tokens(block.text)
+        page_end = block.last_page or block.page
         paragraphs.append(
-            Paragraph(current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox)
+            Paragraph(current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end)
         )
         current.n_paras += 1
         current.n_tokens += n_tokens
         _widen_pages(current, block.page)
+        _widen_pages(current, page_end)
     return DocumentStructure(title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages)
 
 
@@ -154,7 +157,7 @@ _LEADER_RE = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
 
 def _clean_leaders(blocks: list[Block]) -> list[Block]:
     return [
-        Block(b.kind, _LEADER_RE.sub(" … ", b.text), b.level, b.page, b.inferred, b.bbox)
+        replace(b, text=_LEADER_RE.sub(" … ", b.text))
         if b.kind in ("text", "list", "table") and "...." in b.text.replace(" ", "")
         else b
         for b in blocks
@@ -198,7 +201,7 @@ def _split_long_text(blocks: list[Block]) -> list[Block]:
         if block.kind != "text" or count_tokens(block.text) <= MAX_TEXT_TOKENS:
             out.append(block)
             continue
-        out.extend(Block("text", piece, page=block.page, bbox=block.bbox) for piece in split_prose(block.text))
+        out.extend(replace(block, text=piece) for piece in split_prose(block.text))
     return out
 
 

@@ -46,7 +46,7 @@ def render_retrieve(result: RetrieveResult) -> str:
     hits = sum(1 for r in result.results if r.is_hit)
     lines = [f'{hits} hit(s) for "{result.query}" — (doc_id, sec_id, para_idx):']
     for r in result.results:
-        page = f" | p.{r.page}" if r.page is not None else ""
+        page = f" | p.{_pages(r.page, r.page_end)}" if r.page is not None else ""
         head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
         lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page} | {' > '.join(r.section_path)}")
         lines.append(r.text)
@@ -62,7 +62,7 @@ def render_section(section: SectionText) -> str:
         span = "no paragraphs"
     lines = [f"({section.doc_id}) [{section.sec_id}] {section.title} | level {section.level} | {span} | v{section.version}"]
     for p in section.paragraphs:
-        page = f" p.{p.page}" if p.page is not None else ""
+        page = f" p.{_pages(p.page, p.page_end)}" if p.page is not None else ""
         kind = f" {p.kind}" if p.kind != "text" else ""
         lines.append(f"\n[{p.para_idx}]{page}{kind}")
         lines.append(p.text)
@@ -71,3 +71,7 @@ def render_section(section: SectionText) -> str:
     elif section.next_start_para is None and section.paragraphs:
         lines.append("\n(end of section)")
     return "\n".join(lines)
+
+
+def _pages(page: int, page_end: int | None) -> str:
+    return f"{page}–{page_end}" if page_end is not None and page_end != page else str(page)

@@ -375,9 +375,10 @@ def _merge_tables_across_pages(blocks: list[Block]) -> list[Block]:
             previous is not None
             and block.kind == previous.kind == "table"
             and previous.page is not None
-            and block.page == previous.page + 1
+            and block.page == (previous.last_page or previous.page) + 1
         ):
             previous.text = f"{previous.text}\n{block.text}"
+            previous.last_page = block.page
             continue
         out.append(block)
     return out

@@ -121,6 +121,7 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
     tables = [p for p in s.paragraphs if p.kind == "table"]
     assert len(tables) == 1, [p.text[:80] for p in s.paragraphs]
     assert "Region 00" in tables[0].text and "Region 39" in tables[0].text, "the table spanning a page break is whole"
+    assert tables[0].page_end == tables[0].page + 1, "and cites both its pages"
     assert all(p.page is not None and 1 <= p.page <= s.n_pages for p in s.paragraphs)
     assert all(p.bbox and 0 <= p.bbox[0] < p.bbox[2] <= 1000 and 0 <= p.bbox[1] < p.bbox[3] <= 1000 for p in s.paragraphs)
     figure = next(p for p in s.paragraphs if "Figure 1" in p.text)
@@ -268,8 +269,10 @@ def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, op
     hits = library.retrieve("Region 07", top_k=3).results
     table = next(h for h in hits if h.kind == "table")
     assert table.page is not None and "Region 07" in table.text and table.bbox is not None
+    assert table.page_end == table.page + 1, "the table continues on the next page"
     read = library.read_section(table.doc_id, table.sec_id)
     assert read.paragraphs[table.para_idx].bbox == table.bbox
+    assert read.paragraphs[table.para_idx].page_end == table.page_end
     assert table.section_path[-1] == "2.1 Revenue by region"
     cached = list((tmp_path / "data" / "parse-cache").glob("*.json.gz"))
     assert len(cached) == 1, "the successful parse is cached by content hash"
