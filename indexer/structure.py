@@ -39,18 +39,23 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     headings = [b for b in blocks if b.kind == "heading"]
     ranks = _heading_ranks(headings)
 
-    opens_with_heading = bool(blocks) and blocks[0].kind == "heading"
-    named_by_heading = opens_with_heading and numbering_depth(blocks[0].text) is None  # "1 Introduction" is no title
-    title = parsed.title or (blocks[0].text if named_by_heading else fallback_title)
-    start = 0
+    first = blocks[0] if blocks and blocks[0].kind == "heading" else None
     # The opening heading *is* the title when it repeats the front-matter title, or when
-    # nothing else names the document and it is the only heading at its level (or, in
-    # plain text, an unnumbered line standing first).
-    first = blocks[0] if opens_with_heading else None
-    if first and (
+    # nothing else names the document and it is the only heading at its level (or, without
+    # type sizes to say otherwise, an unnumbered guessed heading standing first).
+    typeset = first is not None and first.size is not None
+    is_title = first is not None and (
         first.text == parsed.title
-        or (not parsed.title and (_is_unique_top(ranks) or (first.inferred and numbering_depth(first.text) is None)))
-    ):
+        or (
+            not parsed.title
+            and (_is_unique_top(ranks) or (not typeset and first.inferred and numbering_depth(first.text) is None))
+        )
+    )
+    # "1 Introduction" is no title; nor is a chapter title set like the chapters after it.
+    named_by_heading = first is not None and numbering_depth(first.text) is None and (is_title or not typeset)
+    title = parsed.title or (first.text if first is not None and named_by_heading else fallback_title)
+    start = 0
+    if is_title:
         start = 1
         ranks = ranks[1:]
 
@@ -87,13 +92,41 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
 def _heading_ranks(headings: list[Block]) -> list[float]:
     """A sortable rank per heading: smaller is shallower.
 
-    Declared levels are trusted when they vary (Markdown); when every heading has
-    the same level, or the headings were inferred, numbering decides.
+    Declared levels are trusted when they vary (Markdown, a PDF's outline); when every
+    heading has the same level, or the headings were inferred, numbering decides; when
+    numbering says nothing either (all one level), the font size does (PDFs).
     """
     declared_levels = {h.level for h in headings if not h.inferred}
     if len(declared_levels) > 1 and not any(h.inferred for h in headings):
         return [float(h.level or 1) for h in headings]
-    return [float(level) for level in levels_from_numbering([h.text for h in headings])]
+    levels = levels_from_numbering([h.text for h in headings])
+    if len(set(levels)) == 1:
+        return _levels_from_size(headings) or [float(level) for level in levels]
+    return [float(level) for level in levels]
+
+
+MAX_SIZE_LEVELS = 4
+_SAME_SIZE = 0.08  # sizes closer than this (relative to the body text) are one level
+
+
+def _levels_from_size(headings: list[Block]) -> list[float] | None:
+    """Bigger type is shallower: distinct heading sizes, largest first, one level each (sizes
+    within _SAME_SIZE of each other share a level; at most MAX_SIZE_LEVELS). None when most
+    headings have no size or all have the same: then sizes say nothing."""
+    sizes = [h.size for h in headings]
+    known = sorted({s for s in sizes if s is not None}, reverse=True)
+    if len(known) < 2 or sum(s is not None for s in sizes) < 0.8 * len(sizes):
+        return None
+    level_of: dict[float, int] = {}
+    level = 1
+    for previous, size in zip([known[0], *known], known):
+        if previous - size >= _SAME_SIZE:
+            level = min(level + 1, MAX_SIZE_LEVELS)
+        level_of[size] = level
+    if len(set(level_of.values())) < 2:
+        return None
+    deepest = max(level_of.values())
+    return [float(level_of[s]) if s is not None else float(deepest) for s in sizes]
 
 
 def _is_unique_top(ranks: list[float]) -> bool:

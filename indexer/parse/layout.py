@@ -33,7 +33,7 @@ import html
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from indexer.models import Block, ParsedDocument
 from indexer.numbering import KEYWORD_SCHEMES, numbering, split_run_in_heading
@@ -59,6 +59,9 @@ _TABLE_LABEL = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}$|^total\b|^%", r
 _LINK = re.compile(r"\]\(https?://")  # a line that is a link: an entry in a list of exhibits or sources
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
 _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
+_SMALLER = 0.95  # a heading under 95% of the body text's size is smaller than the body
+_LARGER = 1.15  # a bold line this much larger than the body text is a heading…
+_LARGE = 1.3  # …and any short line this much larger
 _PAGE_TOP = 120  # a page's title starts above this (0–1000 page units)
 _CELL_MAX_WORDS = 12
 _ROW_LABEL = re.compile(r"\w\s?(?:\.\s?){4,}")  # "Net income ........ $": leaders lead to a value
@@ -90,6 +93,7 @@ def blocks_from_content_list(
             header_pages.setdefault(normalise(item.get("text", "")), set()).add(int(item.get("page_idx", 0)))
     recurring = repeated | {key for key, pages in header_pages.items() if len(pages) > 1}
     contents, contents_entries = _contents_item(items, n_pages) if paged else (None, set())
+    body = _body_size(items)
     front_matter_ends = 0  # blocks before the printed table of contents
     blocks: list[Block] = []
     for group in _group_table_cells(items):
@@ -99,16 +103,21 @@ def blocks_from_content_list(
             box = _union([c["bbox"] for c in group]) if paged else None
             blocks.append(Block("table", _render_cells(group), page=_page(group[0], paged), bbox=box))
             continue
-        block = _block(group, paged, repeated, heading_levels_reliable, id(group) in beside, recurring)
+        scale = group["font_size"] / body if body and group.get("font_size") else None
+        block = _block(group, paged, repeated, heading_levels_reliable, id(group) in beside, recurring, scale)
         if block is None:
             continue
         block.bbox = list(group["bbox"]) if paged and group.get("bbox") else None
+        if block.kind == "heading" and scale:
+            block.size = round(scale, 2)
         if block.kind == "heading" and block.inferred:
             for part in split_run_in_heading(block.text):
-                blocks.append(Block("heading", part, level=block.level, page=block.page, inferred=True, bbox=block.bbox))
+                blocks.append(replace(block, text=part))
         else:
             blocks.append(block)
-    _demote_front_matter(blocks, front_matter_ends, contents_entries | {normalise(e.title) for e in outline or []})
+    listed = contents_entries | {normalise(e.title) for e in outline or []}
+    _demote_front_matter(blocks, front_matter_ends, listed)
+    _demote_small_headings(blocks, listed)
     blocks = _join_broken_headings(_merge_tables_across_pages(blocks))
     if heading_levels_reliable and not paged:
         _demote_list_headings(blocks)
@@ -133,16 +142,18 @@ def _block(
     levels_reliable: bool,
     in_row: bool = False,
     recurring: frozenset[str] | set[str] = frozenset(),
+    scale: float | None = None,
 ) -> Block | None:
     """`in_row`: the item shares its line with other short items or sits inside a table or
     figure, so it is a cell or a label, never an unnumbered heading. `recurring`: header
-    lines seen on more than one page, which are never promoted to headings."""
+    lines seen on more than one page, which are never promoted to headings. `scale`: the
+    item's font size relative to the body text (PDFs), when known."""
     kind = item.get("type")
     page = _page(item, paged)
     label = paged and _is_label(_clean(item.get("text", "")), in_row)
     if label and kind == "text" and item.get("text_level"):
         item = {k: v for k, v in item.items() if k != "text_level"}
-    if kind == "text" and not item.get("text_level") and _is_bold_heading(item.get("text", "")):
+    if kind == "text" and not item.get("text_level") and _is_bold_heading(item.get("text", ""), scale):
         text = _clean(item["text"])
         if normalise(text) not in repeated and not label:
             return Block("heading", text, level=2, page=page, inferred=True)
@@ -203,17 +214,25 @@ def _figure(item: dict, page: int | None) -> Block | None:
     return Block("figure", text, page=page) if _has_words(text) else None
 
 
-def _is_bold_heading(raw: str) -> bool:
-    """A line set entirely in bold that reads like a title: flash misses many of these
-    ("**PART II**", "<strong><u>Item 8. Financial Statements</u></strong>")."""
+def _is_bold_heading(raw: str, scale: float | None = None) -> bool:
+    """A line that reads like a title and is set entirely in bold (numbered, in capitals, or
+    in larger type than the body), or in much larger type: flash misses many of these
+    ("**PART II**", "<strong><u>Item 8. Financial Statements</u></strong>", a 14 pt
+    "**Unpacking**" over 11 pt text)."""
     raw = _inline_html(raw).strip()
+    text = _clean(raw)
+    if scale is not None and scale >= _LARGE and 0 < len(text.split()) <= 12 and not text.endswith("."):
+        return True
     if not (raw.startswith("**") and raw.endswith("**")) or "**" in raw[2:-2]:
         return False
-    text = _clean(raw)
     if not 0 < len(text.split()) <= 16:
         return False
     letters = [ch for ch in text if ch.isalpha()]
-    return numbering(text) is not None or (len(letters) >= 4 and all(ch.isupper() for ch in letters))
+    return (
+        numbering(text) is not None
+        or (len(letters) >= 4 and all(ch.isupper() for ch in letters))
+        or (scale is not None and scale >= _LARGER)
+    )
 
 
 def _is_page_title(item: dict) -> bool:
@@ -480,6 +499,31 @@ def _join_broken_headings(blocks: list[Block]) -> list[Block]:
             continue
         out.append(block)
     return out
+
+
+def _body_size(items: list[dict]) -> float | None:
+    """The font size most of the text is set in (weighted by characters)."""
+    chars: Counter[float] = Counter()
+    for item in items:
+        if item.get("type") == "text" and item.get("font_size") and not item.get("text_level"):
+            chars[float(item["font_size"])] += len(item.get("text", ""))
+    return chars.most_common(1)[0][0] if chars else None
+
+
+def _demote_small_headings(blocks: list[Block], keep: set[str]) -> None:
+    """A guessed heading set smaller than the body text is a chart title, a caption or a
+    table's cell, not a section ("% who say …" in 9 pt beside 11 pt prose); unless it is
+    numbered, or the contents or outline list it."""
+    for i, block in enumerate(blocks):
+        if (
+            block.kind == "heading"
+            and block.inferred
+            and block.size is not None
+            and block.size < _SMALLER
+            and numbering(block.text) is None
+            and normalise(block.text) not in keep
+        ):
+            blocks[i] = Block("text", block.text, page=block.page, bbox=block.bbox)
 
 
 def _demote_front_matter(blocks: list[Block], end: int, keep: set[str]) -> None:

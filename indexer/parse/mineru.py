@@ -44,7 +44,7 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".epub": (False, True),
 }
 # Bump when the worker's output or its mapping changes, so cached parses are redone.
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: text lines carry their font size
 
 
 @dataclass

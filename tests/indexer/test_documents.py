@@ -76,6 +76,25 @@ def make_report(path: Path, outline: bool = True) -> Path:
     return path
 
 
+def make_guide(path: Path) -> Path:
+    """Unnumbered headings, no outline: only the type size tells a chapter from a section,
+    and a small bold chart title from either."""
+    pdf = FPDF()
+    for chapter, sections in (("Getting Started", ("Unpacking", "First Charge")), ("Daily Use", ("Cleaning",))):
+        pdf.add_page()
+        pdf.set_font("Helvetica", style="B", size=20)
+        pdf.multi_cell(0, 10, chapter, new_x="LMARGIN", new_y="NEXT")
+        for section in sections:
+            pdf.set_font("Helvetica", style="B", size=14)
+            pdf.multi_cell(0, 8, section, new_x="LMARGIN", new_y="NEXT")
+            prose(pdf, LOREM * 3)
+            pdf.set_font("Helvetica", style="B", size=8)
+            pdf.multi_cell(0, 5, f"Share of owners who read {section.lower()} first", new_x="LMARGIN", new_y="NEXT")
+            prose(pdf, LOREM)
+    pdf.output(str(path))
+    return path
+
+
 def _chart(path: Path) -> str:
     """A bar chart as a PNG, drawn with Pillow."""
     from PIL import Image, ImageDraw
@@ -135,6 +154,18 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
 def test_pdf_without_outline_gets_depth_from_numbering(parser: DocumentParser, tmp_path: Path) -> None:
     s = parse(parser, make_report(tmp_path / "plain.pdf", outline=False))
     assert [lvl for lvl, _ in tree(s)] == [1, 1, 2, 2, 1]
+
+
+def test_pdf_without_numbers_or_outline_gets_depth_from_type_size(parser: DocumentParser, tmp_path: Path) -> None:
+    s = parse(parser, make_guide(tmp_path / "guide.pdf"))
+    assert tree(s) == [
+        (1, "Getting Started"),
+        (2, "Unpacking"),
+        (2, "First Charge"),
+        (1, "Daily Use"),
+        (2, "Cleaning"),
+    ], "bigger type is shallower; an 8 pt title under 11 pt text is no section"
+    assert any(p.text.startswith("Share of owners who read") for p in s.paragraphs)
 
 
 def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> None:
