@@ -281,8 +281,8 @@ class Store:
             )
             for para, vec_id in zip(structure.paragraphs, vec_ids, strict=True):
                 cur = db.execute(
-                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox, page_end)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox,"
+                    " page_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
                         json.dumps(para.bbox) if para.bbox else None, para.page_end,

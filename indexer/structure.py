@@ -80,7 +80,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         n_tokens = count_tokens(block.text)
         page_end = block.last_page or block.page
         paragraphs.append(
-            Paragraph(current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end)
+            Paragraph(
+                current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end
+            )
         )
         current.n_paras += 1
         current.n_tokens += n_tokens

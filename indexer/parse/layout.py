@@ -407,9 +407,10 @@ def _merge_tables_across_pages(blocks: list[Block]) -> list[Block]:
 
 
 def _beside_others(items: list[dict], repeated: set[str]) -> set[int]:
-    """ids of text lines that sit inside a table or figure, title a table's columns, or share
-    their row with two other short lines or with a number (a table row; a cover page's "Jersey   98-1455367"). One
-    line of text beside is not enough: that is the other column of a two-column page."""
+    """ids of text lines that sit inside a table or figure, title a table's columns, or
+    share their row with two other short lines or with a number (a table row; a cover
+    page's "Jersey   98-1455367"). One line of text beside is not enough: that is the
+    other column of a two-column page."""
     by_page: dict[int, list[dict]] = {}
     for item in items:
         if item.get("bbox") and item.get("type") != "page_number" and normalise(item.get("text", "")) not in repeated:

@@ -168,7 +168,8 @@ def read_font_sizes(path: str, items: list[dict]) -> None:
             textpage = page.get_textpage()
             for it in page_items:
                 x0, y0, x1, y1 = it["bbox"]
-                y = height - (y0 + min(6, (y1 - y0) / 2)) * height / 1000  # 0–1000 from the top → points from the bottom
+                # The first line's middle: 0–1000 from the top → points from the bottom.
+                y = height - (y0 + min(6, (y1 - y0) / 2)) * height / 1000
                 sizes = []
                 for share in (0.05, 0.25, 0.5):
                     x = (x0 + share * (x1 - x0)) * width / 1000
@@ -205,7 +206,10 @@ def run(request: dict) -> dict:
             item["img_path"] = None
     if is_pdf:
         fill_from_text_layer(path, items)
-        read_font_sizes(path, items)
+        try:
+            read_font_sizes(path, items)
+        except Exception:  # sizes only refine headings: a quirk of the text layer is no reason to fail
+            pass
         result["outline"] = read_outline(path)
     document = parsed.middle_json.metadata.document
     result.update(
