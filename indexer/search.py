@@ -7,7 +7,6 @@ between the two, which is why it is the default.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,20 +17,6 @@ from indexer.vectors import VectorIndex
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
-MAX_QUERY_PARTS = 6
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'(]?[A-Z])")
-
-
-def query_parts(query: str) -> list[str]:
-    """The sentences of a query that has several (of three words or more), else none.
-
-    A long query is often an instruction with the question inside ("You are an
-    analyst… Here's the question: … Round to two decimals."); one embedding of all of
-    it is dominated by whatever it says most about, so each sentence is also searched
-    on its own. BM25 needs no such help: every term counts there anyway.
-    """
-    sentences = [s.strip() for s in _SENTENCE_END.split(query) if len(s.split()) >= 3]
-    return sentences[:MAX_QUERY_PARTS] if len(sentences) > 1 else []
 
 
 @dataclass
@@ -58,14 +43,12 @@ class HybridSearch:
         embedder: Embedder,
         mode: SearchMode = "hybrid",
         reranker: Reranker | None = None,
-        split_queries: bool = True,
     ):
         self.store = store
         self.vectors = vectors
         self.embedder = embedder
         self.mode = mode
         self.reranker = reranker
-        self.split_queries = split_queries
 
     def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> list[Ranked]:
         depth = max(4 * top_k, 40)
@@ -108,13 +91,12 @@ class HybridSearch:
         return sorted((Ranked(pid, s) for pid, s in zip(present, scores, strict=True)), key=lambda r: -r.score)
 
     def dense(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
-        """Paragraph ids by embedding similarity to the query and, for a query of several
-        sentences, to each sentence (rankings fused); vectors of replaced versions are skipped."""
-        texts = [query, *(query_parts(query) if self.split_queries else [])]
+        """Paragraph ids by embedding similarity; vectors of replaced versions are skipped."""
+        embedding = self.embedder.embed([query])[0]
         # Over-fetch: some vectors may belong to a version being replaced right now.
-        found = self.vectors.query_many(self.embedder.embed(texts), depth + 10, doc_ids)
-        current = self.store.paragraph_ids_for_vectors(sorted({vid for hits in found for vid, _ in hits}))
-        rankings = [[pid for vid, _ in hits for pid in sorted(current.get(vid, []))][:depth] for hits in found]
-        if len(rankings) == 1:
-            return rankings[0]
-        return [r.paragraph_id for r in rrf_fuse(rankings)][:depth]
+        hits = self.vectors.query(embedding, depth + 10, doc_ids)
+        current = self.store.paragraph_ids_for_vectors([vid for vid, _ in hits])
+        ranking: list[int] = []
+        for vid, _ in hits:
+            ranking.extend(sorted(current.get(vid, [])))
+        return ranking[:depth]

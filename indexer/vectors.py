@@ -90,22 +90,14 @@ class VectorIndex:
 
     def query(self, embedding: np.ndarray, n: int, doc_ids: list[int] | None) -> list[tuple[str, float]]:
         """Nearest vectors as `(vec_id, cosine similarity)`, best first."""
-        return self.query_many([embedding], n, doc_ids)[0]
-
-    def query_many(
-        self, embeddings: Sequence[np.ndarray], n: int, doc_ids: list[int] | None
-    ) -> list[list[tuple[str, float]]]:
-        """`query` for several embeddings in one call (one filter pass in Chroma)."""
         if n <= 0 or self._collection.count() == 0:
-            return [[] for _ in embeddings]
+            return []
         where = None
         if doc_ids is not None:
             where = {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": doc_ids}}
         result = self._collection.query(
-            query_embeddings=list(embeddings), n_results=n, where=where, include=["distances"]
+            query_embeddings=[embedding], n_results=n, where=where, include=["distances"]
         )
-        found = []
-        for q, ids in enumerate(result["ids"]):
-            distances = result["distances"][q] if result["distances"] else [0.0] * len(ids)
-            found.append([(i, 1.0 - float(d)) for i, d in zip(ids, distances)])
-        return found
+        ids = result["ids"][0]
+        distances = result["distances"][0] if result["distances"] else [0.0] * len(ids)
+        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances)]
