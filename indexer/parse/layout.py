@@ -153,7 +153,7 @@ def _block(
     label = paged and _is_label(_clean(item.get("text", "")), in_row)
     if label and kind == "text" and item.get("text_level"):
         item = {k: v for k, v in item.items() if k != "text_level"}
-    if kind == "text" and not item.get("text_level") and _is_bold_heading(item.get("text", ""), scale):
+    if kind == "text" and not item.get("text_level") and _is_set_as_title(item.get("text", ""), scale):
         text = _clean(item["text"])
         if normalise(text) not in repeated and not label:
             return Block("heading", text, level=2, page=page, inferred=True)
@@ -214,7 +214,7 @@ def _figure(item: dict, page: int | None) -> Block | None:
     return Block("figure", text, page=page) if _has_words(text) else None
 
 
-def _is_bold_heading(raw: str, scale: float | None = None) -> bool:
+def _is_set_as_title(raw: str, scale: float | None = None) -> bool:
     """A line that reads like a title and is set entirely in bold (numbered, in capitals, or
     in larger type than the body), or in much larger type: flash misses many of these
     ("**PART II**", "<strong><u>Item 8. Financial Statements</u></strong>", a 14 pt
