@@ -502,6 +502,11 @@ def _join_broken_headings(blocks: list[Block]) -> list[Block]:
     return out
 
 
+def _as_text(heading: Block) -> Block:
+    """A heading that turned out not to be one, as the text line it is (page and box kept)."""
+    return Block("text", heading.text, page=heading.page, bbox=heading.bbox)
+
+
 def _body_size(items: list[dict]) -> float | None:
     """The font size most of the text is set in (weighted by characters)."""
     chars: Counter[float] = Counter()
@@ -524,7 +529,7 @@ def _demote_small_headings(blocks: list[Block], keep: set[str]) -> None:
             and numbering(block.text) is None
             and normalise(block.text) not in keep
         ):
-            blocks[i] = Block("text", block.text, page=block.page, bbox=block.bbox)
+            blocks[i] = _as_text(block)
 
 
 def _demote_front_matter(blocks: list[Block], end: int, keep: set[str]) -> None:
@@ -535,7 +540,7 @@ def _demote_front_matter(blocks: list[Block], end: int, keep: set[str]) -> None:
     for i in range(first + 1, end):
         block = blocks[i]
         if block.kind == "heading" and block.inferred and normalise(block.text) not in keep:
-            blocks[i] = Block("text", block.text, page=block.page, bbox=block.bbox)
+            blocks[i] = _as_text(block)
 
 
 def _demote_list_headings(blocks: list[Block]) -> None:
@@ -559,7 +564,7 @@ def _demote_list_headings(blocks: list[Block]) -> None:
         if 2 * len(items.intersection(sequence)) >= len(sequence):
             items.update(sequence)
     for i in items:
-        blocks[i] = Block("text", blocks[i].text, page=blocks[i].page, bbox=blocks[i].bbox)
+        blocks[i] = _as_text(blocks[i])
 
 
 def _reads_like_list_item(text: str) -> bool:
@@ -623,7 +628,7 @@ def _apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
     if matched:  # a guessed heading the outline does not list may still be a sentence or a caption
         for i in unlisted:
             if looks_like_body_text(blocks[i].text):
-                blocks[i] = Block("text", blocks[i].text, page=blocks[i].page, bbox=blocks[i].bbox)
+                blocks[i] = _as_text(blocks[i])
     if matched == 0:  # the outline describes something else: keep numbering-based levels
         for block in blocks:
             if block.kind == "heading":
