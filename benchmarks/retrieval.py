@@ -241,7 +241,8 @@ class LibraryRanker:
     `retrieve(before=window, after=window)`. `read_tokens` > 0: locate, then read —
     each hit's whole section when it fits in `read_tokens`, else the paragraphs
     around the hit that fit (`read_section` with a range); a hit inside a passage
-    already read adds nothing.
+    already read adds nothing, and the next hits are taken until TOP_K passages
+    are read (or 3 × TOP_K hits are used up).
     """
 
     def __init__(self, lib: Library, window: int = 0, read_tokens: int = 0):
@@ -255,13 +256,18 @@ class LibraryRanker:
         if doc is not None and doc not in self.doc_ids:  # failed to parse: nothing to find
             return [], 0.0
         doc_ids = [self.doc_ids[doc]] if doc is not None else None
+        # A hit inside a passage already read adds nothing, so a reader goes deeper
+        # in the ranking to get TOP_K distinct passages.
+        depth = TOP_K if not (self.window or self.read_tokens) else 3 * TOP_K
         start = time.perf_counter()
-        result = self.lib.retrieve(query, top_k=TOP_K, doc_ids=doc_ids, before=0, after=0)
+        result = self.lib.retrieve(query, top_k=depth, doc_ids=doc_ids, before=0, after=0)
         elapsed = time.perf_counter() - start
         hits = sorted((r for r in result.results if r.is_hit), key=lambda r: r.rank or 0)
-        units = []
+        units: list[Unit] = []
         read: set[tuple[int, int, int]] = set()
         for r in hits:
+            if len(units) == TOP_K:
+                break
             if (r.doc_id, r.sec_id, r.para_idx) in read:
                 continue
             rows = self.passage(r.doc_id, r.sec_id, r.para_idx)
@@ -455,6 +461,41 @@ def summarize(outcomes: list[Outcome], with_recall: bool) -> dict[str, float]:
 
 
 @dataclass
+class EqualReading:
+    """Locate-then-read given, question by question, the words the baseline's top 5 chunks hold."""
+
+    baseline_hit5: float
+    baseline_words: float
+    read_hit5: float
+    read_words: float
+    hit: float  # gold in the passages read within the baseline's words
+    words: float  # mean words read within that budget
+    passages: float  # mean passages read within that budget
+
+
+def equal_reading(reader: list[Outcome], baseline: list[Outcome]) -> EqualReading:
+    """Ranked passages are read in order while their words fit the baseline's words@5 (at least one)."""
+    hits: list[bool] = []
+    words: list[int] = []
+    passages: list[int] = []
+    for ours, base in zip(reader, baseline, strict=True):
+        budget, used, n = sum(base.words[:5]), 0, 0
+        for w in ours.words:
+            if n and used + w > budget:
+                break
+            used, n = used + w, n + 1
+        hits.append(any(within(r, n) for r in ours.unit))
+        words.append(used)
+        passages.append(n)
+    summary = summarize(reader, False), summarize(baseline, False)
+    return EqualReading(
+        baseline_hit5=summary[1]["hit@5"], baseline_words=summary[1][WORDS],
+        read_hit5=summary[0]["hit@5"], read_words=summary[0][WORDS],
+        hit=statistics.fmean(hits), words=statistics.fmean(words), passages=statistics.fmean(passages),
+    )
+
+
+@dataclass
 class Reach:
     """What the segmentation alone allows, single-document scope."""
 
@@ -489,10 +530,11 @@ class Config:
 
 
 READ_TOKENS = 800  # the baseline's chunk size: equal reading per result
+READ_CONFIG = f"hybrid + heading ctx, read section ≤{READ_TOKENS} tokens"
 
 LIBRARY_CONFIGS = (
     Config("hybrid + heading ctx", True, "hybrid"),
-    Config(f"hybrid + heading ctx, read section ≤{READ_TOKENS} tokens", True, "hybrid", read_tokens=READ_TOKENS),
+    Config(READ_CONFIG, True, "hybrid", read_tokens=READ_TOKENS),
     Config("hybrid + heading ctx, window ±1", True, "hybrid", window=1),
     Config("dense + heading ctx", True, "dense"),
     Config("lexical (BM25)", True, "lexical"),
@@ -510,6 +552,7 @@ class Run:
     subset: str
     scores: dict[str, float]
     latencies_ms: list[float]
+    outcomes: list[Outcome] = field(default_factory=list, repr=False)  # per question of the subset
 
 
 @dataclass
@@ -565,8 +608,8 @@ def evaluate(ranker: Ranker, corpus: Corpus, config: str) -> list[Run]:
             outcomes.append(first_ranks(q, units))
             latencies.append(seconds * 1000)
         for subset, members in subsets(corpus).items():
-            scores = summarize([outcomes[i] for i in members], corpus.with_recall)
-            runs.append(Run(config, scope, subset, scores, latencies))
+            chosen = [outcomes[i] for i in members]
+            runs.append(Run(config, scope, subset, summarize(chosen, corpus.with_recall), latencies, chosen))
         log(f"  {corpus.name} {config} [{scope}]: hit@5 {runs[-1].scores['hit@5']:.3f} ({runs[-1].subset})")
     return runs
 
@@ -700,6 +743,39 @@ def quality_tables(report: CorpusReport) -> str:
     return "\n\n".join(parts)
 
 
+def equal_readings(report: CorpusReport) -> list[tuple[Run, EqualReading]]:
+    """The read configuration against the baseline at equal words, per scope and subset."""
+    pairs = []
+    for run in report.runs:
+        if run.config != READ_CONFIG:
+            continue
+        base = next(r for r in report.runs if r.config == BASELINE and r.scope == run.scope and r.subset == run.subset)
+        pairs.append((run, equal_reading(run.outcomes, base.outcomes)))
+    return pairs
+
+
+def equal_reading_table(report: CorpusReport) -> str:
+    rows = [
+        [
+            f"{run.scope}, {run.subset} ({len(run.outcomes)})",
+            f"{100 * e.baseline_hit5:.1f}", f"{e.baseline_words:.0f}",
+            f"{100 * e.read_hit5:.1f}", f"{e.read_words:.0f}",
+            f"**{100 * e.hit:.1f}**", f"{e.words:.0f}", f"{e.passages:.1f}",
+        ]
+        for run, e in equal_readings(report)
+    ]
+    header = [
+        "scope, questions", "flat chunks hit@5", "words", "read hit@5", "words",
+        "read, baseline's words: hit", "words", "passages",
+    ]
+    return (
+        f"#### {report.corpus.name} — equal reading\n\n"
+        f"`read` is `{READ_CONFIG}`. Last three columns: for each question, its passages are read in rank "
+        "order while they fit in the words of the baseline's top 5 chunks for that question.\n\n"
+        + markdown_table(header, rows)
+    )
+
+
 def speed_table(report: CorpusReport) -> str:
     index_rows = [
         [
@@ -749,7 +825,7 @@ def corpus_section(report: CorpusReport) -> str:
             f"- failed documents ({on_failed} questions on them, misses for deepread; the baseline reads whatever text layer they have): "
             + "; ".join(f"{name}: {reason.split(' (')[0]}" for name, reason in s.failed.items())
         )
-    return "\n".join(lines) + "\n\n" + quality_tables(report) + "\n\n" + speed_table(report)
+    return "\n\n".join(["\n".join(lines), quality_tables(report), equal_reading_table(report), speed_table(report)])
 
 
 def peak_rss_mb(who: int) -> float:
@@ -811,6 +887,10 @@ def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: flo
                     }
                     for run in r.runs
                 ],
+                "equal_reading": [
+                    {"scope": run.scope, "subset": run.subset, **{k: round(v, 4) for k, v in e.__dict__.items()}}
+                    for run, e in equal_readings(r)
+                ],
                 "index": [s.__dict__ for s in r.speeds],
             }
             for r in reports
@@ -818,7 +898,7 @@ def results_json(reports: list[CorpusReport], started: dt.datetime, seconds: flo
     }
 
 
-PLOTTED = ("hybrid + heading ctx", f"hybrid + heading ctx, read section ≤{READ_TOKENS} tokens", BASELINE)
+PLOTTED = ("hybrid + heading ctx", READ_CONFIG, BASELINE)
 
 
 def plot(reports: list[CorpusReport], path: Path) -> None:
