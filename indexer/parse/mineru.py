@@ -81,7 +81,8 @@ class MineruParser:
             outline=outline,
         )
         if not any(b.kind != "heading" for b in parsed.blocks):
-            raise ParseError(f"no text found (MinerU {raw.get('tier')} tier read {raw.get('page_count') or 0} pages)")
+            reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
+            raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
         title = (raw.get("title") or "").strip()
         if title and len(title.split()) >= 2 and not title.lower().startswith(("microsoft", "untitled")):
             parsed.title = title

@@ -6,8 +6,9 @@ touch the MCP stdio stream or take the server down. The parent
 (`indexer.parse.mineru`) sets the environment (no model downloads), a memory
 ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
 (corrupt, encrypted, no text layer), picks the best tier whose models are
-installed, parses, and writes a JSON result: the content list (inline images
-dropped), the page count, the PDF outline and the tier used.
+installed, parses (a scan without model tiers goes to `indexer.parse.ocr`), and
+writes a JSON result: the content list (inline images dropped), the page count,
+the PDF outline and the tier used.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def usable_tier(pdf: bool) -> str:
     return "flash"
 
 
-def check_pdf(path: str) -> tuple[int, str | None]:
-    """(page count, reason it cannot be parsed offline or None)."""
+def check_pdf(path: str) -> tuple[int, str | None, bool]:
+    """(page count, reason it cannot be parsed or None, whether it is a scan without a text layer)."""
     import pypdfium2 as pdfium
 
     try:
@@ -67,12 +68,12 @@ def check_pdf(path: str) -> tuple[int, str | None]:
     except pdfium.PdfiumError as exc:
         message = str(exc)
         if "password" in message.lower():
-            return 0, "encrypted PDF: it needs a password, which the server does not have"
-        return 0, f"not a readable PDF ({message})"
+            return 0, "encrypted PDF: it needs a password, which the server does not have", False
+        return 0, f"not a readable PDF ({message})", False
     try:
         pages = len(pdf)
         if pages == 0:
-            return 0, "the PDF has no pages"
+            return 0, "the PDF has no pages", False
         probe = range(min(_PROBE_PAGES, pages))
         with_text = 0
         for i in probe:
@@ -82,12 +83,7 @@ def check_pdf(path: str) -> tuple[int, str | None]:
                 with_text += 1
             textpage.close()
             page.close()
-        if with_text == 0:
-            return pages, (
-                f"scanned PDF: no text layer on its first {len(probe)} pages, and OCR needs MinerU's models "
-                "(run `deepread-mcp doctor` to see how to install them)"
-            )
-        return pages, None
+        return pages, None, with_text == 0
     finally:
         pdf.close()
 
@@ -188,17 +184,19 @@ def run(request: dict) -> dict:
     path = request["path"]
     is_pdf = Path(path).suffix.lower() == ".pdf"
     result: dict = {"ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None}
+    tier = request.get("tier") or usable_tier(is_pdf)
     if is_pdf:
-        pages, reason = check_pdf(path)
+        pages, reason, scanned = check_pdf(path)
         result["page_count"] = pages
         if reason:
             result["reason"] = reason
             return result
+        if scanned and tier == "flash":  # flash would return the pages as empty images
+            return read_scan(path, pages, result)
     from mineru import parse
     from mineru.render.api import render
     from mineru.render.contracts import RenderFormat
 
-    tier = request.get("tier") or usable_tier(is_pdf)
     parsed = parse(path, tier=tier, ocr_mode="txt")
     items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
     for item in items:  # inline JPEG crops: megabytes we never index
@@ -219,6 +217,21 @@ def run(request: dict) -> dict:
         page_count=document.page_count or len(parsed.pages),
         title=document.title,
     )
+    return result
+
+
+def read_scan(path: str, pages: int, result: dict) -> dict:
+    """A scan when no MinerU model tier is installed: RapidOCR's bundled models read it."""
+    from indexer.parse import ocr
+
+    problem = ocr.unavailable()
+    if problem:
+        result["reason"] = (
+            f"scanned PDF: no text layer on its first {min(_PROBE_PAGES, pages)} pages, and OCR cannot run: "
+            f"{problem} (or install MinerU's models: `deepread-mcp doctor` says how)"
+        )
+        return result
+    result.update(ok=True, tier="ocr", content_list=ocr.recognise(path), outline=read_outline(path))
     return result
 
 

@@ -168,18 +168,47 @@ def test_pdf_without_numbers_or_outline_gets_depth_from_type_size(parser: Docume
     assert any(p.text.startswith("Share of owners who read") for p in s.paragraphs)
 
 
+def scan_of(pdf_path: Path, path: Path) -> Path:
+    """The PDF's pages as images only, as a scanner makes them: no text layer at all."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    pages = [pdf[i].render(scale=200 / 72).to_pil().convert("RGB") for i in range(len(pdf))]
+    pdf.close()
+    pages[0].save(path, save_all=True, append_images=pages[1:], resolution=200)
+    return path
+
+
+def test_scanned_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
+    scan = scan_of(make_guide(tmp_path / "guide.pdf"), tmp_path / "guide-scan.pdf")
+    import pypdfium2 as pdfium
+
+    assert not pdfium.PdfDocument(str(scan))[0].get_textpage().get_text_range().strip(), "a scan has no text layer"
+    s = parse(parser, scan)
+    assert tree(s) == [
+        (1, "Getting Started"),
+        (2, "Unpacking"),
+        (2, "First Charge"),
+        (1, "Daily Use"),
+        (2, "Cleaning"),
+    ], "the same outline as the born-digital guide: headings and depth from the size of the letters"
+    text = " ".join(p.text for p in s.paragraphs)
+    assert "The committee reviewed the quarterly results and approved the budget" in text, "spaces put back"
+    assert {p.page for p in s.paragraphs} == {1, 2}, "OCR text keeps its page"
+
+
 def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.pdf"
     corrupt.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
     with pytest.raises(ParseError, match="not a readable PDF"):
         parse(parser, corrupt)
 
-    scanned = tmp_path / "scan.pdf"
+    blank_scan = tmp_path / "scan.pdf"
     from PIL import Image
 
-    Image.new("RGB", (850, 1100), "white").save(scanned)
-    with pytest.raises(ParseError, match="scanned PDF: no text layer"):
-        parse(parser, scanned)
+    Image.new("RGB", (850, 1100), "white").save(blank_scan)
+    with pytest.raises(ParseError, match=r"no text found \(OCR read 1 pages\)"):
+        parse(parser, blank_scan)
 
     locked = tmp_path / "locked.pdf"
     pdf = FPDF()

@@ -1,0 +1,33 @@
+"""The benchmark's scoring rules, on hand-built outcomes (no index needed)."""
+
+from benchmarks.retrieval import Outcome, equal_reading, summarize
+
+
+def outcome(found_at: int | None, words: list[int]) -> Outcome:
+    return Outcome(unit=[found_at], section=[found_at], words=words)
+
+
+def test_hit_at_k_counts_the_first_rank_that_holds_a_gold() -> None:
+    scores = summarize([outcome(1, [10] * 10), outcome(4, [10] * 10), outcome(None, [10] * 10)], with_recall=False)
+    assert scores["hit@1"] == 1 / 3
+    assert scores["hit@3"] == 1 / 3
+    assert scores["hit@5"] == 2 / 3
+    assert scores["words@5"] == 50
+
+
+def test_equal_reading_reads_passages_while_they_fit_the_baselines_words() -> None:
+    baseline = [outcome(1, [600] * 10), outcome(1, [600] * 10)]
+    # 3,000 words of budget: seven 400-word passages fit (2,800), the eighth does not.
+    reader = [outcome(7, [400] * 10), outcome(8, [400] * 10)]
+    e = equal_reading(reader, baseline)
+    assert e.baseline_hit5 == 1.0 and e.baseline_words == 3000
+    assert e.read_hit5 == 0.0
+    assert e.hit == 0.5  # found at 7 is read, found at 8 is not
+    assert e.words == 2800 and e.passages == 7
+
+
+def test_equal_reading_always_reads_the_first_passage() -> None:
+    baseline = [outcome(None, [100] * 10)]  # 500 words of budget
+    reader = [outcome(1, [2000, 50])]  # the first passage alone is larger than the budget
+    e = equal_reading(reader, baseline)
+    assert e.hit == 1.0 and e.passages == 1 and e.words == 2000
