@@ -262,14 +262,18 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     print("formats:")
     print(f"  {' '.join(sorted(TEXT_PARSERS))}: built-in parser")
     if best == "flash":
-        print("  .pdf: MinerU flash tier (text layer only; heading depth from the PDF outline and numbering;"
-              " scanned PDFs are marked failed)")
+        from indexer.parse import ocr
+
+        problem = ocr.unavailable()
+        scans = f"scanned PDFs are marked failed: {problem}" if problem else "scanned PDFs: RapidOCR, offline"
+        print("  .pdf: MinerU flash tier (text layer only; heading depth from the PDF outline, numbering and"
+              f" type size; {scans})")
     else:
         print(f"  .pdf: MinerU {best} tier (layout models, OCR for scans)")
     others = " ".join(sorted(s for s in MINERU_FORMATS if s != ".pdf"))
     print(f"  {others}: MinerU, read natively (no models needed)")
     if best == "flash":
-        print("to read scanned PDFs and get better PDF layout and tables (needs internet once, about 0.8 GB):")
+        print("for better PDF layout, tables and OCR (needs internet once, about 0.8 GB):")
         print(f"  MINERU_HOME={home} mineru-kit models download --tier basic --source huggingface")
         print("  (or --tier standard for the vision-language model, about 2 GB more); then restart the server.")
     return 0 if ok else 1
