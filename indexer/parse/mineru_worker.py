@@ -208,6 +208,8 @@ def run(request: dict) -> dict:
             read_font_sizes(path, items)
         except Exception:  # sizes only refine headings: a quirk of the text layer is no reason to fail
             pass
+        if tier == "flash":  # the model tiers read the text in pictures themselves
+            read_pictures(path, items)
         result["outline"] = read_outline(path)
     document = parsed.middle_json.metadata.document
     result.update(
@@ -218,6 +220,17 @@ def run(request: dict) -> dict:
         title=document.title,
     )
     return result
+
+
+def read_pictures(path: str, items: list[dict]) -> None:
+    """OCR of the charts and images flash returns without text; skipped when OCR cannot run."""
+    from indexer.parse import ocr
+
+    if ocr.unavailable() is None:
+        try:
+            ocr.read_images(path, items)
+        except Exception:  # the words in pictures are extra: failing to read them fails nothing
+            pass
 
 
 def read_scan(path: str, pages: int, result: dict) -> dict:

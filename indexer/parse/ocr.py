@@ -1,4 +1,5 @@
-"""Text of scanned PDFs without MinerU's models: RapidOCR on pages rendered by pypdfium2.
+"""Text of scanned PDFs, and of the pictures in other PDFs, without MinerU's models:
+RapidOCR on pages (or picture regions) rendered by pypdfium2.
 
 MinerU reads a scan only with its model tiers (a download of ~0.8 GB). RapidOCR
 ships PaddleOCR's detection and recognition models (ONNX, ~16 MB) inside its
@@ -9,6 +10,10 @@ What it returns looks like MinerU's content list — `text` items with `page_idx
 a 0–1000 `bbox` and a `font_size` (the height of the letters in points) — so the layout
 repair and the structure builder treat a scan like any PDF: lines in much larger
 type become headings, short items side by side become table rows.
+
+In a PDF with a text layer, flash returns a chart or an infographic that is a
+raster image as a picture without text; `read_images` puts the words OCR finds
+in it into the item's `content`, which the figure's paragraph carries.
 
 The recognition model often drops the spaces between English words
 ("Thecommitteereviewedthe", "THECOMPLETEVIEW"); a run of letters that is not a
@@ -31,6 +36,10 @@ import numpy as np
 RENDER_DPI = 150  # enough for slide and body text; higher costs time for little gain
 _MIN_SCORE = 0.5  # recognitions the model itself doubts are noise
 _HEADING_SIZE = 1.2  # a short line with letters this much taller than the body's is a heading
+IMAGE_BUDGET_S = 120.0  # seconds of OCR on the pictures of one document
+_MIN_IMAGE_AREA = 0.04  # share of the page a picture must cover to be read
+_MIN_IMAGE_SCORE = 0.8  # a photo's texture read as letters scores low; a chart label does not
+_WORD = re.compile(r"[^\W_]{2,}")  # a line without two letters or digits in a row is a stray mark
 _RUN = re.compile(r"[A-Za-z]{6,}")  # a run of letters this long may be several words
 _WORD_NUMBER = re.compile(r"([a-z]{3})(\d{2})")  # a lower-case word run into a number lost a space
 _SHORT = frozenset("a i an as at be by do go he if in is it me my no of on or so to up us we".split())
@@ -113,13 +122,7 @@ def recognise(path: str) -> list[dict]:
             page = pdf[page_idx]
             image = page.render(scale=scale).to_numpy()
             page.close()
-            found, _ = engine(image)
-            gray = image.mean(axis=2) if image.ndim == 3 else image.astype(float)
-            lines = [
-                _line(box, text, gray)
-                for box, text, score in found or []
-                if float(score) >= _MIN_SCORE and text.strip()
-            ]
+            lines = _read_lines(engine, image)
             height, width = image.shape[:2]
             for paragraph in paragraphs(lines):
                 x0, y0, x1, y1 = paragraph.box()
@@ -141,6 +144,63 @@ def recognise(path: str) -> list[dict]:
         pdf.close()
     _mark_headings(items)
     return items
+
+
+def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) -> int:
+    """Set `content` on the picture items (`image`, `chart`) of a text-layer PDF that have no
+    text yet, from OCR of their region: the labels of a chart, the words of an infographic
+    or a screenshot become searchable with the figure. Pictures under `_MIN_IMAGE_AREA` of
+    the page are skipped (logos, icons), and so is the rest once `budget_s` is spent (a
+    catalogue of photos must not take the whole parse timeout). Returns how many were read."""
+    import time
+
+    import pypdfium2 as pdfium
+    from rapidocr_onnxruntime import RapidOCR
+
+    todo = [
+        it
+        for it in items
+        if it.get("type") in ("image", "chart")
+        and it.get("bbox")
+        and not (it.get("content") or it.get("text_layer"))
+        and (it["bbox"][2] - it["bbox"][0]) * (it["bbox"][3] - it["bbox"][1]) >= _MIN_IMAGE_AREA * 1_000_000
+    ]
+    if not todo:
+        return 0
+    engine = RapidOCR()
+    scale = RENDER_DPI / 72
+    deadline = time.monotonic() + budget_s
+    done = 0
+    pdf = pdfium.PdfDocument(path)
+    try:
+        for it in todo:
+            if time.monotonic() > deadline:
+                break
+            page = pdf[int(it["page_idx"])]
+            width, height = page.get_size()
+            x0, y0, x1, y1 = (min(1000, max(0, v)) for v in it["bbox"])  # from the top left
+            # What to cut off, in points: left, bottom, right, top.
+            crop = (x0 * width / 1000, (1000 - y1) * height / 1000, (1000 - x1) * width / 1000, y0 * height / 1000)
+            image = page.render(scale=scale, crop=crop).to_numpy()
+            page.close()
+            lines = [line for line in _read_lines(engine, image, _MIN_IMAGE_SCORE) if _has_word(line.text)]
+            text = "\n".join(respace(p.text()) for p in paragraphs(lines))
+            if text:
+                it["content"] = text
+            done += 1
+    finally:
+        pdf.close()
+    return done
+
+
+def _read_lines(engine: object, image: np.ndarray, min_score: float = _MIN_SCORE) -> list[_Line]:
+    found, _ = engine(image)  # type: ignore[operator]
+    gray = image.mean(axis=2) if image.ndim == 3 else image.astype(float)
+    return [_line(box, text, gray) for box, text, score in found or [] if float(score) >= min_score and text.strip()]
+
+
+def _has_word(text: str) -> bool:
+    return bool(_WORD.search(text))
 
 
 def _mark_headings(items: list[dict]) -> None:

@@ -96,13 +96,16 @@ def make_guide(path: Path) -> Path:
 
 
 def _chart(path: Path) -> str:
-    """A bar chart as a PNG, drawn with Pillow."""
-    from PIL import Image, ImageDraw
+    """A bar chart as a PNG, drawn with Pillow: its labels exist only as pixels."""
+    from PIL import Image, ImageDraw, ImageFont
 
-    image = Image.new("RGB", (600, 300), "white")
+    image = Image.new("RGB", (600, 340), "white")
     draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=26)
+    draw.text((60, 8), "Warehouse costs", fill="black", font=font)
     for i, height in enumerate((120, 150, 140, 145)):
         draw.rectangle((60 + i * 130, 280 - height, 140 + i * 130, 280), fill=(40, 90, 160))
+        draw.text((80 + i * 130, 292), f"Q{i + 1}", fill="black", font=font)
     image.save(path)
     return str(path)
 
@@ -145,6 +148,7 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
     assert all(p.bbox and 0 <= p.bbox[0] < p.bbox[2] <= 1000 and 0 <= p.bbox[1] < p.bbox[3] <= 1000 for p in s.paragraphs)
     figure = next(p for p in s.paragraphs if "Figure 1" in p.text)
     assert figure.kind == "figure" and figure.text.startswith("Figure 1: Operating costs"), (figure.kind, figure.text)
+    assert "Warehouse costs" in figure.text and "Q4" in figure.text, f"OCR reads the chart's labels: {figure.text!r}"
     assert figure.sec_id == next(sec.sec_id for sec in s.sections if sec.title == "2.2 Costs")
     outlook = next(sec for sec in s.sections if sec.title == "3 Outlook")
     assert outlook.page_start and outlook.page_start >= 2 and outlook.page_end == s.n_pages
