@@ -44,7 +44,7 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".epub": (False, True),
 }
 # Bump when the worker's output or its mapping changes, so cached parses are redone.
-CACHE_VERSION = 3  # 2: text lines carry their font size; 3: OCR of scans and of pictures
+CACHE_VERSION = 4  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages
 
 
 @dataclass

@@ -208,7 +208,8 @@ def run(request: dict) -> dict:
             read_font_sizes(path, items)
         except Exception:  # sizes only refine headings: a quirk of the text layer is no reason to fail
             pass
-        if tier == "flash":  # the model tiers read the text in pictures themselves
+        if tier == "flash":  # the model tiers read scanned pages and pictures themselves
+            items = read_blank_pages(path, items)
             read_pictures(path, items)
         result["outline"] = read_outline(path)
     document = parsed.middle_json.metadata.document
@@ -220,6 +221,44 @@ def run(request: dict) -> dict:
         title=document.title,
     )
     return result
+
+
+def pages_without_text(path: str) -> list[int]:
+    """0-based pages with no text layer."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        blank = []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            if len("".join(textpage.get_text_range().split())) < _MIN_PAGE_CHARS:
+                blank.append(i)
+            textpage.close()
+            page.close()
+        return blank
+    finally:
+        pdf.close()
+
+
+def read_blank_pages(path: str, items: list[dict]) -> list[dict]:
+    """Pages without a text layer in a PDF that has one (a scanned page bound into a report,
+    a slide that is one picture): flash returns them as pictures, OCR reads their text (for
+    at most `ocr.BLANK_PAGES_BUDGET_S`). The page's pictures give way to what OCR finds on
+    it; nothing changes when OCR cannot run."""
+    from indexer.parse import ocr
+
+    blank = pages_without_text(path)
+    if not blank or ocr.unavailable() is not None:
+        return items
+    try:
+        found = ocr.recognise(path, blank, budget_s=ocr.BLANK_PAGES_BUDGET_S)
+    except Exception:  # extra text: failing to read it fails nothing
+        return items
+    read = {it["page_idx"] for it in found}
+    kept = [it for it in items if not (it.get("page_idx") in read and it.get("type") in ("image", "chart"))]
+    return sorted(kept + found, key=lambda it: int(it.get("page_idx", 0)))  # stable: each page keeps its order
 
 
 def read_pictures(path: str, items: list[dict]) -> None:

@@ -37,6 +37,7 @@ RENDER_DPI = 150  # enough for slide and body text; higher costs time for little
 _MIN_SCORE = 0.5  # recognitions the model itself doubts are noise
 _HEADING_SIZE = 1.2  # a short line with letters this much taller than the body's is a heading
 IMAGE_BUDGET_S = 120.0  # seconds of OCR on the pictures of one document
+BLANK_PAGES_BUDGET_S = 300.0  # …and on the pages without a text layer of a PDF that has one
 _MIN_IMAGE_AREA = 0.04  # share of the page a picture must cover to be read
 _MIN_IMAGE_SCORE = 0.8  # a photo's texture read as letters scores low; a chart label does not
 _WORD = re.compile(r"[^\W_]{2,}")  # a line without two letters or digits in a row is a stray mark
@@ -108,17 +109,23 @@ class _Paragraph:
         return out
 
 
-def recognise(path: str) -> list[dict]:
-    """Content-list items for every page of the PDF at `path`, in reading order."""
+def recognise(path: str, pages: list[int] | None = None, budget_s: float | None = None) -> list[dict]:
+    """Content-list items for the pages (0-based; default every page) of the PDF at `path`,
+    in reading order; pages left when `budget_s` seconds are spent are not read."""
+    import time
+
     import pypdfium2 as pdfium
     from rapidocr_onnxruntime import RapidOCR
 
     engine = RapidOCR()
     scale = RENDER_DPI / 72
+    deadline = time.monotonic() + budget_s if budget_s is not None else None
     items: list[dict] = []
     pdf = pdfium.PdfDocument(path)
     try:
-        for page_idx in range(len(pdf)):
+        for page_idx in range(len(pdf)) if pages is None else pages:
+            if deadline is not None and time.monotonic() > deadline:
+                break
             page = pdf[page_idx]
             image = page.render(scale=scale).to_numpy()
             page.close()

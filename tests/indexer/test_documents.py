@@ -201,6 +201,29 @@ def test_scanned_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> N
     assert {p.page for p in s.paragraphs} == {1, 2}, "OCR text keeps its page"
 
 
+def test_a_page_without_text_layer_in_a_text_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
+    picture = tmp_path / "daily-use.png"
+    guide[1].render(scale=200 / 72).to_pil().save(picture)  # the "Daily Use" page, as pixels
+    guide.close()
+    pdf = FPDF()
+    pdf.add_page()
+    heading(pdf, "Overview", 0, outline=False)
+    prose(pdf, "Northwind Traders sells specialty foods. " + LOREM)
+    pdf.add_page()
+    pdf.image(str(picture), x=0, y=0, w=pdf.w, h=pdf.h)  # a scanned page bound into the report
+    mixed = tmp_path / "mixed.pdf"
+    pdf.output(str(mixed))
+
+    s = parse(parser, mixed)
+    assert [title for _, title in tree(s)] == ["Overview", "Daily Use", "Cleaning"]
+    second = [p for p in s.paragraphs if p.page == 2]
+    assert any("The committee reviewed the quarterly results" in p.text for p in second), [p.text for p in second]
+    assert not any(p.kind == "figure" for p in second), "the page's picture gives way to its text"
+
+
 def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.pdf"
     corrupt.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
