@@ -74,18 +74,21 @@ def check_pdf(path: str) -> tuple[int, str | None, bool]:
         pages = len(pdf)
         if pages == 0:
             return 0, "the PDF has no pages", False
-        probe = range(min(_PROBE_PAGES, pages))
-        with_text = 0
-        for i in probe:
-            page = pdf[i]
-            textpage = page.get_textpage()
-            if len("".join(textpage.get_text_range().split())) >= _MIN_PAGE_CHARS:
-                with_text += 1
-            textpage.close()
-            page.close()
-        return pages, None, with_text == 0
+        scanned = not any(_has_text(pdf, i) for i in range(min(_PROBE_PAGES, pages)))
+        return pages, None, scanned
     finally:
         pdf.close()
+
+
+def _has_text(pdf: object, index: int) -> bool:
+    """Whether page `index` of an open pypdfium2 document has a text layer."""
+    page = pdf[index]  # type: ignore[index]
+    textpage = page.get_textpage()
+    try:
+        return len("".join(textpage.get_text_range().split())) >= _MIN_PAGE_CHARS
+    finally:
+        textpage.close()
+        page.close()
 
 
 def read_outline(path: str) -> list[dict]:
@@ -229,15 +232,7 @@ def pages_without_text(path: str) -> list[int]:
 
     pdf = pdfium.PdfDocument(path)
     try:
-        blank = []
-        for i in range(len(pdf)):
-            page = pdf[i]
-            textpage = page.get_textpage()
-            if len("".join(textpage.get_text_range().split())) < _MIN_PAGE_CHARS:
-                blank.append(i)
-            textpage.close()
-            page.close()
-        return blank
+        return [i for i in range(len(pdf)) if not _has_text(pdf, i)]
     finally:
         pdf.close()
 

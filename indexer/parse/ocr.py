@@ -24,6 +24,7 @@ keeping its case, unless the split is mostly rare words (a name:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -55,8 +56,9 @@ _SHA256 = {
 }
 
 
+@functools.cache
 def unavailable() -> str | None:
-    """Why OCR cannot run here, or None when it can."""
+    """Why OCR cannot run here, or None when it can (checked once per process: it hashes the models)."""
     try:
         import rapidocr_onnxruntime
     except ImportError as exc:  # not installed (Python ≥ 3.13), or OpenCV misses a system library
@@ -93,10 +95,10 @@ class _Paragraph:
 
     def box(self) -> tuple[float, float, float, float]:
         return (
-            min(l.x0 for l in self.lines),
-            min(l.y0 for l in self.lines),
-            max(l.x1 for l in self.lines),
-            max(l.y1 for l in self.lines),
+            min(line.x0 for line in self.lines),
+            min(line.y0 for line in self.lines),
+            max(line.x1 for line in self.lines),
+            max(line.y1 for line in self.lines),
         )
 
     def text(self) -> str:
@@ -144,7 +146,7 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
                             round(x1 * 1000 / width),
                             round(y1 * 1000 / height),
                         ],
-                        "font_size": round(statistics.median(l.ink for l in paragraph.lines) / scale * 2) / 2,
+                        "font_size": round(statistics.median(line.ink for line in paragraph.lines) / scale * 2) / 2,
                     }
                 )
     finally:
@@ -250,7 +252,7 @@ def paragraphs(lines: list[_Line]) -> list[_Paragraph]:
     """Lines → paragraphs: a line continues the paragraph whose last line sits just above
     it, overlaps it horizontally and has about its height; anything else starts one."""
     found: list[_Paragraph] = []
-    for line in sorted(lines, key=lambda l: (l.y0, l.x0)):
+    for line in sorted(lines, key=lambda line: (line.y0, line.x0)):
         for paragraph in reversed(found):
             last = paragraph.last
             tall = max(last.ink, line.ink)

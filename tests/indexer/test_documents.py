@@ -76,6 +76,9 @@ def make_report(path: Path, outline: bool = True) -> Path:
     return path
 
 
+GUIDE_OUTLINE = [(1, "Getting Started"), (2, "Unpacking"), (2, "First Charge"), (1, "Daily Use"), (2, "Cleaning")]
+
+
 def make_guide(path: Path) -> Path:
     """Unnumbered headings, no outline: only the type size tells a chapter from a section,
     and a small bold chart title from either."""
@@ -162,13 +165,7 @@ def test_pdf_without_outline_gets_depth_from_numbering(parser: DocumentParser, t
 
 def test_pdf_without_numbers_or_outline_gets_depth_from_type_size(parser: DocumentParser, tmp_path: Path) -> None:
     s = parse(parser, make_guide(tmp_path / "guide.pdf"))
-    assert tree(s) == [
-        (1, "Getting Started"),
-        (2, "Unpacking"),
-        (2, "First Charge"),
-        (1, "Daily Use"),
-        (2, "Cleaning"),
-    ], "bigger type is shallower; an 8 pt title under 11 pt text is no section"
+    assert tree(s) == GUIDE_OUTLINE, "bigger type is shallower; an 8 pt title under 11 pt text is no section"
     assert any(p.text.startswith("Share of owners who read") for p in s.paragraphs)
 
 
@@ -189,13 +186,7 @@ def test_scanned_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> N
 
     assert not pdfium.PdfDocument(str(scan))[0].get_textpage().get_text_range().strip(), "a scan has no text layer"
     s = parse(parser, scan)
-    assert tree(s) == [
-        (1, "Getting Started"),
-        (2, "Unpacking"),
-        (2, "First Charge"),
-        (1, "Daily Use"),
-        (2, "Cleaning"),
-    ], "the same outline as the born-digital guide: headings and depth from the size of the letters"
+    assert tree(s) == GUIDE_OUTLINE, "the born-digital guide's outline: headings and depth from the letters' size"
     text = " ".join(p.text for p in s.paragraphs)
     assert "The committee reviewed the quarterly results and approved the budget" in text, "spaces put back"
     assert {p.page for p in s.paragraphs} == {1, 2}, "OCR text keeps its page"
