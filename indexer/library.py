@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +34,26 @@ from indexer.rerank import Reranker
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
 from indexer.toc import TocBuilder
-from indexer.tokens import count_tokens
+from indexer.tokens import clip_to_tokens, count_tokens
 from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
 MAX_TOP_K = 50
 MAX_WINDOW = 10
+MAX_QUERY_CHARS = 2000  # a question, not a document: longer queries are refused with this limit
+MAX_ID = 2**31 - 1  # ids, paragraph indexes and versions are far below this; beyond it SQLite overflows
+QUERY_ECHO_CHARS = 120  # the query is echoed back this long at most
+# Token accounting of a retrieve answer (see render_retrieve): its first line and hint, each
+# result's header line (plus its section path), the note on a cut paragraph; the least a
+# paragraph is cut to before lower-ranked hits are dropped instead.
+RETRIEVE_OVERHEAD = 120
+RESULT_LINE_TOKENS = 30
+CUT_NOTE_TOKENS = 40
+MIN_SHARE = 120
+# read_section: its first line and notes; each paragraph's `[i] p.12 table` line.
+SECTION_OVERHEAD = 150
+PARAGRAPH_LINE_TOKENS = 10
 
 
 @dataclass
@@ -68,6 +82,9 @@ class Library:
         self.progress: Progress | None = None  # set while a reconcile runs
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self._lock = _acquire(config.data_dir)
+        # The parser's temporary folders: what a killed server left is removed now that we own the dir.
+        work_dir = config.data_dir / "tmp"
+        shutil.rmtree(work_dir, ignore_errors=True)
         try:
             self.store = Store(config.data_dir / "index.sqlite3")
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
@@ -79,6 +96,7 @@ class Library:
                 MineruOptions(
                     cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
                     home=config.mineru_home or config.data_dir / "mineru",
+                    work_dir=work_dir,
                     timeout_s=config.parse_timeout_s,
                     memory_mb=config.parse_memory_mb,
                 )
@@ -200,15 +218,26 @@ class Library:
             return self._retrieve(query, top_k, doc_ids, before, after)
 
     def _retrieve(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> RetrieveResult:
-        query = " ".join(query.split())
+        query = " ".join("".join(ch for ch in query if ch.isprintable() or ch.isspace()).split())
         if not query:
             raise InvalidArgument("query is empty: give a few words or a question to search for")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidArgument(
+                f"query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}: search with the words "
+                "the passage would contain (a few words or one question), not the whole task"
+            )
+        if not any(ch.isalnum() for ch in query):
+            raise InvalidArgument(
+                "query has no letters or digits to search for: give words or numbers the passage would contain"
+            )
         if not 1 <= top_k <= MAX_TOP_K:
             raise InvalidArgument(f"top_k must be between 1 and {MAX_TOP_K} (got {top_k})")
         for name, value in (("before", before), ("after", after)):
             if not 0 <= value <= MAX_WINDOW:
                 raise InvalidArgument(f"{name} must be between 0 and {MAX_WINDOW} paragraphs (got {value})")
         if doc_ids is not None:
+            if not doc_ids:
+                raise InvalidArgument("doc_ids is empty: omit it to search every document, or give ids from get_toc")
             doc_ids = sorted(set(doc_ids))
             for doc_id in doc_ids:
                 self._ready_document(doc_id)
@@ -216,39 +245,63 @@ class Library:
         hits = self.search.search(query, top_k, doc_ids)
         rows = self.store.paragraphs_by_id([h.paragraph_id for h in hits])
         docs = _DocumentCache(self.store)
-        results: list[RetrievedParagraph] = []
-        seen: dict[tuple[int, int, int], RetrievedParagraph] = {}
-        used = 0
-        omitted = 0
+        # Each hit with its window, in rank order; a paragraph already shown is not shown twice
+        # (a hit that was a neighbour of a better hit marks that entry as a hit).
+        groups: list[list[_Entry]] = []
+        seen: dict[tuple[int, int, int], _Entry] = {}
         for rank, hit in enumerate(hits, start=1):
             row = rows.get(hit.paragraph_id)
             if row is None:  # replaced between the search and now
                 continue
             window = self.store.paragraphs(row.doc_id, row.sec_id, row.para_idx - before, row.para_idx + after)
-            new = [p for p in window if (p.doc_id, p.sec_id, p.para_idx) not in seen]
-            cost = sum(p.n_tokens + 20 for p in new)
-            if results and used + cost > self.config.token_budget:
-                omitted += 1
-                continue
-            used += cost
-            for p in new:
-                item = _retrieved(p, docs.section_path(p.doc_id, p.sec_id), docs.version(p.doc_id))
-                seen[(p.doc_id, p.sec_id, p.para_idx)] = item
-                results.append(item)
-            kept = seen[(row.doc_id, row.sec_id, row.para_idx)]
-            kept.is_hit, kept.rank, kept.score = True, rank, round(hit.score, 5)
+            group: list[_Entry] = []
+            for p in window:
+                key = (p.doc_id, p.sec_id, p.para_idx)
+                if key not in seen:
+                    path = docs.section_path(p.doc_id, p.sec_id)
+                    seen[key] = _Entry(p, path, RESULT_LINE_TOKENS + count_tokens(" > ".join(path)), _tokens(p))
+                    group.append(seen[key])
+                if p.para_idx == row.para_idx and seen[key].rank is None:
+                    seen[key].rank, seen[key].score = rank, round(hit.score, 5)
+            if group:
+                groups.append(group)
 
-        hint = None
+        shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
+        available = self.config.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
+        omitted = 0
+        cap = fair_share([(e.line, e.n_tokens) for group in groups for e in group], available)
+        while len(groups) > 1 and cap < MIN_SHARE:  # too many for the budget: drop the lowest-ranked hits
+            omitted += sum(1 for e in groups.pop() if e.rank is not None)
+            cap = fair_share([(e.line, e.n_tokens) for group in groups for e in group], available)
+
+        results: list[RetrievedParagraph] = []
+        clipped = 0
+        for e in (e for group in groups for e in group):
+            p = e.row
+            item = _retrieved(p, e.path, docs.version(p.doc_id))
+            if e.line + e.n_tokens > cap:
+                clipped += 1
+                item.text = clip_to_tokens(p.text, max(cap - e.line - CUT_NOTE_TOKENS, 1)) + (
+                    f" […cut: {e.n_tokens:,} tokens in all; read_section(doc_id={p.doc_id}, sec_id={p.sec_id}, "
+                    f"start_para={p.para_idx}, end_para={p.para_idx}) reads it]"
+                )
+                item.clipped = True
+            item.is_hit, item.rank, item.score = e.rank is not None, e.rank, e.score
+            results.append(item)
+
+        notes = []
         if not results:
-            hint = "No paragraph matched. Rephrase with words the document would use, or browse get_toc."
+            notes.append("No paragraph matched. Rephrase with words the document would use, or browse get_toc.")
             if self._pending_count():
-                hint += f" {self._pending_count()} document(s) are still being indexed."
-        elif omitted:
-            hint = (
+                notes.append(f"{self._pending_count()} document(s) are still being indexed.")
+        if omitted:
+            notes.append(
                 f"{omitted} lower-ranked hit(s) left out to stay within the token budget; "
                 "lower top_k/before/after, or read a section with read_section."
             )
-        return RetrieveResult(query=query, results=results, hint=hint)
+        if clipped:
+            notes.append(f"{clipped} long paragraph(s) cut to share the token budget; each says how to read it.")
+        return RetrieveResult(query=shown_query, results=results, hint=" ".join(notes) or None)
 
     def _pending_count(self) -> int:
         return sum(1 for d in self.store.documents() if d.status in ("pending", "indexing"))
@@ -304,8 +357,9 @@ class Library:
         )
         if n_paras == 0:
             children = [s for s, r in sections.items() if r["parent"] == sec_id]
+            listed = ", ".join(map(str, children[:20])) + (f", … ({len(children):,} in all)" if len(children) > 20 else "")
             hint = (
-                f"Section {sec_id} has no text of its own; its sub-sections are {children}: "
+                f"Section {sec_id} has no text of its own; its sub-sections are [{listed}]: "
                 f"read_section(doc_id={doc_id}, sec_id=N) for each."
                 if children
                 else "Section is empty."
@@ -315,17 +369,19 @@ class Library:
         end = last if end_para is None else min(end_para, last)
         rows = self.store.paragraphs(doc_id, sec_id, start_para, end)
         out: list[ParagraphText] = []
+        available = self.config.token_budget - SECTION_OVERHEAD - count_tokens(section["title"])
         used = 0
         for row in rows:
-            if out and used + row.n_tokens > self.config.token_budget:
+            cost = PARAGRAPH_LINE_TOKENS + _tokens(row)
+            if out and used + cost > available:
                 break
-            text = row.text if row.n_tokens <= self.config.token_budget else _clip(row.text, self.config.token_budget)
+            text = row.text if cost <= available else _clip(row.text, available - PARAGRAPH_LINE_TOKENS - 12)
             out.append(
                 ParagraphText(
                     para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
                 )
             )
-            used += row.n_tokens
+            used += cost
         end_read = out[-1].para_idx
         next_start = end_read + 1 if end_read < last else None
         notes = [changed.strip()] if changed else []
@@ -349,13 +405,30 @@ class Library:
     def _ready_document(self, doc_id: int) -> DocumentRow:
         doc = self.store.document(doc_id)
         if doc is None:
-            ids = [d.doc_id for d in self.store.documents() if d.n_paras > 0]
+            ids = [d.doc_id for d in self.store.documents() if d.readable]
             raise NotFound(f"there is no document {doc_id}; {_describe_ids(ids)} (call get_toc to list them)")
-        if doc.n_paras == 0:
+        if not doc.readable:
             if doc.status == "failed":
                 raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {doc.reason}")
             raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
         return doc
+
+
+@dataclass
+class _Entry:
+    """A paragraph on its way into a retrieve answer, with what it costs to show."""
+
+    row: ParagraphRow
+    path: list[str]
+    line: int  # tokens of its header line
+    n_tokens: int
+    rank: int | None = None
+    score: float | None = None
+
+
+def _tokens(row: ParagraphRow) -> int:
+    """A paragraph's tokens; counted again when an older index under-counted long words."""
+    return count_tokens(row.text) if len(row.text) > 8 * row.n_tokens + 64 else row.n_tokens
 
 
 class _DocumentCache:
@@ -418,7 +491,21 @@ def _describe_ids(ids: list[int]) -> str:
     return f"valid doc_ids range over {ids[0]}–{ids[-1]} ({len(ids)} documents)"
 
 
+def fair_share(costs: list[tuple[int, int]], available: int) -> int:
+    """The largest cap on one result's tokens (its line + its text) with which all results fit
+    in `available`: results under the cap are shown whole, longer ones are cut to it, so one
+    giant paragraph cannot crowd out the others."""
+    totals = sorted(line + text for line, text in costs)
+    if sum(totals) <= available:
+        return available
+    spent = 0
+    for i, total in enumerate(totals):
+        left = len(totals) - i
+        if spent + total * left > available:  # this one and all after it are cut to the cap
+            return (available - spent) // left
+        spent += total
+    return available
+
+
 def _clip(text: str, budget: int) -> str:
-    words = text.split(" ")
-    keep = max(1, int(len(words) * budget / max(count_tokens(text), 1)))
-    return " ".join(words[:keep]) + " […cut: paragraph exceeds the token budget]"
+    return clip_to_tokens(text, budget) + " […cut: paragraph exceeds the token budget]"

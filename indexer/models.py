@@ -150,6 +150,7 @@ class RetrievedParagraph(BaseModel):
     rank: int | None = Field(None, description="1-based rank of a hit; null for neighbours.")
     is_hit: bool
     doc_version: int = Field(description="Version of the document these coordinates belong to.")
+    clipped: bool = Field(False, description="The text was cut to share the token budget; read_section reads it.")
 
 
 class RetrieveResult(BaseModel):

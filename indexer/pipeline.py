@@ -13,6 +13,7 @@ document reuses or removes.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import os
@@ -89,6 +90,25 @@ def is_indexable(path: Path) -> bool:
     return is_supported(path)
 
 
+def relative_key(path: Path, root: Path) -> str:
+    """The relpath a document is known by. A file name that is not valid UTF-8 (Python holds its
+    bad bytes as surrogates, which SQLite refuses) is written with `\\xff` escapes."""
+    relpath = path.relative_to(root).as_posix()
+    try:
+        relpath.encode("utf-8")
+    except UnicodeEncodeError:
+        relpath = relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return relpath
+
+
+def real_path(path: Path) -> Path:
+    """Where links lead; never raises (a link loop resolves to itself, and fails when read)."""
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return path
+
+
 def embedded_text(path: list[str], text: str, with_context: bool) -> str:
     """What the embedding model sees: the heading path gives a short paragraph its topic."""
     return f"{' > '.join(path)}: {text}" if with_context else text
@@ -122,7 +142,8 @@ class Indexer:
         """Every indexable file under the roots, as `(root, relpath) → path`.
 
         Hidden folders and excluded ones (the data dir) are skipped; symbolic
-        links are followed only when they stay inside their root.
+        links are followed only when they stay inside their root, and a link to a
+        file that is indexed under its own name is skipped (one document, not two).
         """
         found: dict[tuple[str, str], Path] = {}
         for root in self.roots:
@@ -136,19 +157,29 @@ class Indexer:
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self._is_excluded(here / d))
             for name in sorted(filenames):
                 path = here / name
-                if is_indexable(path) and self.within_root(path, root):
-                    found[(str(root), path.relative_to(root).as_posix())] = path
+                if is_indexable(path) and self.within_root(path, root) and not self.is_duplicate_link(path, root):
+                    found[(str(root), relative_key(path, root))] = path
         return found
 
     def within_root(self, path: Path, root: Path) -> bool:
-        try:
-            path.resolve().relative_to(root)
-        except (ValueError, OSError):
+        return real_path(path).is_relative_to(root)
+
+    def is_duplicate_link(self, path: Path, root: Path) -> bool:
+        """A symbolic link to a file of the same root that is indexed under its own name."""
+        if not path.is_symlink():
             return False
-        return True
+        target = real_path(path)
+        if target == path or not target.is_relative_to(root) or not is_indexable(target):
+            return False
+        hidden = any(part.startswith(".") for part in target.relative_to(root).parts)
+        try:
+            regular = target.is_file() and not target.is_symlink()
+        except OSError:
+            return False
+        return regular and not hidden and not self._is_excluded(target)
 
     def _is_excluded(self, path: Path) -> bool:
-        return any(path == e or e in path.parents for e in self.excluded) or path.resolve() in self.excluded
+        return any(path == e or e in path.parents for e in self.excluded) or real_path(path) in self.excluded
 
     # --- reconcile -------------------------------------------------------------------
 
@@ -165,19 +196,25 @@ class Indexer:
         under it is considered.
         """
         files: dict[tuple[str, str], Path] = {}
-        gone: dict[int, DocumentRow] = {}
+        touched: list[DocumentRow] = []
         for path in paths:
             root = self.root_of(path)
             if root is None:
                 continue
-            relpath = path.relative_to(root).as_posix()
+            relpath = relative_key(path, root)
             if path.is_dir() and not path.is_symlink():
                 files.update(self._scan_dir(root, path))
-            elif path.is_file() and is_indexable(path) and self.within_root(path, root) and not self._is_excluded(path):
+            elif (
+                (path.exists() or path.is_symlink())
+                and is_indexable(path)
+                and self.within_root(path, root)
+                and not self._is_excluded(path)
+                and not self.is_duplicate_link(path, root)
+            ):
                 files[(str(root), relpath)] = path
-            for doc in self.store.documents_under(str(root), relpath):
-                if not (Path(doc.root) / doc.relpath).is_file():
-                    gone[doc.doc_id] = doc
+            touched.extend(self.store.documents_under(str(root), relpath))
+        # What the index holds under these paths but the disk no longer shows is gone.
+        gone = {d.doc_id: d for d in touched if (d.root, d.relpath) not in files}
         return self.sync(dict(sorted(files.items())), list(gone.values()), progress)
 
     def root_of(self, path: Path) -> Path | None:
@@ -208,7 +245,7 @@ class Indexer:
             if (root, relpath) in known:
                 continue
             # A file that vanished elsewhere with the same bytes was moved: keep its doc_id.
-            digest = _file_hash(path) if gone_by_hash else None
+            digest = self._file_hash(path) if gone_by_hash else None
             moved = gone_by_hash.pop(digest, None) if digest else None
             if moved is not None:
                 self.store.set_status(moved.doc_id, moved.status, moved.reason, root=root, relpath=relpath)
@@ -271,14 +308,21 @@ class Indexer:
 
     def _prepare(self, root: Path, path: Path, doc: DocumentRow | None) -> Outcome | _Prepared:
         """Read and parse a file that changed; an Outcome when there is nothing to embed."""
-        relpath = path.relative_to(root).as_posix()
+        relpath = relative_key(path, root)
         if doc is None:
             doc = self.store.document_at(str(root), relpath)
         doc_id = doc.doc_id if doc else self.store.add_document(str(root), relpath)
         try:
             stat = path.stat()
         except OSError as exc:
-            self._fail(doc_id, f"cannot read file: {exc.strerror or exc}", {})
+            if exc.errno == errno.ELOOP:
+                reason = "a symbolic link loop: the link never reaches a file"
+            elif path.is_symlink():
+                reason = "a symbolic link to a missing file"
+            else:
+                reason = f"cannot read file: {exc.strerror or exc}"
+            if not (doc and doc.status == "failed" and doc.reason == reason):
+                self._fail(doc_id, reason, {})
             return Outcome("failed")
         facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
         if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
@@ -305,7 +349,7 @@ class Indexer:
             log.exception("parser crashed on %s", path)
             self._fail(doc_id, f"parser error ({type(exc).__name__}): {exc}", facts)
             return Outcome("failed")
-        if not structure.paragraphs and len(structure.sections) <= 1:
+        if not structure.paragraphs and len(structure.sections) <= 1:  # headings alone are a readable map
             self._fail(doc_id, "no text found in the file", facts)
             return Outcome("failed")
         paths = structure.section_paths()
@@ -348,6 +392,12 @@ class Indexer:
         self.vectors.delete_document(doc_id)
         log.warning("doc %d failed: %s", doc_id, reason)
 
+    def _file_hash(self, path: Path) -> str | None:
+        try:
+            return hashlib.sha256(read_bytes(path, self.max_file_bytes)).hexdigest()
+        except ParseError:  # unreadable, not a regular file, too large: not a move we can prove
+            return None
+
     def remove(self, doc_id: int) -> None:
         # Vectors first: a crash in between leaves a document without vectors, whose file
         # is gone, so the next reconcile removes it; the other order would leak vectors.
@@ -355,11 +405,6 @@ class Indexer:
         self.store.delete_document(doc_id)
 
 
-def _file_hash(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
 
 
 def _title_from_name(path: Path) -> str:

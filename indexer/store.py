@@ -47,6 +47,12 @@ class DocumentRow:
     n_tokens: int
     version: int
 
+    @property
+    def readable(self) -> bool:
+        """A version is committed (its sections at least: a document may be headings alone)
+        and not failed since; while a new version is indexed, the previous one stays readable."""
+        return self.status in ("ready", "indexing") and self.n_sections > 0
+
 
 @dataclass
 class ParagraphRow:

@@ -24,7 +24,7 @@ class TocBuilder:
     def all_documents(self, max_depth: int | None) -> Toc:
         """Every document, with sections to the deepest level that fits the budget."""
         docs = self.store.documents()
-        ready = [d for d in docs if d.n_paras > 0 and d.status in ("ready", "indexing")]
+        ready = [d for d in docs if d.readable]
         pending = [self.display_path(d) for d in docs if d.status in ("pending", "indexing")]
         failed = [FailedDocument(path=self.display_path(d), reason=d.reason or "unknown") for d in docs if d.status == "failed"]
         sections = {d.doc_id: self.sections(d.doc_id) for d in ready}

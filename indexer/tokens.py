@@ -1,9 +1,10 @@
 """Token counting and lexical terms.
 
 `count_tokens` is an estimate close to what LLM tokenizers give for English
-(a word or a punctuation mark is about one token, a CJK character one), cheap
+(a word or a punctuation mark is about one token, a CJK character one; a word
+longer than 12 characters one per 4 characters, as tokenizers cut it), cheap
 enough to run on every paragraph. It is what `n_tokens` and every budget in the
-tool answers mean.
+tool answers mean; `clip_to_tokens` cuts a text to a budget by the same count.
 
 `lexical_terms` is the tokenizer of the BM25 index and its queries: lower-case
 words, plus every compound kept whole (`10-k`, `3.2.1`, `$1,234`, `item_7a`) so
@@ -18,8 +19,10 @@ import re
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]", re.UNICODE)
 _WORD_RE = re.compile(rf"[^\W{_CJK}]+", re.UNICODE)
-# A compound: word characters joined by - . , / : ' (`10-K`, `3.2.1`, `1,234.5`).
-_COMPOUND_RE = re.compile(rf"[^\W{_CJK}]+(?:[-./,:'][^\W{_CJK}]+)+", re.UNICODE)
+# A run of words joined by - . , / : ' (`10-K`, `3.2.1`, `1,234.5`); those with a joiner are
+# compounds. Matching runs (`*`, not `+`) keeps this linear: with `+`, a long word without a
+# joiner was re-scanned from every one of its characters (a 40 kB word took a minute).
+_COMPOUND_RE = re.compile(rf"[^\W{_CJK}]+(?:[-./,:'][^\W{_CJK}]+)*", re.UNICODE)
 _CJK_RUN_RE = re.compile(rf"[{_CJK}]+")
 _JOINERS = re.compile(r"[-./,:']")
 
@@ -33,16 +36,45 @@ STOPWORDS = frozenset(
 )
 
 
+LONG_WORD = 12  # longer words count one token per CHARS_PER_TOKEN characters
+CHARS_PER_TOKEN = 4
+_LONG_WORD_RE = re.compile(rf"[^\W{_CJK}]{{{LONG_WORD + 1},}}", re.UNICODE)
+
+
+def _cost(length: int) -> int:
+    return 1 if length <= LONG_WORD else -(-length // CHARS_PER_TOKEN)
+
+
 def count_tokens(text: str) -> int:
-    return len(_TOKEN_RE.findall(text))
+    """Estimated LLM tokens; linear in time, constant in memory beyond the token list."""
+    if len(text) > 1_000_000:  # no list of millions of strings for a giant paragraph
+        return sum(_cost(m.end() - m.start()) for m in _TOKEN_RE.finditer(text))
+    n = len(_TOKEN_RE.findall(text))
+    for m in _LONG_WORD_RE.finditer(text):
+        n += _cost(m.end() - m.start()) - 1
+    return n
+
+
+def clip_to_tokens(text: str, budget: int) -> str:
+    """The longest prefix of `text` that counts at most `budget` tokens (cut inside a long word
+    if need be), so that a clipped paragraph keeps its promise whatever it holds."""
+    used = 0
+    for m in _TOKEN_RE.finditer(text):
+        cost = _cost(m.end() - m.start())
+        if used + cost > budget:
+            end = m.start() + max(0, budget - used) * CHARS_PER_TOKEN if cost > 1 else m.start()
+            return text[:end].rstrip()
+        used += cost
+    return text
 
 
 def lexical_terms(text: str) -> list[str]:
     """Terms for the FTS5 index (`unicode61` with `_` as a token character)."""
     lowered = text.lower()
     terms = _WORD_RE.findall(lowered)
-    for compound in _COMPOUND_RE.findall(lowered):
-        terms.append(_JOINERS.sub("_", compound))
+    for run in _COMPOUND_RE.findall(lowered):
+        if _JOINERS.search(run):
+            terms.append(_JOINERS.sub("_", run))
     for run in _CJK_RUN_RE.findall(lowered):
         terms.extend(run)
         terms.extend(run[i : i + 2] for i in range(len(run) - 1))

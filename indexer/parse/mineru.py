@@ -1,9 +1,11 @@
 """PDF, office and web formats through MinerU, in an isolated child process, cached by content hash.
 
 The child (`indexer.parse.mineru_worker`) gets its own process group, a
-memory ceiling (RLIMIT_AS) and a timeout after which the whole group is
-killed; its stdout goes to a log file, so nothing it prints can reach the
-MCP stream. `MINERU_MODEL_SOURCE=local` and a private `MINERU_HOME` make sure
+memory ceiling (RLIMIT_AS), a timeout after which the whole group is killed,
+and the kernel's promise (PR_SET_PDEATHSIG) that it dies with the server,
+even after a kill -9; its stdout goes to a log file, so nothing it prints can
+reach the MCP stream. Its working folders live in the data dir's `tmp/`,
+which the next start empties. `MINERU_MODEL_SOURCE=local` and a private `MINERU_HOME` make sure
 nothing is downloaded or written to the user's home behind their back.
 
 Results are cached in the data dir by the file's sha256, so a restart, a
@@ -12,6 +14,7 @@ rename or an embedding-model change never parses an unchanged file again.
 
 from __future__ import annotations
 
+import ctypes
 import gzip
 import hashlib
 import json
@@ -51,6 +54,7 @@ CACHE_VERSION = 4  # 2: text lines carry their font size; 3: OCR of scans and of
 class MineruOptions:
     cache_dir: Path
     home: Path  # MINERU_HOME: its models and config live here, not in ~/.mineru
+    work_dir: Path | None = None  # the child's temporary folders (default: the system's)
     timeout_s: float = 900
     memory_mb: int = 8192
 
@@ -126,11 +130,18 @@ class MineruParser:
         options = self.options
         options.home.mkdir(parents=True, exist_ok=True)
         limit = options.memory_mb * 1024 * 1024
+        parent = os.getpid()
 
-        def limit_memory() -> None:  # runs in the child before exec
+        def confine() -> None:  # runs in the child before exec
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            if _LIBC is not None:
+                _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # the server died: so does the parser
+            if os.getppid() != parent:  # it died before the line above took effect
+                os._exit(1)
 
-        with tempfile.TemporaryDirectory(prefix="deepread-parse-") as tmp:
+        if options.work_dir is not None:
+            options.work_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="deepread-parse-", dir=options.work_dir) as tmp:
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
             request.write_text(json.dumps({"path": str(path)}))
             with errors.open("wb") as stderr:
@@ -141,7 +152,7 @@ class MineruParser:
                     stderr=stderr,
                     env={**os.environ, **mineru_environment(options.home), "PYTHONPATH": _package_root()},
                     start_new_session=True,
-                    preexec_fn=limit_memory,
+                    preexec_fn=confine,
                     close_fds=True,
                 )
                 timed_out = False
@@ -180,6 +191,13 @@ def tier_status(home: Path) -> dict[str, dict]:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False,
         )
         return json.loads(out.read_text()) if out.exists() else {}
+
+
+_PR_SET_PDEATHSIG = 1
+try:  # Linux: a child asks the kernel to be killed when its parent dies
+    _LIBC: ctypes.CDLL | None = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+except OSError:
+    _LIBC = None
 
 
 def _kill_group(pgid: int) -> None:

@@ -69,6 +69,8 @@ def check_pdf(path: str) -> tuple[int, str | None, bool]:
         message = str(exc)
         if "password" in message.lower():
             return 0, "encrypted PDF: it needs a password, which the server does not have", False
+        if "success" in message.lower():  # PDFium fails to load an empty page tree without an error code
+            return 0, "the PDF has no pages (its page tree is empty or broken)", False
         return 0, f"not a readable PDF ({message})", False
     try:
         pages = len(pdf)
