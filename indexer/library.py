@@ -33,7 +33,7 @@ from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileRepor
 from indexer.rerank import Reranker
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
-from indexer.toc import TocBuilder
+from indexer.toc import TocBuilder, check_depth
 from indexer.tokens import clip_to_tokens, count_tokens
 from indexer.vectors import VectorIndex
 
@@ -172,6 +172,8 @@ class Library:
             if progress:
                 progress(p)
 
+        if self.progress is None:
+            self.progress = Progress(0, 0, "", "scanning")  # until the files found are registered
         try:
             return work(record)
         finally:
@@ -186,20 +188,31 @@ class Library:
 
     # --- get_toc ---------------------------------------------------------------------
 
-    def toc(self, doc_id: int | None = None, max_depth: int | None = None) -> Toc:
-        """The map: all documents (cut to the token budget), or one document's full TOC."""
-        with self.store.snapshot():
-            return self._toc(doc_id, max_depth)
+    def toc(
+        self, doc_id: int | None = None, max_depth: int | None = None, sec_id: int | None = None,
+        after: int | None = None,
+    ) -> Toc:
+        """The map: all documents, one document, or one section's subtree; folded to the token budget.
 
-    def _toc(self, doc_id: int | None, max_depth: int | None) -> Toc:
-        if max_depth is not None and max_depth < 0:
-            raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
+        `after` pages on through a section whose direct sub-sections do not fit in one answer.
+        """
+        with self.store.snapshot():
+            return self._toc(doc_id, max_depth, sec_id, after)
+
+    def _toc(self, doc_id: int | None, max_depth: int | None, sec_id: int | None, after: int | None) -> Toc:
+        check_depth(max_depth)
         maps = TocBuilder(self.store, self.display_path, self.config.token_budget)
+        if (sec_id is not None or after is not None) and doc_id is None:
+            raise InvalidArgument("sec_id and after need a doc_id: get_toc(doc_id=D, sec_id=S)")
         if doc_id is not None:
-            return maps.document(self._ready_document(doc_id), max_depth)
+            return maps.document(self._ready_document(doc_id), max_depth, sec_id, after)
         toc = maps.all_documents(max_depth)
-        if self.progress is not None:
-            note = f"Indexing in progress: {self.progress.done} of {self.progress.total} files checked."
+        progress = self.progress
+        if progress is not None:
+            if progress.action == "scanning":
+                note = "Scanning the folder for documents; more may appear shortly."
+            else:
+                note = f"Indexing in progress: {progress.done} of {progress.total} files checked."
             toc.hint = f"{note} {toc.hint}" if toc.hint else note
         return toc
 
@@ -403,7 +416,7 @@ class Library:
     # --- shared checks ---------------------------------------------------------------
 
     def _ready_document(self, doc_id: int) -> DocumentRow:
-        doc = self.store.document(doc_id)
+        doc = self.store.document(doc_id) if 0 <= doc_id <= MAX_ID else None
         if doc is None:
             ids = [d.doc_id for d in self.store.documents() if d.readable]
             raise NotFound(f"there is no document {doc_id}; {_describe_ids(ids)} (call get_toc to list them)")

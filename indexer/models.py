@@ -108,6 +108,7 @@ class SectionInfo(BaseModel):
     n_tokens: int
     page_start: int | None = None
     page_end: int | None = None
+    hidden: int = Field(0, description="Sub-sections below this one not listed; get_toc(doc_id, sec_id) lists them.")
 
 
 class DocumentInfo(BaseModel):
@@ -124,6 +125,7 @@ class DocumentInfo(BaseModel):
 
 
 class FailedDocument(BaseModel):
+    doc_id: int
     path: str
     reason: str
 

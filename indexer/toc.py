@@ -1,18 +1,62 @@
-"""get_toc: the map of the folder, cut to the token budget.
+"""get_toc: the map of the folder, folded per branch to fit the token budget.
 
-Without a doc_id every document is listed with its sections down to the
-deepest level that fits the budget (then, if even document lines do not fit,
-the first documents only); with a doc_id, that document's sections to the
-depth that fits. Either way the answer says what was cut and how to get it.
+The tree is opened breadth first, shallow levels before deep ones and, at one
+depth, small sibling groups before large ones: small branches are shown whole,
+a branch of 300 exhibit sub-sections stays folded, and the structure that
+matters (parts, items, statements, notes) survives in one answer. Every folded
+section carries the size of what it hides (`hidden`) and the renderer names
+the exact call that opens it: `get_toc(doc_id=D, sec_id=S)` shows one
+section's subtree. Documents, pending files and failures are cut to the budget
+too, and the answer says what was left out and how to get it.
+
+Costs are estimates of the rendered text (`server/render.py`) in the tokens of
+`indexer.tokens`, kept on the high side so no answer exceeds the budget.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, SectionInfo, Toc
 from indexer.store import DocumentRow, Store
 from indexer.tokens import count_tokens
+
+# Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
+DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
+SECTION_LINE = 14  # [id] title | N tokens | p.A–B
+HIDDEN_MARK = 22  # | +N sections: get_toc(doc_id=D, sec_id=S)
+MORE_LINE = 40  # … N more sub-sections of [S] …
+FAILED_LINE = 10  # Failed: (id) path — reason
+REASON_TOKENS = 60  # a failure's reason is cut to this in the map
+NOTES = 160  # the answer's notes (indexing progress, what was cut)
+
+
+@dataclass
+class _Tree:
+    """One document's sections with what the folding needs."""
+
+    doc: DocumentRow
+    sections: list[SectionInfo]
+    by_id: dict[int, SectionInfo]
+    size: dict[int, int]  # sections in each subtree, the section itself excluded
+    cost: dict[int, int] = field(default_factory=dict)  # rendered line, without a hidden mark
+
+    @classmethod
+    def load(cls, store: Store, doc: DocumentRow) -> _Tree:
+        sections = [section_info(r) for r in store.sections(doc.doc_id)]
+        by_id = {s.sec_id: s for s in sections}
+        for s in sections:
+            if s.parent is not None and s.parent in by_id:
+                by_id[s.parent].children.append(s.sec_id)
+        size = {s.sec_id: 0 for s in sections}
+        for s in reversed(sections):  # children come after their parents
+            if s.parent is not None and s.parent in size:
+                size[s.parent] += 1 + size[s.sec_id]
+        cost = {s.sec_id: SECTION_LINE + count_tokens(s.title) for s in sections}
+        return cls(doc, sections, by_id, size, cost)
 
 
 class TocBuilder:
@@ -22,63 +66,107 @@ class TocBuilder:
         self.token_budget = token_budget
 
     def all_documents(self, max_depth: int | None) -> Toc:
-        """Every document, with sections to the deepest level that fits the budget."""
+        """Every document, each folded per branch to share the budget."""
         docs = self.store.documents()
         ready = [d for d in docs if d.readable]
-        pending = [self.display_path(d) for d in docs if d.status in ("pending", "indexing")]
-        failed = [FailedDocument(path=self.display_path(d), reason=d.reason or "unknown") for d in docs if d.status == "failed"]
-        sections = {d.doc_id: self.sections(d.doc_id) for d in ready}
-        budget = self.token_budget - 40 * len(failed) - 10 * len(pending)
+        pending_rows = [d for d in docs if d.status in ("pending", "indexing")]
+        failed_rows = [d for d in docs if d.status == "failed"]
+        budget = self.token_budget - NOTES
+        notes: list[str] = []
 
-        deepest = max((s.level for secs in sections.values() for s in secs), default=0)
-        depth = deepest if max_depth is None else min(max_depth, deepest)
-        while depth > 0 and _toc_cost(ready, sections, depth) > budget:
-            depth -= 1
-        shown = ready
-        while len(shown) > 1 and _toc_cost(shown, sections, depth) > budget:
-            shown = shown[: max(1, len(shown) * 3 // 4)]
+        pending, cost = self._listed([self.display_path(d) for d in pending_rows], budget // 8)
+        budget -= cost
+        if len(pending) < len(pending_rows):
+            notes.append(f"{len(pending_rows) - len(pending):,} more file(s) are still being indexed.")
+        failed: list[FailedDocument] = []
+        for d in failed_rows:
+            reason = _short(d.reason or "unknown", REASON_TOKENS)
+            line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason)
+            if line > budget // 2 - cost or cost + line > self.token_budget // 4:
+                notes.append(
+                    f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
+                )
+                break
+            failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason))
+            cost += line
+            budget -= line
 
-        documents = [self._document_info(d, [s for s in sections[d.doc_id] if s.level <= depth]) for d in shown]
-        cut_depth = depth < deepest and (max_depth is None or depth < max_depth)
-        truncated = cut_depth or len(shown) < len(ready)
-        hint = None
+        shown: list[DocumentRow] = []
+        for d in ready:  # every listed document costs its line and its root section's (title and +N)
+            title = count_tokens(d.title or "")
+            line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + 2 * title + SECTION_LINE + HIDDEN_MARK
+            if line > budget:
+                break
+            shown.append(d)
+            budget -= line
         if len(shown) < len(ready):
-            hint = (
+            left = ready[len(shown):]
+            notes.append(
                 f"Listed {len(shown)} of {len(ready)} documents to stay within the token budget; "
-                f"call get_toc(doc_id=N) for any document (ids {ready[len(shown)].doc_id}–{ready[-1].doc_id} not shown)."
+                f"call get_toc(doc_id=N) for any other (ids {_id_ranges([d.doc_id for d in left])})."
             )
-        elif cut_depth:
-            hint = f"Sections shown to depth {depth} to stay within the token budget; call get_toc(doc_id=N) for a document's full TOC."
-        return Toc(documents=documents, pending=pending, failed=failed, truncated=truncated, hint=hint)
+        trees = [_Tree.load(self.store, d) for d in shown]
+        roots = [(t, 0) for t in trees if 0 in t.by_id]
+        opened = _unfold(roots, budget, max_depth)
+        documents = [self._document_info(t, opened.shown[id(t)]) for t in trees]
+        folded = any(s.hidden for d in documents for s in d.sections)
+        if folded:
+            notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
+        if opened.cut:
+            notes.append(_more(trees[0].doc.doc_id, *opened.cut))
+        truncated = folded or opened.cut is not None or len(shown) < len(ready) or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
+        return Toc(
+            documents=documents, pending=pending, failed=failed, truncated=truncated, hint=" ".join(notes) or None
+        )
 
-    def document(self, doc: DocumentRow, max_depth: int | None) -> Toc:
-        """One document's sections, to the depth that fits the budget."""
-        sections = self.sections(doc.doc_id)
-        deepest = max((s.level for s in sections), default=0)
-        depth = deepest if max_depth is None else min(max_depth, deepest)
-        while depth > 0 and _toc_cost([doc], {doc.doc_id: sections}, depth) > self.token_budget:
-            depth -= 1
-        shown = [s for s in sections if s.level <= depth]
-        truncated = len(shown) < len(sections) and (max_depth is None or depth < max_depth)
-        hint = None
-        if truncated:
-            parents = [s.sec_id for s in shown if s.level == depth and s.children][:10]
-            hint = (
-                f"Sections shown to depth {depth} of {deepest} to stay within the token budget. "
-                f"Deeper headings are listed in each section's children; read_section(doc_id={doc.doc_id}, sec_id=N) "
-                f"reads one (sections with hidden sub-sections include {parents})."
+    def document(
+        self, doc: DocumentRow, max_depth: int | None, sec_id: int | None = None, after: int | None = None
+    ) -> Toc:
+        """One document's sections, or one section's subtree (with the path down to it), folded to fit."""
+        tree = _Tree.load(self.store, doc)
+        top = 0 if sec_id is None else sec_id
+        if top not in tree.by_id:
+            raise NotFound(
+                f"doc {doc.doc_id} has no section {sec_id}; its sections are 0–{len(tree.sections) - 1} "
+                f"(call get_toc(doc_id={doc.doc_id}) to see them)"
             )
-        return Toc(documents=[self._document_info(doc, shown)], truncated=truncated, hint=hint)
+        path = _ancestors(tree, top)
+        budget = (
+            self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(doc.title or "")
+            - sum(tree.cost[s] for s in path) - tree.cost[top] - HIDDEN_MARK
+        )
+        depth = None if max_depth is None else tree.by_id[top].level + max_depth if sec_id is not None else max_depth
+        opened = _unfold([(tree, top)], budget, depth, after)
+        info = self._document_info(tree, {**{s: 0 for s in path}, **opened.shown[id(tree)]}, ancestors=set(path))
+        notes = []
+        if any(s.hidden for s in info.sections):
+            notes.append(
+                "Sections marked +N hide that many sub-sections to stay within the token budget; "
+                f"get_toc(doc_id={doc.doc_id}, sec_id=S) opens one."
+            )
+        if opened.cut:
+            notes.append(_more(doc.doc_id, *opened.cut))
+        return Toc(documents=[info], truncated=bool(notes), hint=" ".join(notes) or None)
 
-    def sections(self, doc_id: int) -> list[SectionInfo]:
-        sections = [section_info(r) for r in self.store.sections(doc_id)]
-        by_id = {s.sec_id: s for s in sections}
-        for s in sections:
-            if s.parent is not None and s.parent in by_id:
-                by_id[s.parent].children.append(s.sec_id)
-        return sections
+    def _listed(self, names: list[str], budget: int) -> tuple[list[str], int]:
+        """As many names as fit in `budget` tokens, and what they cost."""
+        shown: list[str] = []
+        cost = 8 if names else 0
+        for name in names:
+            n = count_tokens(name) + 1
+            if cost + n > budget:
+                break
+            shown.append(name)
+            cost += n
+        return shown, cost
 
-    def _document_info(self, doc: DocumentRow, sections: list[SectionInfo]) -> DocumentInfo:
+    def _document_info(self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset()) -> DocumentInfo:
+        """`shown` maps each listed section to how many of its descendants stay hidden."""
+        sections = []
+        for s in tree.sections:
+            if s.sec_id in shown:
+                sections.append(s.model_copy(update={"hidden": 0 if s.sec_id in ancestors else shown[s.sec_id]}))
+        doc = tree.doc
         return DocumentInfo(
             doc_id=doc.doc_id,
             path=self.display_path(doc),
@@ -93,16 +181,106 @@ class TocBuilder:
         )
 
 
+@dataclass
+class _Unfolded:
+    shown: dict[int, dict[int, int]]  # per tree (by id): shown section → descendants it hides
+    cut: tuple[int, int, int] | None = None  # (section, last child listed, children left) of a partly listed top
+
+
+def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, after: int | None = None) -> _Unfolded:
+    """Open the trees breadth first within `budget` tokens.
+
+    A section's children are shown all together or not at all (a folded section says
+    `+N`), except under a single requested top section, whose children (those after
+    `after`, when paging on) are listed as far as they fit.
+    """
+    result = _Unfolded({id(t): {} for t, _ in tops})
+    heap: list[tuple[int, int, int, int, _Tree]] = []  # (level, cost of the children, order, sec_id, tree)
+    order = 0
+    single = tops[0] if len(tops) == 1 else None
+
+    def children_of(tree: _Tree, sec_id: int) -> list[int]:
+        children = tree.by_id[sec_id].children
+        if after is not None and single is not None and (tree, sec_id) == single:
+            return [c for c in children if c > after]
+        return children
+
+    def offer(tree: _Tree, sec_id: int) -> None:
+        nonlocal order
+        s = tree.by_id[sec_id]
+        children = children_of(tree, sec_id)
+        result.shown[id(tree)][sec_id] = sum(1 + tree.size[c] for c in children)
+        if children and (max_level is None or s.level + 1 <= max_level):
+            cost = sum(tree.cost[c] for c in children)
+            heapq.heappush(heap, (s.level, cost, order, sec_id, tree))
+            order += 1
+
+    for tree, top in tops:  # the callers paid for the top sections' lines
+        offer(tree, top)
+    while heap:
+        _, cost, _, sec_id, tree = heapq.heappop(heap)
+        children = children_of(tree, sec_id)
+        # Opening a section drops its +N mark and adds its children, each possibly marked.
+        extra = cost + sum(HIDDEN_MARK for c in children if tree.by_id[c].children) - HIDDEN_MARK
+        if extra <= budget:
+            budget -= extra
+            for c in children:
+                offer(tree, c)
+            result.shown[id(tree)][sec_id] = 0
+        elif single is not None and (tree, sec_id) == single:
+            listed = 0
+            for c in children:  # the requested section: list its children as far as they fit
+                line = tree.cost[c] + (HIDDEN_MARK if tree.by_id[c].children else 0)
+                if line > budget - MORE_LINE:
+                    break
+                budget -= line
+                offer(tree, c)
+                listed += 1
+            if listed:
+                result.shown[id(tree)][sec_id] = 0
+                result.cut = (sec_id, children[listed - 1], len(children) - listed)
+    return result
+
+
+def _more(doc_id: int, sec_id: int, last: int, left: int) -> str:
+    return (
+        f"Section [{sec_id}] has {left:,} more sub-section(s) after [{last}] that did not fit: "
+        f"get_toc(doc_id={doc_id}, sec_id={sec_id}, after={last}) lists the next ones."
+    )
+
+
+def _ancestors(tree: _Tree, sec_id: int) -> list[int]:
+    path = []
+    parent = tree.by_id[sec_id].parent
+    while parent is not None and parent in tree.by_id:
+        path.append(parent)
+        parent = tree.by_id[parent].parent
+    return path[::-1]
+
+
 def section_info(row) -> SectionInfo:  # noqa: ANN001 (sqlite3.Row)
     return SectionInfo(**{k: row[k] for k in row.keys() if k != "doc_id"}, children=[])
 
 
-def _toc_cost(docs: list[DocumentRow], sections: dict[int, list[SectionInfo]], depth: int) -> int:
-    """Estimated tokens of the rendered TOC: one line per document and per section shown."""
-    cost = 0
-    for doc in docs:
-        cost += 30 + count_tokens(doc.title or "") + count_tokens(doc.relpath)
-        for s in sections[doc.doc_id]:
-            if s.level <= depth:
-                cost += 16 + count_tokens(s.title) + 2 * len(s.children)
-    return cost
+def _short(text: str, tokens: int) -> str:
+    from indexer.tokens import clip_to_tokens
+
+    clipped = clip_to_tokens(text, tokens)
+    return clipped if clipped == text else clipped + "…"
+
+
+def _id_ranges(ids: list[int]) -> str:
+    """`3–7, 9, 12–40`: doc ids compactly, at most 12 runs."""
+    runs: list[list[int]] = []
+    for i in ids:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    text = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in runs[:12])
+    return text + (", …" if len(runs) > 12 else "")
+
+
+def check_depth(max_depth: int | None) -> None:
+    if max_depth is not None and max_depth < 0:
+        raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")

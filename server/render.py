@@ -1,45 +1,48 @@
 """Compact text for a model to read: coordinates first, no JSON noise.
 
 The same text is what the CLI prints, so a person sees what the agent sees.
-Coordinates are written `(doc_id, sec_id, para_idx)`; sections `(doc_id) [sec_id]`.
+Coordinates are written `(doc_id, sec_id, para_idx)`; in the map, each document's line
+carries its `(doc_id)` and its sections below it their `[sec_id]`.
 """
 
 from __future__ import annotations
 
 from indexer.models import DocumentInfo, RetrieveResult, SectionInfo, SectionText, Toc
+from indexer.parse import SUPPORTED_EXTENSIONS
 
 
 def render_toc(toc: Toc) -> str:
     lines: list[str] = []
     if not toc.documents and not toc.pending and not toc.failed:
-        lines.append("No documents in the folder yet (supported: Markdown and plain text).")
+        lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
     for doc in toc.documents:
         lines.append(_document_line(doc))
         lines.extend(_section_line(doc.doc_id, s) for s in doc.sections)
     if toc.pending:
         lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
     for failed in toc.failed:
-        lines.append(f"Failed: {failed.path} — {failed.reason}")
+        lines.append(f"Failed: ({failed.doc_id}) {failed.path} — {failed.reason}")
     if toc.hint:
         lines.append(f"Note: {toc.hint}")
     return "\n".join(lines)
 
 
 def _document_line(doc: DocumentInfo) -> str:
-    pages = f" | pages={doc.n_pages}" if doc.n_pages else ""
+    pages = f" | {doc.n_pages} pages" if doc.n_pages else ""
     return (
-        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | sections={doc.n_sections} "
-        f"| paragraphs={doc.n_paras} | tokens={doc.n_tokens} | v{doc.version}"
+        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {doc.n_sections} sections, "
+        f"{doc.n_paras} paragraphs, {doc.n_tokens} tokens | v{doc.version}"
     )
 
 
 def _section_line(doc_id: int, s: SectionInfo) -> str:
+    """`[sec_id] title | N tokens | p.A–B`, indented by level; `+N` marks a folded branch."""
     indent = "  " * (s.level + 1)
     pages = ""
     if s.page_start is not None:
-        pages = f" | pages={s.page_start}" if s.page_start == s.page_end else f" | pages={s.page_start}–{s.page_end}"
-    children = ", ".join(map(str, s.children))
-    return f"{indent}({doc_id}) [{s.sec_id}] {s.title} | paragraphs={s.n_paras} | tokens={s.n_tokens}{pages} | children=[{children}]"
+        pages = f" | p.{_pages(s.page_start, s.page_end)}"
+    hidden = f" | +{s.hidden} sections: get_toc(doc_id={doc_id}, sec_id={s.sec_id})" if s.hidden else ""
+    return f"{indent}[{s.sec_id}] {s.title} | {s.n_tokens} tokens{pages}{hidden}"
 
 
 def render_retrieve(result: RetrieveResult) -> str:

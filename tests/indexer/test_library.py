@@ -9,6 +9,8 @@ import pytest
 
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.library import Library
+from indexer.tokens import count_tokens
+from server.render import render_toc
 from tests.conftest import write
 
 GUIDE = """# Gardening Guide
@@ -90,10 +92,31 @@ def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(folder: Path, ope
     lib = open_library(folder, token_budget=1000)
     lib.reconcile()
     toc = lib.toc()
-    assert toc.truncated and "get_toc(doc_id=N)" in (toc.hint or "")
-    assert toc.documents[0].sections[0].sec_id == 0 and len(toc.documents[0].sections) == 1
-    full = lib.toc(doc_id=toc.documents[0].doc_id, max_depth=1)
-    assert len(full.documents[0].sections) == 301 or full.truncated
+    assert toc.truncated
+    doc = toc.documents[0].doc_id
+    listed = toc.documents[0].sections
+    assert listed[0].sec_id == 0 and 10 < len(listed) < 301
+    last = listed[-1].sec_id
+    assert f"{300 - last:,} more sub-section(s) after [{last}]" in toc.hint
+    assert f"get_toc(doc_id={doc}, sec_id=0, after={last})" in toc.hint
+    assert count_tokens(render_toc(toc)) <= 1000
+    # Paging on lists the next ones, and every heading is reached.
+    seen = [s.sec_id for s in listed[1:]]
+    while last < 300:
+        page = lib.toc(doc_id=doc, sec_id=0, after=last)
+        assert count_tokens(render_toc(page)) <= 1000
+        ids = [s.sec_id for s in page.documents[0].sections if s.sec_id != 0]
+        assert ids[0] == last + 1
+        seen.extend(ids)
+        last = ids[-1]
+    assert seen == list(range(1, 301))
+    # With two documents the big one is folded, its size and the call that opens it shown.
+    write(folder, "small.md", "# Small\n\n## One\n\ntext")
+    lib.reconcile()
+    both = lib.toc()
+    big = next(d for d in both.documents if d.doc_id == doc)
+    assert len(big.sections) == 1 and big.sections[0].hidden == 300
+    assert f"+300 sections: get_toc(doc_id={doc}, sec_id=0)" in render_toc(both)
 
 
 def test_retrieve_returns_coordinates_paths_and_exact_codes(library: Library) -> None:
