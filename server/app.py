@@ -20,7 +20,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from indexer.errors import DeepreadError
-from indexer.library import MAX_TOP_K, MAX_WINDOW, Library
+from indexer.library import MAX_ID, MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW, Library
 from indexer.models import RetrieveResult, SectionText, Toc
 from server import __version__
 from server.prompts import locate_then_read_prompt
@@ -45,6 +45,16 @@ class ServerState:
     library: Library
 
 
+class _Server(MCPServer[ServerState]):
+    """An unknown tool name is answered with the names that exist."""
+
+    async def call_tool(self, name, arguments, context=None):  # noqa: ANN001, ANN201 (the SDK's signature)
+        if self._tool_manager.get_tool(name) is None:
+            known = ", ".join(t.name for t in self._tool_manager.list_tools())
+            raise ToolError(f"there is no tool {name[:80]!r}; the tools are {known}")
+        return await super().call_tool(name, arguments, context)
+
+
 def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerState]:
     """A server over an open library. Opening, indexing and closing it is the caller's job
     (the CLI), so errors such as a locked index are reported before the protocol starts,
@@ -54,7 +64,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     async def lifespan(_: MCPServer[ServerState]) -> AsyncIterator[ServerState]:
         yield ServerState(library)
 
-    server: MCPServer[ServerState] = MCPServer(
+    server: MCPServer[ServerState] = _Server(
         name="deepread",
         title="deepread: locate, then read",
         instructions=INSTRUCTIONS,
@@ -71,6 +81,12 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             result = await anyio.to_thread.run_sync(fn, library)
         except DeepreadError as exc:
             raise ToolError(str(exc)) from None
+        except Exception as exc:  # a bug: say what broke rather than a bare "Error executing tool"
+            log.exception("tool call failed")
+            raise ToolError(
+                f"internal error ({type(exc).__name__}: {str(exc)[:200]}); the server keeps running — "
+                "try other arguments, and report this if it persists"
+            ) from None
         return CallToolResult(
             content=[TextContent(type="text", text=render(result))],
             structured_content=result.model_dump(mode="json"),
@@ -79,21 +95,32 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     @server.tool(
         annotations=READ_ONLY,
         description=(
-            "The map of the folder. Without doc_id: every document with its id, path, title, size, and its "
-            "sections (headings) to a depth that fits the answer; documents still indexing and those that failed. "
-            "With doc_id: that document's full table of contents. Each line reads "
-            "`(doc_id) [sec_id] Title | paragraphs=N | tokens=M | children=[…]`: tokens tell what reading "
-            "a section with read_section costs. Call this first to see what exists."
+            "The map of the folder: call this first. Without doc_id: every document (`(doc_id) path — title`) "
+            "with its sections. With doc_id: that document's table of contents; with sec_id too: that section's "
+            "subtree. Lines read `[sec_id] Title | N tokens | p.A–B`, indented by depth; tokens are what "
+            "read_section costs. Branches that do not fit are folded and marked "
+            "`+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to open one. A financial statement, "
+            "a note or a chapter is usually a section of its own: read it directly with read_section."
         ),
     )
     async def get_toc(
         ctx: Context[ServerState],
-        doc_id: Annotated[int | None, Field(ge=0, description="One document's full TOC; omit for all documents.")] = None,
+        doc_id: Annotated[
+            int | None, Field(ge=0, le=MAX_ID, description="One document's table of contents; omit for all.")
+        ] = None,
+        sec_id: Annotated[
+            int | None, Field(ge=0, le=MAX_ID, description="With doc_id: just this section's subtree.")
+        ] = None,
         max_depth: Annotated[
-            int | None, Field(ge=0, le=20, description="Deepest heading level to list (0 = documents only).")
+            int | None,
+            Field(ge=0, le=20, description="Deepest level to list (with sec_id: levels below it; 0 = no sections)."),
+        ] = None,
+        after: Annotated[
+            int | None,
+            Field(ge=0, le=MAX_ID, description="Paging: list sec_id's sub-sections after this one (the note says when)."),
         ] = None,
     ) -> Annotated[CallToolResult, Toc]:
-        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth), render_toc)
+        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after), render_toc)
 
     @server.tool(
         annotations=READ_ONLY,
@@ -110,11 +137,16 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     async def retrieve(
         ctx: Context[ServerState],
         query: Annotated[
-            str, Field(description="What to look for: keywords or a short question, e.g. 'cash from operations 2015'.")
+            str,
+            Field(
+                max_length=MAX_QUERY_CHARS,
+                description="What to look for: keywords or a short question, e.g. 'cash from operations 2015'.",
+            ),
         ],
         top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many paragraphs to rank.")] = 5,
         doc_ids: Annotated[
-            list[int] | None, Field(description="Search only these documents (ids from get_toc).")
+            list[Annotated[int, Field(ge=0, le=MAX_ID)]] | None,
+            Field(min_length=1, description="Search only these documents (ids from get_toc); omit for all."),
         ] = None,
         before: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add before each hit.")] = 0,
         after: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add after each hit.")] = 0,
@@ -127,20 +159,21 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             "Read one section's paragraphs in order, contiguously: the whole passage, not fragments. "
             "Give doc_id and sec_id from get_toc or from a retrieve hit; start_para/end_para (0-based, "
             "inclusive) pick a range, clipped to what exists. Long sections are returned up to a token budget "
-            "with next_start_para telling where to continue. Sub-sections are separate: see children in get_toc."
+            "with next_start_para telling where to continue. Sub-sections are separate sections: get_toc shows them."
         ),
     )
     async def read_section(
         ctx: Context[ServerState],
-        doc_id: Annotated[int, Field(ge=0, description="Document id.")],
-        sec_id: Annotated[int, Field(ge=0, description="Section id within the document (0 = the root).")],
-        start_para: Annotated[int, Field(ge=0, description="First paragraph to read.")] = 0,
+        doc_id: Annotated[int, Field(ge=0, le=MAX_ID, description="Document id.")],
+        sec_id: Annotated[int, Field(ge=0, le=MAX_ID, description="Section id within the document (0 = the root).")],
+        start_para: Annotated[int, Field(ge=0, le=MAX_ID, description="First paragraph to read.")] = 0,
         end_para: Annotated[
-            int | None, Field(ge=0, description="Last paragraph to read (inclusive); omit for the section's end.")
+            int | None,
+            Field(ge=0, le=MAX_ID, description="Last paragraph to read (inclusive); omit for the section's end."),
         ] = None,
         version: Annotated[
             int | None,
-            Field(ge=0, description="Document version your coordinates came from (v in retrieve/get_toc); "
+            Field(ge=0, le=MAX_ID, description="Document version your coordinates came from (v in retrieve/get_toc); "
                   "if the document changed since, the answer says so."),
         ] = None,
     ) -> Annotated[CallToolResult, SectionText]:

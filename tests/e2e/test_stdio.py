@@ -86,7 +86,9 @@ async def test_get_toc_text_and_structure(client: Client) -> None:
     result = await client.call_tool("get_toc", {})
     toc = result.structured_content
     assert [d["path"] for d in toc["documents"]] == ["faq.txt", "manual.md"]
-    assert toc["failed"] == [{"path": "broken.md", "reason": "binary content in a text file (NUL bytes); is the extension wrong?"}]
+    assert [(f["path"], f["reason"]) for f in toc["failed"]] == [
+        ("broken.md", "binary content in a text file (NUL bytes); is the extension wrong?")
+    ]
     manual = toc["documents"][1]
     assert [(s["sec_id"], s["title"], s["level"], s["children"]) for s in manual["sections"]] == [
         (0, "Espresso Machine Manual", 0, [1, 2, 5]),
@@ -98,8 +100,11 @@ async def test_get_toc_text_and_structure(client: Client) -> None:
     ]
     text = result.content[0].text
     doc = manual["doc_id"]
-    assert f"    ({doc}) [3] 2.1 Single shot | paragraphs=1 | tokens=" in text
-    assert "Failed: broken.md — binary content" in text
+    # The document id once, on the document's line; sections indented by depth, no id lists.
+    assert f"({doc}) manual.md — Espresso Machine Manual | 6 sections, 7 paragraphs," in text
+    assert "\n      [3] 2.1 Single shot | 11 tokens\n" in text
+    assert "children" not in text and f"({doc}) [" not in text
+    assert "Failed: (1) broken.md — binary content" in text
 
     one = (await client.call_tool("get_toc", {"doc_id": doc})).structured_content
     assert [d["doc_id"] for d in one["documents"]] == [doc]
