@@ -24,6 +24,11 @@ from indexer.errors import ModelUnavailable
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+# The model reads at most 256 word pieces (512 for most others), and a word piece covers at
+# most ~100 characters (longer words become one unknown piece): the first 64,000 characters
+# give the same vector as the whole text. The tokenizer cuts only after reading all of it, so
+# a 30 MB paragraph would otherwise cost gigabytes before being cut.
+MAX_EMBED_CHARS = 64_000
 _FASTEMBED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 _ASSETS = Path(__file__).parent / "assets" / "all-MiniLM-L6-v2"
 _SHA256 = {
@@ -112,6 +117,7 @@ class Embedder:
         """
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        texts = [t[:MAX_EMBED_CHARS] for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
         for start in range(0, len(order), batch_size):

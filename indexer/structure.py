@@ -27,6 +27,7 @@ from indexer.numbering import levels_from_numbering, numbering_depth
 from indexer.tokens import count_tokens
 
 MAX_TEXT_TOKENS = 350
+MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
 FRAGMENT_TOKENS = 8  # a text block shorter than this, on a page, is a fragment (a cell, a label, a value)
 
@@ -53,7 +54,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     )
     # "1 Introduction" is no title; nor is a chapter title set like the chapters after it.
     named_by_heading = first is not None and numbering_depth(first.text) is None and (is_title or not typeset)
-    title = parsed.title or (first.text if first is not None and named_by_heading else fallback_title)
+    title = _short_title(parsed.title or (first.text if first is not None and named_by_heading else fallback_title))
     start = 0
     if is_title:
         start = 1
@@ -71,7 +72,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
             while stack[-1][0] >= rank:
                 stack.pop()
             parent = stack[-1][1]
-            current = Section(sec_id=len(sections), title=block.text, level=parent.level + 1, parent=parent.sec_id)
+            current = Section(
+                sec_id=len(sections), title=_short_title(block.text), level=parent.level + 1, parent=parent.sec_id
+            )
             parent.children.append(current.sec_id)
             sections.append(current)
             stack.append((rank, current))
@@ -89,6 +92,11 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         _widen_pages(current, block.page)
         _widen_pages(current, page_end)
     return DocumentStructure(title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages)
+
+
+def _short_title(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_TITLE_CHARS else text[: MAX_TITLE_CHARS - 1].rstrip() + "…"
 
 
 def _heading_ranks(headings: list[Block]) -> list[float]:

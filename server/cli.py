@@ -75,6 +75,18 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=["stdio", "http"], help="stdio (default) or Streamable HTTP")
     serve.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="HTTP port (default 8765)")
+    serve.add_argument(
+        "--token", help="bearer token HTTP clients must send (prefer DEEPREAD_TOKEN: flags show in `ps`); "
+        "off loopback one is generated into the index dir when none is given",
+    )
+    serve.add_argument(
+        "--allowed-host", dest="allowed_hosts", action="append", metavar="HOST",
+        help="a Host name HTTP requests may use (repeatable; default: loopback, the bind host, this machine's names)",
+    )
+    serve.add_argument(
+        "--insecure-no-token", action="store_const", const=True,
+        help="serve HTTP off loopback without a token: anyone who reaches the port reads every document",
+    )
     serve.add_argument("--poll", action="store_const", const=True, help="poll for changes (network drives, containers)")
     serve.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not follow changes")
 
@@ -88,6 +100,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     toc = sub.add_parser("toc", parents=[common, folder_opt], help="print the table of contents")
     toc.add_argument("--doc", type=int, dest="doc_id", help="one document's full TOC")
+    toc.add_argument("--sec", type=int, dest="sec_id", help="with --doc: one section's subtree")
+    toc.add_argument("--after", type=int, help="with --sec: its sub-sections after this one (paging)")
     toc.add_argument("--depth", type=int, dest="max_depth", help="deepest heading level to list")
 
     search = sub.add_parser("search", parents=[common, folder_opt], help="search paragraphs as retrieve does")
@@ -111,7 +125,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         key: value
         for key in (
             "data_dir", "embedding_model", "chroma_url", "token_budget", "log_level", "transport", "host", "port", "poll",
-            "watch",
+            "watch", "token", "allowed_hosts", "insecure_no_token",
         )
         if (value := getattr(args, key, None)) is not None
     }
@@ -154,8 +168,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         background.start()
         try:
             if settings.transport == "http":
-                log.info("Streamable HTTP on http://%s:%d/mcp", settings.host, settings.port)
-                server.run("streamable-http", host=settings.host, port=settings.port)
+                _serve_http(server, settings)
             else:
                 if sys.stdin.isatty():
                     print(
@@ -167,6 +180,31 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             background.stop()
     return 0
+
+
+def _serve_http(server, settings: Settings) -> None:  # noqa: ANN001
+    """Streamable HTTP behind the bearer-token check (server/http.py), on our own uvicorn so that
+    its logs go where ours go (stderr and the log file; uvicorn's default sends access lines to stdout)."""
+    import uvicorn
+
+    from server.http import BearerTokenMiddleware, resolve_token, transport_security, url_host
+
+    security = transport_security(settings)
+    app = server.streamable_http_app(host=settings.host, transport_security=security)
+    token = resolve_token(settings)
+    if token is not None:
+        app = BearerTokenMiddleware(app, token)
+    if security is not None:
+        allowed = "any" if not security.enable_dns_rebinding_protection else ", ".join(security.allowed_hosts)
+        log.info("HTTP requests may address Host: %s", allowed)
+    log.info(
+        "Streamable HTTP on http://%s:%d/mcp (%s)", url_host(settings.host), settings.port,
+        "bearer token required" if token is not None else "no token",
+    )
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_config=None, log_level=settings.log_level.lower(),
+    )
+    uvicorn.Server(config).run()
 
 
 def _open(settings: Settings):  # noqa: ANN202
@@ -214,7 +252,7 @@ def _toc(args: argparse.Namespace, settings: Settings) -> int:
 
     with _open(settings) as library:
         _reconcile_with_bar(library)
-        print(render_toc(library.toc(args.doc_id, args.max_depth)))
+        print(render_toc(library.toc(args.doc_id, args.max_depth, args.sec_id, args.after)))
     return 0
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from platformdirs import user_data_dir
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from indexer.embedder import DEFAULT_MODEL
 from indexer.library import LibraryConfig
@@ -44,12 +44,37 @@ class Settings(BaseSettings):
     transport: Literal["stdio", "http"] = "stdio"
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=1, le=65535)
+    token: SecretStr | None = Field(
+        None,
+        description="Bearer token HTTP clients must send. Required off loopback: when unset there, one is generated "
+        "and kept in the index dir's `http-token`. On loopback it is checked only when set.",
+    )
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Host names (optionally host:port) HTTP requests may address, comma-separated; '*' accepts any. "
+        "Default: loopback names, the bind host unless a wildcard, and this machine's hostname and FQDN.",
+    )
+    insecure_no_token: bool = Field(False, description="Serve HTTP off loopback without a token (not recommended).")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("token", mode="before")
+    @classmethod
+    def _blank_token_is_none(cls, value: object) -> object:
+        return (value.strip() or None) if isinstance(value, str) else value
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        """`a,b` from the environment, or repeated flags that may each hold `a,b`."""
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list | tuple):
+            return value
+        return [h.strip() for item in items for h in str(item).split(",") if h.strip()]
 
     def folder_paths(self) -> list[Path]:
         return [Path(f).expanduser().resolve() for f in self.folders.split(os.pathsep) if f.strip()]

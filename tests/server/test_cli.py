@@ -35,11 +35,13 @@ def test_index_toc_search_read(tmp_path: Path) -> None:
     index = run("index", str(docs), *data)
     assert index.returncode == 0, index.stderr
     assert "1 indexed, 0 unchanged, 0 failed, 0 removed" in index.stderr
-    assert index.stdout.startswith("(1) notes.md — Field Notes | sections=3 | paragraphs=2")
+    assert index.stdout.startswith("(1) notes.md — Field Notes | 3 sections, 2 paragraphs")
 
     toc = run("toc", "-f", str(docs), *data)
     assert "0 indexed, 1 unchanged" in toc.stderr
-    assert "    (1) [1] Birds | paragraphs=1 | tokens=9 | children=[]" in toc.stdout
+    assert "\n    [1] Birds | 9 tokens\n" in toc.stdout
+    one = run("toc", "-f", str(docs), *data, "--doc", "1", "--sec", "2")
+    assert "[2] Trees" in one.stdout and "[1] Birds" not in one.stdout
 
     search = run("search", "where does the heron wait", "-k", "1", "-f", str(docs), *data)
     assert search.returncode == 0
