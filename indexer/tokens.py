@@ -68,9 +68,15 @@ def clip_to_tokens(text: str, budget: int) -> str:
     return text
 
 
+# BM25 indexes the first this many characters of a paragraph: past it, a paragraph is a data
+# dump whose length normalisation makes it a useless hit anyway, and its millions of terms
+# would cost the server gigabytes.
+LEXICAL_MAX_CHARS = 200_000
+
+
 def lexical_terms(text: str) -> list[str]:
     """Terms for the FTS5 index (`unicode61` with `_` as a token character)."""
-    lowered = text.lower()
+    lowered = text[:LEXICAL_MAX_CHARS].lower()
     terms = _WORD_RE.findall(lowered)
     for run in _COMPOUND_RE.findall(lowered):
         if _JOINERS.search(run):

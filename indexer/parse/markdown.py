@@ -16,6 +16,9 @@ from markdown_it.token import Token
 from indexer.models import Block, ParsedDocument
 
 _md = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+# Blocks only: inline parsing of every table cell and paragraph is what made a 45 MB file take
+# 2 GB; only headings need it, and they get it one at a time (`_inline_text`).
+_blocks = MarkdownIt("commonmark").enable("table").enable("strikethrough").disable(["inline", "text_join"])
 
 _FRONT_MATTER_RE = re.compile(r"\A(---|\+\+\+)[ \t]*\n(.*?\n)?\1[ \t]*(\n|\Z)", re.DOTALL)
 _FM_TITLE_RE = re.compile(r"^title\s*[:=]\s*['\"]?(.+?)['\"]?\s*$", re.MULTILINE)
@@ -36,7 +39,7 @@ _CONTAINERS = {
 def parse_markdown(source: str) -> ParsedDocument:
     source, title = _strip_front_matter(source)
     lines = source.split("\n")
-    tokens = _md.parse(source)
+    tokens = _blocks.parse(source)
     blocks: list[Block] = []
     i = 0
     while i < len(tokens):
@@ -84,7 +87,8 @@ def _strip_front_matter(source: str) -> tuple[str, str | None]:
 
 def _inline_text(inline: Token) -> str:
     parts: list[str] = []
-    for child in inline.children or []:
+    children = _md.parseInline(inline.content)[0].children if inline.content else []
+    for child in children or []:
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):

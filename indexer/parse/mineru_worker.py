@@ -185,7 +185,23 @@ def read_font_sizes(path: str, items: list[dict]) -> None:
         pdf.close()
 
 
+def run_text(request: dict) -> dict:
+    """A large Markdown or plain-text file, parsed here so that its memory is bounded too."""
+    from dataclasses import asdict
+
+    from indexer.errors import ParseError
+    from indexer.parse import parse_text_file
+
+    try:
+        parsed = parse_text_file(Path(request["path"]), request["max_bytes"])
+    except ParseError as exc:
+        return {"ok": False, "reason": str(exc)}
+    return {"ok": True, "tier": "text", "title": parsed.title, "blocks": [asdict(b) for b in parsed.blocks]}
+
+
 def run(request: dict) -> dict:
+    if request.get("text"):
+        return run_text(request)
     path = request["path"]
     is_pdf = Path(path).suffix.lower() == ".pdf"
     result: dict = {"ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None}
