@@ -296,7 +296,7 @@ class Library:
                 clipped += 1
                 item.text = clip_to_tokens(p.text, max(cap - e.line - CUT_NOTE_TOKENS, 1)) + (
                     f" […cut: {e.n_tokens:,} tokens in all; read_section(doc_id={p.doc_id}, sec_id={p.sec_id}, "
-                    f"start_para={p.para_idx}, end_para={p.para_idx}) reads it]"
+                    f"start_para={p.para_idx}, end_para={p.para_idx}) shows more]"
                 )
                 item.clipped = True
             item.is_hit, item.rank, item.score = e.rank is not None, e.rank, e.score

@@ -100,6 +100,9 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
     one between a check and the open is caught too.
     """
     try:
+        kind = file_kind(os.stat(path).st_mode)  # a socket cannot even be opened: say what it is
+        if kind is not None:
+            raise ParseError(f"{kind}, not a regular file: only regular files are read")
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except PermissionError:
         raise ParseError("permission denied: the server cannot read this file") from None

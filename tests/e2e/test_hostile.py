@@ -1,0 +1,216 @@
+"""A folder a hostile (or just unlucky) user could make: every entry gets an outcome with a
+reason, the good files stay searchable, and no answer breaks its token budget.
+
+Real files of every troublesome kind are generated here (link loops, a FIFO, a socket, a
+name that is not UTF-8, UTF-16, giant words and tables, 20,000 headings, a zip bomb, bad
+PDFs) and indexed by the real Library (SQLite, Chroma, MiniLM, the MinerU child).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import time
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from indexer.errors import InvalidArgument
+from indexer.library import Library
+from indexer.tokens import count_tokens, lexical_terms
+from server.render import render_retrieve, render_section, render_toc
+from tests.conftest import write
+
+BUDGET = 4000
+MB = 1_000_000
+
+
+def _zero_page_pdf(path: Path) -> None:
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    out, offsets = b"%PDF-1.4\n", []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref = len(out)
+    out += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    path.write_bytes(out)
+
+
+def _pdf(path: Path, text: str, password: str | None = None) -> None:
+    pdf = FPDF()
+    if password:
+        pdf.set_encryption(owner_password="owner", user_password=password)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.multi_cell(0, 8, text)
+    pdf.output(str(path))
+
+
+def _zip_bomb(path: Path) -> None:
+    """A .docx whose one member expands 60 MB of zeros from ~60 kB (small enough for CI)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", b"\0" * 60 * MB)
+    path.write_bytes(buffer.getvalue())
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("hostile")
+    write(folder, "good.md", "# Garden\n\n## Watering\n\nWater the tomatoes every morning before nine.\n")
+    write(folder, "notes.txt", "NOTES\n\nThe heron waits by the reed bed at dawn.\n")
+    # Links: a loop, one to a missing file, one to a file inside the folder (indexed once).
+    (folder / "loop-a.md").symlink_to(folder / "loop-b.md")
+    (folder / "loop-b.md").symlink_to(folder / "loop-a.md")
+    (folder / "dangling.md").symlink_to(folder / "nowhere.md")
+    (folder / "alias.md").symlink_to(folder / "good.md")
+    # Not regular files, named like documents.
+    os.mkfifo(folder / "pipe.md")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(folder / "socket.md"))
+    # A file name that is not UTF-8.
+    with open(os.path.join(os.fsencode(folder), b"caf\xe9.md"), "wb") as f:
+        f.write(b"# Menu\n\nThe bistro serves onion soup on Fridays.\n")
+    # Encodings.
+    (folder / "utf16-bom.txt").write_bytes("Le relevé des comptes arrive en février.\n".encode("utf-16"))
+    (folder / "utf16-nobom.md").write_bytes("# Rapport\n\nLa réunion du comité est jeudi.\n".encode("utf-16-le"))
+    (folder / "one-bad-byte.md").write_bytes("# Crème\n\nLa crème brûlée est servie tiède. ".encode() + b"\xff\n")
+    # Long words: a 1 MB word in a paragraph; a giant table row; 20,000 headings.
+    write(folder, "long-word.md", "# Word\n\nBefore the word. " + "x" * MB + " after the word zebrafinch.\n")
+    write(folder, "giant-row.md", "# Data\n\n| id | values |\n|---|---|\n| 1 | " + ",".join(map(str, range(60_000))) + " |\n")
+    write(folder, "headings.md", "# Many\n\n" + "".join(f"## Heading {i}\n\nline {i}\n\n" for i in range(20_000)))
+    write(folder, "only-headings.md", "# Outline\n\n## First part\n\n## Second part\n\n### Detail\n")
+    # Over the size limit; a text file large enough to be parsed in the confined child.
+    write(folder, "oversized.md", "# Big\n\n" + "word " * (6 * MB // 5 + 10))
+    rows = "".join(f"| {i} | row {i} of the inventory of the large file |\n" for i in range(80_000))
+    write(folder, "large.md", f"# Large\n\n| n | item |\n|---|---|\n{rows}\nThe lantern festival closes the season.\n")
+    # Bad office files and PDFs.
+    _zip_bomb(folder / "bomb.docx")
+    _pdf(folder / "locked.pdf", "Secret numbers", password="secret")
+    full = folder / "whole.pdf"
+    _pdf(full, "Quarterly revenue grew in every region.")
+    (folder / "truncated.pdf").write_bytes(full.read_bytes()[:300])
+    _zero_page_pdf(folder / "zero-pages.pdf")
+    (folder / "binary.md").write_bytes(b"\x00\x01\x02" * 1000)
+    yield folder
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def library(hostile: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
+    from indexer.library import LibraryConfig
+
+    config = LibraryConfig(
+        roots=[hostile], data_dir=tmp_path_factory.mktemp("data"), models_dir=tmp_path_factory.mktemp("models"),
+        token_budget=BUDGET, max_file_bytes=6 * MB,
+    )
+    lib = Library(config)
+    started = time.monotonic()
+    lib.reconcile()
+    lib.indexing_seconds = time.monotonic() - started  # type: ignore[attr-defined]
+    yield lib
+    lib.close()
+
+
+@pytest.mark.timeout(300)
+def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: Library) -> None:
+    toc = library.toc()
+    assert count_tokens(render_toc(toc)) <= BUDGET
+    failed = {d.relpath: d.reason for d in library.store.documents() if d.status == "failed"}
+    names = {d.relpath for d in library.store.documents() if d.readable}
+    assert names == {
+        "good.md", "notes.txt", "caf\\xe9.md", "utf16-bom.txt", "utf16-nobom.md", "one-bad-byte.md",
+        "long-word.md", "giant-row.md", "headings.md", "only-headings.md", "large.md", "whole.pdf",
+    }
+    expected = {
+        "loop-a.md": "symbolic link loop",
+        "loop-b.md": "symbolic link loop",
+        "dangling.md": "symbolic link to a missing file",
+        "pipe.md": "named pipe (FIFO), not a regular file",
+        "socket.md": "a socket, not a regular file",
+        "oversized.md": "over the 6 MB limit",
+        "bomb.docx": "zip bomb",
+        "locked.pdf": "encrypted PDF",
+        "truncated.pdf": "not a readable PDF",
+        "zero-pages.pdf": "the PDF has no pages",
+        "binary.md": "binary content",
+    }
+    assert set(failed) == set(expected), failed
+    for name, reason in expected.items():
+        assert reason in failed[name], (name, failed[name])
+    assert "alias.md" not in names, "a link to a file in the folder is that file, indexed once"
+
+    for query, path in [
+        ("tomatoes watering", "good.md"), ("heron reed bed", "notes.txt"), ("onion soup bistro", "caf\\xe9.md"),
+        ("relevé des comptes février", "utf16-bom.txt"), ("réunion du comité", "utf16-nobom.md"),
+        ("crème brûlée tiède", "one-bad-byte.md"), ("zebrafinch", "long-word.md"), ("lantern festival season", "large.md"),
+        ("quarterly revenue region", "whole.pdf"),
+    ]:
+        found = {library.store.document(r.doc_id).relpath for r in library.retrieve(query, top_k=10).results}
+        assert path in found, (query, found)
+    creme = next(d.doc_id for d in library.store.documents() if d.relpath == "one-bad-byte.md")
+    brulee = library.retrieve("crème brûlée", top_k=1, doc_ids=[creme]).results[0]
+    assert "crème brûlée est servie tiède" in brulee.text, "one bad byte does not turn the file into mojibake"
+
+
+def test_a_restart_reads_nothing_again_and_never_blocks(library: Library) -> None:
+    started = time.monotonic()
+    report = library.reconcile()  # the FIFO is not opened again, the loop not followed
+    assert time.monotonic() - started < 30
+    assert not report.indexed
+
+
+def test_headings_alone_are_a_readable_document(library: Library) -> None:
+    doc = next(d for d in library.store.documents() if d.relpath == "only-headings.md")
+    toc = library.toc(doc.doc_id)
+    assert [s.title for s in toc.documents[0].sections] == ["Outline", "First part", "Second part", "Detail"]
+    assert library.read_section(doc.doc_id, 2).hint  # says where the text is: its sub-sections
+
+
+def test_giant_words_and_rows_keep_every_budget(library: Library) -> None:
+    word = next(d for d in library.store.documents() if d.relpath == "long-word.md")
+    for start in (0, 1):  # paragraph 1 is the word itself
+        section = library.read_section(word.doc_id, 0, start_para=start)
+        assert count_tokens(render_section(section)) <= BUDGET
+    assert "longer than the token budget and was cut" in (section.hint or "")
+    # The giant row is cut to share the budget; the other hits are still there.
+    ids = {d.relpath: d.doc_id for d in library.store.documents()}
+    scope = [ids["giant-row.md"], ids["good.md"], ids["notes.txt"]]
+    result = library.retrieve("values id heron tomatoes", top_k=5, doc_ids=scope)
+    text = render_retrieve(result)
+    assert count_tokens(text) <= BUDGET and len(text) < 40 * BUDGET
+    assert len([r for r in result.results if r.is_hit]) == 3
+    cut = [r for r in result.results if r.clipped]
+    assert [r.doc_id for r in cut] == [ids["giant-row.md"]]
+    assert f"read_section(doc_id={ids['giant-row.md']}, sec_id=0, start_para=0, end_para=0)" in cut[0].text
+    assert all(r.text.endswith(("nine.", "dawn.")) for r in result.results if not r.clipped)
+
+
+def test_twenty_thousand_headings_fit_the_budget_at_every_depth(library: Library) -> None:
+    doc = next(d for d in library.store.documents() if d.relpath == "headings.md")
+    for toc in (library.toc(), library.toc(max_depth=0), library.toc(doc.doc_id), library.toc(doc.doc_id, max_depth=0),
+                library.toc(doc.doc_id, sec_id=0), library.toc(doc.doc_id, sec_id=0, after=15_000)):
+        assert count_tokens(render_toc(toc)) <= BUDGET
+    assert count_tokens(render_section(library.read_section(doc.doc_id, 0))) <= BUDGET
+
+
+def test_queries_that_would_freeze_or_flood_are_answered(library: Library) -> None:
+    started = time.monotonic()
+    assert len(lexical_terms("y" * 150_000 + " 10-k")) == 4  # linear: a long word is one pass, not one per letter
+    with pytest.raises(InvalidArgument, match="the limit is 2,000"):
+        library.retrieve("z" * MB)
+    result = library.retrieve("q" * 1999, top_k=3)
+    assert len(result.query) < 200 and count_tokens(render_retrieve(result)) <= BUDGET
+    for query in ["?!…", "\x00\x00", "🙂🙃", "   "]:
+        with pytest.raises(InvalidArgument):
+            library.retrieve(query)
+    with pytest.raises(InvalidArgument, match="doc_ids is empty"):
+        library.retrieve("heron", doc_ids=[])
+    assert time.monotonic() - started < 30
+    assert library.indexing_seconds < 240  # type: ignore[attr-defined]
