@@ -171,3 +171,68 @@ async def test_tool_calls_during_indexing_report_progress(tmp_path: Path) -> Non
     done, total, message = updates[0]
     assert total == 40 and 0 <= done < 40 and message and message.startswith("indexing")
     assert toc_while_indexing["pending"], "get_toc lists what is still being indexed"
+
+
+def _group_members(pgid: int) -> list[int]:
+    """Live processes in a process group (from /proc: the fifth field of stat)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                members.append(int(entry.name))
+    return members
+
+
+def _parser_child(data: Path) -> int | None:
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if "indexer.parse.mineru_worker" in cmdline and str(data) in cmdline:
+                return int(entry.name)
+    return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_kill_9_of_the_server_takes_its_parser_child_along(tmp_path: Path, open_library: Callable[..., Library]) -> None:
+    from fpdf import FPDF
+
+    docs, data = tmp_path / "docs", tmp_path / "data"
+    docs.mkdir()
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    for page in range(500):  # long enough that the parse is under way when the server dies
+        pdf.add_page()
+        pdf.multi_cell(0, 6, f"Page {page}. " + "The committee reviewed the quarterly results. " * 40)
+    pdf.output(str(docs / "long.pdf"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "index", str(docs), "--data-dir", str(data)],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        child = None
+        while child is None and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            child = _parser_child(data)
+        assert child is not None, "the parser child never started"
+        time.sleep(1.5)  # let it start its own workers
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5  # the parse itself would take a minute more
+        while _group_members(child) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _group_members(child), "no parser process outlives the server"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert any((data / "tmp").iterdir()), "the killed server left its parse folder behind"
+    open_library(docs, data_dir=data)
+    assert not (data / "tmp").exists(), "the next start removes it"
