@@ -50,12 +50,23 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
 CACHE_VERSION = 4  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages
 
 
+# A file's parse may take this long plus so much per MB of file, up to the configured
+# ceiling: a 100 kB zip bomb or a pathological page cannot hold the queue for 15 minutes,
+# while a 300-page scan (tens of MB, OCR at 1–3 s a page) still has the time it needs.
+BASE_TIMEOUT_S = 120.0
+TIMEOUT_S_PER_MB = 120.0
+
+
+def time_limit(size_bytes: int, ceiling_s: float) -> float:
+    return min(ceiling_s, BASE_TIMEOUT_S + TIMEOUT_S_PER_MB * size_bytes / 1e6)
+
+
 @dataclass
 class MineruOptions:
     cache_dir: Path
     home: Path  # MINERU_HOME: its models and config live here, not in ~/.mineru
     work_dir: Path | None = None  # the child's temporary folders (default: the system's)
-    timeout_s: float = 900
+    timeout_s: float = 900  # the most any file may take; a small file gets less (`time_limit`)
     memory_mb: int = 8192
 
 
@@ -139,6 +150,8 @@ class MineruParser:
         options.home.mkdir(parents=True, exist_ok=True)
         limit = options.memory_mb * 1024 * 1024
         parent = os.getpid()
+        size = path.stat().st_size
+        limit_s = time_limit(size, options.timeout_s)
 
         def confine() -> None:  # runs in the child before exec
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -165,14 +178,19 @@ class MineruParser:
                 )
                 timed_out = False
                 try:
-                    child.wait(timeout=options.timeout_s)
+                    child.wait(timeout=limit_s)
                 except subprocess.TimeoutExpired:
                     timed_out = True
                 finally:
                     _kill_group(child.pid)  # also ends MinerU's render workers after a normal exit
                     child.wait()
             if timed_out:
-                return {"ok": False, "reason": f"parsing took longer than {options.timeout_s:.0f} s (DEEPREAD_PARSE_TIMEOUT)"}
+                return {
+                    "ok": False,
+                    "reason": f"parsing took longer than {limit_s:.0f} s, the limit for a file of "
+                    f"{size / 1e6:.1f} MB ({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB, at most "
+                    f"{options.timeout_s:.0f} s: DEEPREAD_PARSE_TIMEOUT)",
+                }
             if result.exists():
                 raw = json.loads(result.read_text(encoding="utf-8"))
                 if raw.get("ok") and cache:
