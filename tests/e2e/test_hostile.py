@@ -1,103 +1,32 @@
 """A folder a hostile (or just unlucky) user could make: every entry gets an outcome with a
 reason, the good files stay searchable, and no answer breaks its token budget.
 
-Real files of every troublesome kind are generated here (link loops, a FIFO, a socket, a
-name that is not UTF-8, UTF-16, giant words and tables, 20,000 headings, a zip bomb, bad
-PDFs) and indexed by the real Library (SQLite, Chroma, MiniLM, the MinerU child).
+Real files of every troublesome kind are generated (`benchmarks/hostile.py`: link loops, a
+FIFO, a socket, a name that is not UTF-8, UTF-16, giant words and tables, 20,000 headings, a
+zip bomb, bad PDFs) and indexed by the real Library (SQLite, Chroma, MiniLM, the MinerU child).
+The same folder's peak memory is measured by `python -m benchmarks.hostile`.
 """
 
 from __future__ import annotations
 
-import io
-import os
-import socket
 import time
-import zipfile
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from fpdf import FPDF
 
+from benchmarks.hostile import MB, make_hostile_folder
 from indexer.errors import InvalidArgument
 from indexer.library import Library
 from indexer.tokens import count_tokens, lexical_terms
 from server.render import render_retrieve, render_section, render_toc
-from tests.conftest import write
 
 BUDGET = 4000
-MB = 1_000_000
-
-
-def _zero_page_pdf(path: Path) -> None:
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
-    out, offsets = b"%PDF-1.4\n", []
-    for i, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
-    xref = len(out)
-    out += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    path.write_bytes(out)
-
-
-def _pdf(path: Path, text: str, password: str | None = None) -> None:
-    pdf = FPDF()
-    if password:
-        pdf.set_encryption(owner_password="owner", user_password=password)
-    pdf.add_page()
-    pdf.set_font("Helvetica", size=12)
-    pdf.multi_cell(0, 8, text)
-    pdf.output(str(path))
-
-
-def _zip_bomb(path: Path) -> None:
-    """A .docx whose one member expands 60 MB of zeros from ~60 kB (small enough for CI)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("word/document.xml", b"\0" * 60 * MB)
-    path.write_bytes(buffer.getvalue())
 
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("hostile")
-    write(folder, "good.md", "# Garden\n\n## Watering\n\nWater the tomatoes every morning before nine.\n")
-    write(folder, "notes.txt", "NOTES\n\nThe heron waits by the reed bed at dawn.\n")
-    # Links: a loop, one to a missing file, one to a file inside the folder (indexed once).
-    (folder / "loop-a.md").symlink_to(folder / "loop-b.md")
-    (folder / "loop-b.md").symlink_to(folder / "loop-a.md")
-    (folder / "dangling.md").symlink_to(folder / "nowhere.md")
-    (folder / "alias.md").symlink_to(folder / "good.md")
-    # Not regular files, named like documents.
-    os.mkfifo(folder / "pipe.md")
-    sock = socket.socket(socket.AF_UNIX)
-    sock.bind(str(folder / "socket.md"))
-    # A file name that is not UTF-8.
-    with open(os.path.join(os.fsencode(folder), b"caf\xe9.md"), "wb") as f:
-        f.write(b"# Menu\n\nThe bistro serves onion soup on Fridays.\n")
-    # Encodings.
-    (folder / "utf16-bom.txt").write_bytes("Le relevé des comptes arrive en février.\n".encode("utf-16"))
-    (folder / "utf16-nobom.md").write_bytes("# Rapport\n\nLa réunion du comité est jeudi.\n".encode("utf-16-le"))
-    (folder / "one-bad-byte.md").write_bytes("# Crème\n\nLa crème brûlée est servie tiède. ".encode() + b"\xff\n")
-    # Long words: a 1 MB word in a paragraph; a giant table row; 20,000 headings.
-    write(folder, "long-word.md", "# Word\n\nBefore the word. " + "x" * MB + " after the word zebrafinch.\n")
-    write(folder, "giant-row.md", "# Data\n\n| id | values |\n|---|---|\n| 1 | " + ",".join(map(str, range(60_000))) + " |\n")
-    write(folder, "headings.md", "# Many\n\n" + "".join(f"## Heading {i}\n\nline {i}\n\n" for i in range(20_000)))
-    write(folder, "only-headings.md", "# Outline\n\n## First part\n\n## Second part\n\n### Detail\n")
-    # Over the size limit; a text file large enough to be parsed in the confined child.
-    write(folder, "oversized.md", "# Big\n\n" + "word " * (6 * MB // 5 + 10))
-    rows = "".join(f"| {i} | row {i} of the inventory of the large file |\n" for i in range(80_000))
-    write(folder, "large.md", f"# Large\n\n| n | item |\n|---|---|\n{rows}\nThe lantern festival closes the season.\n")
-    # Bad office files and PDFs.
-    _zip_bomb(folder / "bomb.docx")
-    _pdf(folder / "locked.pdf", "Secret numbers", password="secret")
-    full = folder / "whole.pdf"
-    _pdf(full, "Quarterly revenue grew in every region.")
-    (folder / "truncated.pdf").write_bytes(full.read_bytes()[:300])
-    _zero_page_pdf(folder / "zero-pages.pdf")
-    (folder / "binary.md").write_bytes(b"\x00\x01\x02" * 1000)
+    sock = make_hostile_folder(folder)
     yield folder
     sock.close()
 
