@@ -31,6 +31,7 @@ from pathlib import Path
 from indexer.errors import ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.layout import OutlineEntry, blocks_from_content_list
+from indexer.parse.titles import cover_title, metadata_title_ok
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +100,7 @@ class MineruParser:
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
         title = (raw.get("title") or "").strip()
-        if title and len(title.split()) >= 2 and not title.lower().startswith(("microsoft", "untitled")):
-            parsed.title = title
+        parsed.title = cover_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
         return parsed
 
     # --- cache -----------------------------------------------------------------------
