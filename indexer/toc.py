@@ -55,7 +55,7 @@ class _Tree:
         for s in reversed(sections):  # children come after their parents
             if s.parent is not None and s.parent in size:
                 size[s.parent] += 1 + size[s.sec_id]
-        cost = {s.sec_id: SECTION_LINE + count_tokens(s.title) for s in sections}
+        cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(before the …)"
         return cls(doc, sections, by_id, size, cost)
 
 
@@ -94,7 +94,7 @@ class TocBuilder:
         shown: list[DocumentRow] = []
         for d in ready:  # every listed document costs its line and its root section's (title and +N)
             title = count_tokens(d.title or "")
-            line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + 2 * title + SECTION_LINE + HIDDEN_MARK
+            line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
             if line > budget:
                 break
             shown.append(d)

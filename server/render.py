@@ -17,7 +17,7 @@ def render_toc(toc: Toc) -> str:
         lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
     for doc in toc.documents:
         lines.append(_document_line(doc))
-        lines.extend(_section_line(doc.doc_id, s) for s in doc.sections)
+        lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections)
     if toc.pending:
         lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
     for failed in toc.failed:
@@ -35,14 +35,19 @@ def _document_line(doc: DocumentInfo) -> str:
     )
 
 
-def _section_line(doc_id: int, s: SectionInfo) -> str:
-    """`[sec_id] title | N tokens | p.A–B`, indented by level; `+N` marks a folded branch."""
+ROOT_TITLE = "(before the first heading)"
+
+
+def _section_line(doc_id: int, s: SectionInfo, doc_title: str) -> str:
+    """`[sec_id] title | N tokens | p.A–B`, indented by level; `+N` marks a folded branch.
+    The root repeats the document's title, which its line already shows: it says what it holds."""
     indent = "  " * (s.level + 1)
+    title = ROOT_TITLE if s.sec_id == 0 and s.title == doc_title else s.title
     pages = ""
     if s.page_start is not None:
         pages = f" | p.{_pages(s.page_start, s.page_end)}"
     hidden = f" | +{s.hidden} sections: get_toc(doc_id={doc_id}, sec_id={s.sec_id})" if s.hidden else ""
-    return f"{indent}[{s.sec_id}] {s.title} | {s.n_tokens} tokens{pages}{hidden}"
+    return f"{indent}[{s.sec_id}] {title} | {s.n_tokens} tokens{pages}{hidden}"
 
 
 def render_retrieve(result: RetrieveResult) -> str:
