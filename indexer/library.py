@@ -34,7 +34,7 @@ from indexer.rerank import Reranker
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
 from indexer.toc import TocBuilder, check_depth
-from indexer.tokens import clip_to_tokens, count_tokens
+from indexer.tokens import TOKEN_COUNT_VERSION, clip_to_tokens, count_tokens
 from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -42,18 +42,17 @@ log = logging.getLogger(__name__)
 MAX_TOP_K = 50
 MAX_WINDOW = 10
 MAX_QUERY_CHARS = 2000  # a question, not a document: longer queries are refused with this limit
-MAX_ID = 2**31 - 1  # ids, paragraph indexes and versions are far below this; beyond it SQLite overflows
+MAX_ID = 2**31 - 1  # ids, paragraph indexes and versions are far below this (SQLite stops at 2**63)
 QUERY_ECHO_CHARS = 120  # the query is echoed back this long at most
 # Token accounting of a retrieve answer (see render_retrieve): its first line and hint, each
 # result's header line (plus its section path), the note on a cut paragraph; the least a
 # paragraph is cut to before lower-ranked hits are dropped instead.
 RETRIEVE_OVERHEAD = 120
 RESULT_LINE_TOKENS = 30
-CUT_NOTE_TOKENS = 40
+CUT_NOTE_TOKENS = 45
 MIN_SHARE = 120
-# read_section: its first line and notes; each paragraph's `[i] p.12 table` line.
+# read_section: its first line and notes.
 SECTION_OVERHEAD = 150
-PARAGRAPH_LINE_TOKENS = 10
 
 
 @dataclass
@@ -92,6 +91,7 @@ class Library:
             collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
             self.vectors = VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url)
             self._check_signature()
+            self._check_token_count()
             parser = DocumentParser(
                 MineruOptions(
                     cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
@@ -145,6 +145,14 @@ class Library:
                 self.store.forget_file_facts()
             self.vectors.reset()
             self.store.set_meta("index_signature", signature)
+
+    def _check_token_count(self) -> None:
+        """Token counts are stored (sizes in the map, budgets): when the way they are counted
+        changes, every file is structured again (parses come from the cache, vectors are kept)."""
+        if self.store.get_meta("token_count") != TOKEN_COUNT_VERSION:
+            if self.store.get_meta("token_count") is not None or self.store.documents():
+                self.store.forget_file_facts()
+            self.store.set_meta("token_count", TOKEN_COUNT_VERSION)
 
     def _check_parser_models(self, parser: DocumentParser) -> None:
         """After MinerU models are installed (or removed), PDFs and office files are parsed again."""
@@ -272,7 +280,7 @@ class Library:
                 key = (p.doc_id, p.sec_id, p.para_idx)
                 if key not in seen:
                     path = docs.section_path(p.doc_id, p.sec_id)
-                    seen[key] = _Entry(p, path, RESULT_LINE_TOKENS + count_tokens(" > ".join(path)), _tokens(p))
+                    seen[key] = _Entry(p, path, RESULT_LINE_TOKENS + count_tokens(shown_path(path)), _tokens(p))
                     group.append(seen[key])
                 if p.para_idx == row.para_idx and seen[key].rank is None:
                     seen[key].rank, seen[key].score = rank, round(hit.score, 5)
@@ -281,20 +289,30 @@ class Library:
 
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
         available = self.config.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
+        # Header lines are fixed costs; the texts share what is left. While even the least share
+        # does not fit, the lowest-ranked hits go (and, for a lone hit, its farthest neighbours).
         omitted = 0
-        cap = fair_share([(e.line, e.n_tokens) for group in groups for e in group], available)
-        while len(groups) > 1 and cap < MIN_SHARE:  # too many for the budget: drop the lowest-ranked hits
-            omitted += sum(1 for e in groups.pop() if e.rank is not None)
-            cap = fair_share([(e.line, e.n_tokens) for group in groups for e in group], available)
+        while True:
+            entries = [e for group in groups for e in group]
+            room = available - sum(e.line for e in entries)
+            cap = fair_share([e.n_tokens for e in entries], room)
+            if cap >= MIN_SHARE or not entries or (len(groups) == 1 and len(groups[0]) == 1):
+                break
+            if len(groups) > 1:
+                omitted += sum(1 for e in groups.pop() if e.rank is not None)
+            else:
+                hit = next(i for i, e in enumerate(groups[0]) if e.rank is not None)
+                far = max((i for i in range(len(groups[0])) if i != hit), key=lambda i: abs(i - hit))
+                groups[0].pop(far)
 
         results: list[RetrievedParagraph] = []
         clipped = 0
         for e in (e for group in groups for e in group):
             p = e.row
             item = _retrieved(p, e.path, docs.version(p.doc_id))
-            if e.line + e.n_tokens > cap:
+            if e.n_tokens > cap:
                 clipped += 1
-                item.text = clip_to_tokens(p.text, max(cap - e.line - CUT_NOTE_TOKENS, 1)) + (
+                item.text = clip_to_tokens(p.text, max(cap - CUT_NOTE_TOKENS, 1)) + (
                     f" […cut: {e.n_tokens:,} tokens in all; read_section(doc_id={p.doc_id}, sec_id={p.sec_id}, "
                     f"start_para={p.para_idx}, end_para={p.para_idx}) shows more]"
                 )
@@ -385,10 +403,10 @@ class Library:
         available = self.config.token_budget - SECTION_OVERHEAD - count_tokens(section["title"])
         used = 0
         for row in rows:
-            cost = PARAGRAPH_LINE_TOKENS + _tokens(row)
+            cost = _paragraph_line(row) + _tokens(row)
             if out and used + cost > available:
                 break
-            text = row.text if cost <= available else _clip(row.text, available - PARAGRAPH_LINE_TOKENS - 12)
+            text = row.text if cost <= available else _clip(row.text, available - _paragraph_line(row) - 12)
             out.append(
                 ParagraphText(
                     para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
@@ -437,6 +455,11 @@ class _Entry:
     n_tokens: int
     rank: int | None = None
     score: float | None = None
+
+
+def _paragraph_line(row: ParagraphRow) -> int:
+    """Tokens of a paragraph's `[12] p.3–4 table` line in render_section (upper bound)."""
+    return 4 + (6 if row.page is not None else 0) + (1 if row.kind != "text" else 0)
 
 
 def _tokens(row: ParagraphRow) -> int:
@@ -504,20 +527,31 @@ def _describe_ids(ids: list[int]) -> str:
     return f"valid doc_ids range over {ids[0]}–{ids[-1]} ({len(ids)} documents)"
 
 
-def fair_share(costs: list[tuple[int, int]], available: int) -> int:
-    """The largest cap on one result's tokens (its line + its text) with which all results fit
-    in `available`: results under the cap are shown whole, longer ones are cut to it, so one
-    giant paragraph cannot crowd out the others."""
-    totals = sorted(line + text for line, text in costs)
-    if sum(totals) <= available:
-        return available
+def fair_share(sizes: list[int], available: int) -> int:
+    """The largest cap on one text's tokens with which all fit in `available`: texts under the
+    cap are shown whole, longer ones are cut to it (the cut note included), so one giant
+    paragraph cannot crowd out the others."""
+    ordered = sorted(sizes)
+    if sum(ordered) <= available:
+        return max(available, 0)
     spent = 0
-    for i, total in enumerate(totals):
-        left = len(totals) - i
-        if spent + total * left > available:  # this one and all after it are cut to the cap
-            return (available - spent) // left
-        spent += total
-    return available
+    for i, size in enumerate(ordered):
+        left = len(ordered) - i
+        if spent + size * left > available:  # this one and all after it are cut to the cap
+            return max((available - spent) // left, 0)
+        spent += size
+    return max(available, 0)
+
+
+MAX_PATH_TITLES = 3  # a result's section path shows at most its last three headings …
+MAX_PATH_TITLE_TOKENS = 16  # … each cut to about this many tokens
+
+
+def shown_path(path: list[str]) -> str:
+    """A section path as a result's line shows it: the nearest headings, each kept short."""
+    titles = [t if count_tokens(t) <= MAX_PATH_TITLE_TOKENS else clip_to_tokens(t, MAX_PATH_TITLE_TOKENS) + "…"
+              for t in path[-MAX_PATH_TITLES:]]
+    return " > ".join((["…"] if len(path) > MAX_PATH_TITLES else []) + titles)
 
 
 def _clip(text: str, budget: int) -> str:

@@ -103,7 +103,7 @@ class SectionInfo(BaseModel):
     title: str
     level: int
     parent: int | None
-    children: list[int]
+    children: list[int] = Field(description="Sub-sections listed in this answer; `hidden` counts the others.")
     n_paras: int
     n_tokens: int
     page_start: int | None = None

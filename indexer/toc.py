@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, SectionInfo, Toc
 from indexer.store import DocumentRow, Store
-from indexer.tokens import count_tokens
+from indexer.tokens import clip_to_tokens, count_tokens
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
 DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
@@ -34,7 +34,7 @@ REASON_TOKENS = 60  # a failure's reason is cut to this in the map
 NOTES = 160  # the answer's notes (indexing progress, what was cut)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Tree:
     """One document's sections with what the folding needs."""
 
@@ -130,11 +130,16 @@ class TocBuilder:
                 f"doc {doc.doc_id} has no section {sec_id}; its sections are 0–{len(tree.sections) - 1} "
                 f"(call get_toc(doc_id={doc.doc_id}) to see them)"
             )
-        path = _ancestors(tree, top)
         budget = (
             self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(doc.title or "")
-            - sum(tree.cost[s] for s in path) - tree.cost[top] - HIDDEN_MARK
+            - tree.cost[top] - HIDDEN_MARK
         )
+        path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
+        for s in reversed(_ancestors(tree, top)):
+            if tree.cost[s] > budget // 4 - sum(tree.cost[a] for a in path):
+                break
+            path.insert(0, s)
+        budget -= sum(tree.cost[s] for s in path)
         depth = None if max_depth is None else tree.by_id[top].level + max_depth if sec_id is not None else max_depth
         opened = _unfold([(tree, top)], budget, depth, after)
         info = self._document_info(tree, {**{s: 0 for s in path}, **opened.shown[id(tree)]}, ancestors=set(path))
@@ -163,9 +168,11 @@ class TocBuilder:
     def _document_info(self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset()) -> DocumentInfo:
         """`shown` maps each listed section to how many of its descendants stay hidden."""
         sections = []
-        for s in tree.sections:
+        for s in tree.sections:  # children: those listed here (`hidden` counts the rest)
             if s.sec_id in shown:
-                sections.append(s.model_copy(update={"hidden": 0 if s.sec_id in ancestors else shown[s.sec_id]}))
+                update = {"hidden": 0 if s.sec_id in ancestors else shown[s.sec_id],
+                          "children": [c for c in s.children if c in shown]}
+                sections.append(s.model_copy(update=update))
         doc = tree.doc
         return DocumentInfo(
             doc_id=doc.doc_id,
@@ -201,7 +208,7 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
 
     def children_of(tree: _Tree, sec_id: int) -> list[int]:
         children = tree.by_id[sec_id].children
-        if after is not None and single is not None and (tree, sec_id) == single:
+        if after is not None and single is not None and tree is single[0] and sec_id == single[1]:
             return [c for c in children if c > after]
         return children
 
@@ -227,11 +234,11 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
             for c in children:
                 offer(tree, c)
             result.shown[id(tree)][sec_id] = 0
-        elif single is not None and (tree, sec_id) == single:
+        elif single is not None and tree is single[0] and sec_id == single[1]:
             listed = 0
-            for c in children:  # the requested section: list its children as far as they fit
+            for c in children:  # the requested section: list its children as far as they fit (one at least)
                 line = tree.cost[c] + (HIDDEN_MARK if tree.by_id[c].children else 0)
-                if line > budget - MORE_LINE:
+                if listed and line > budget - MORE_LINE:
                     break
                 budget -= line
                 offer(tree, c)
@@ -263,8 +270,6 @@ def section_info(row) -> SectionInfo:  # noqa: ANN001 (sqlite3.Row)
 
 
 def _short(text: str, tokens: int) -> str:
-    from indexer.tokens import clip_to_tokens
-
     clipped = clip_to_tokens(text, tokens)
     return clipped if clipped == text else clipped + "…"
 

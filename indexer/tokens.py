@@ -36,6 +36,7 @@ STOPWORDS = frozenset(
 )
 
 
+TOKEN_COUNT_VERSION = "2"  # bump when count_tokens changes: stored counts are then made again
 LONG_WORD = 12  # longer words count one token per CHARS_PER_TOKEN characters
 CHARS_PER_TOKEN = 4
 _LONG_WORD_RE = re.compile(rf"[^\W{_CJK}]{{{LONG_WORD + 1},}}", re.UNICODE)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from indexer.errors import DeepreadError
 from indexer.library import MAX_ID, MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW, Library
 from indexer.models import RetrieveResult, SectionText, Toc
+from indexer.tokens import clip_to_tokens, count_tokens
 from server import __version__
 from server.prompts import locate_then_read_prompt
 from server.render import render_retrieve, render_section, render_toc
@@ -87,8 +88,13 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
                 f"internal error ({type(exc).__name__}: {str(exc)[:200]}); the server keeps running — "
                 "try other arguments, and report this if it persists"
             ) from None
+        text = render(result)
+        budget = library.config.token_budget
+        if count_tokens(text) > budget:  # the estimates missed: the budget is a promise all the same
+            log.warning("answer of %d tokens over the budget of %d; cut", count_tokens(text), budget)
+            text = clip_to_tokens(text, budget - 30) + "\n[…answer cut to the token budget: ask for less at once]"
         return CallToolResult(
-            content=[TextContent(type="text", text=render(result))],
+            content=[TextContent(type="text", text=text)],
             structured_content=result.model_dump(mode="json"),
         )
 

@@ -99,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         help="folder the index covers (repeatable; default: current folder)",
     )
     toc = sub.add_parser("toc", parents=[common, folder_opt], help="print the table of contents")
-    toc.add_argument("--doc", type=int, dest="doc_id", help="one document's full TOC")
+    toc.add_argument("--doc", type=int, dest="doc_id", help="one document's TOC (folded to the budget)")
     toc.add_argument("--sec", type=int, dest="sec_id", help="with --doc: one section's subtree")
     toc.add_argument("--after", type=int, help="with --sec: its sub-sections after this one (paging)")
     toc.add_argument("--depth", type=int, dest="max_depth", help="deepest heading level to list")

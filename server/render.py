@@ -7,13 +7,14 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 
 from __future__ import annotations
 
+from indexer.library import shown_path
 from indexer.models import DocumentInfo, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse import SUPPORTED_EXTENSIONS
 
 
 def render_toc(toc: Toc) -> str:
     lines: list[str] = []
-    if not toc.documents and not toc.pending and not toc.failed:
+    if not toc.documents and not toc.pending and not toc.failed and not toc.truncated:
         lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
     for doc in toc.documents:
         lines.append(_document_line(doc))
@@ -56,7 +57,7 @@ def render_retrieve(result: RetrieveResult) -> str:
     for r in result.results:
         page = f" | p.{_pages(r.page, r.page_end)}" if r.page is not None else ""
         head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
-        lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page} | {' > '.join(r.section_path)}")
+        lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page} | {shown_path(r.section_path)}")
         lines.append(r.text)
     if result.hint:
         lines.append(f"\nNote: {result.hint}")

@@ -39,13 +39,14 @@ _CONTAINERS = {
 def parse_markdown(source: str) -> ParsedDocument:
     source, title = _strip_front_matter(source)
     lines = source.split("\n")
-    tokens = _blocks.parse(source)
+    env: dict = {}  # link reference definitions, so a heading's `[text][ref]` reads as text
+    tokens = _blocks.parse(source, env)
     blocks: list[Block] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if tok.type == "heading_open":
-            text = _inline_text(tokens[i + 1])
+            text = _inline_text(tokens[i + 1], env)
             if text:
                 blocks.append(Block("heading", text, level=int(tok.tag[1])))
             i = _skip_to_close(tokens, i)
@@ -85,9 +86,9 @@ def _strip_front_matter(source: str) -> tuple[str, str | None]:
     return stripped, title_match.group(1).strip() if title_match else None
 
 
-def _inline_text(inline: Token) -> str:
+def _inline_text(inline: Token, env: dict | None = None) -> str:
     parts: list[str] = []
-    children = _md.parseInline(inline.content)[0].children if inline.content else []
+    children = _md.parseInline(inline.content, env if env is not None else {})[0].children if inline.content else []
     for child in children or []:
         if child.type in ("text", "code_inline"):
             parts.append(child.content)

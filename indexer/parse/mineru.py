@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,15 +52,19 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
 CACHE_VERSION = 4  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages
 
 
-# A file's parse may take this long plus so much per MB of file, up to the configured
-# ceiling: a 100 kB zip bomb or a pathological page cannot hold the queue for 15 minutes,
-# while a 300-page scan (tens of MB, OCR at 1–3 s a page) still has the time it needs.
+# A file's parse may take this long plus so much per MB of file, or per page of a PDF once
+# the child has counted them, up to the configured ceiling: a 100 kB zip bomb or a
+# pathological page cannot hold the queue for 15 minutes, while a 300-page scan (OCR at
+# 1–3 s a page) still has the time it needs.
 BASE_TIMEOUT_S = 120.0
 TIMEOUT_S_PER_MB = 120.0
+TIMEOUT_S_PER_PAGE = 3.0
 
 
-def time_limit(size_bytes: int, ceiling_s: float) -> float:
-    return min(ceiling_s, BASE_TIMEOUT_S + TIMEOUT_S_PER_MB * size_bytes / 1e6)
+def time_limit(size_bytes: int, ceiling_s: float, pages: int | None = None) -> float:
+    by_size = TIMEOUT_S_PER_MB * size_bytes / 1e6
+    by_pages = TIMEOUT_S_PER_PAGE * (pages or 0)
+    return min(ceiling_s, BASE_TIMEOUT_S + max(by_size, by_pages))
 
 
 @dataclass
@@ -164,7 +169,7 @@ class MineruParser:
             options.work_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="deepread-parse-", dir=options.work_dir) as tmp:
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
-            request.write_text(json.dumps({"path": str(path), **(extra or {})}))
+            request.write_text(json.dumps({"path": str(path), "pages_file": str(result.with_name("pages")), **(extra or {})}))
             with errors.open("wb") as stderr:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],
@@ -177,19 +182,28 @@ class MineruParser:
                     close_fds=True,
                 )
                 timed_out = False
+                started = time.monotonic()
+                pages_file = result.with_name("pages")
+                pages: int | None = None
                 try:
-                    child.wait(timeout=limit_s)
-                except subprocess.TimeoutExpired:
-                    timed_out = True
+                    while child.poll() is None:  # a PDF's page count, once the child knows it, can extend the limit
+                        if pages is None and pages_file.exists():
+                            pages = int(pages_file.read_text() or 0)
+                            limit_s = max(limit_s, time_limit(size, options.timeout_s, pages))
+                        if time.monotonic() - started > limit_s:
+                            timed_out = True
+                            break
+                        time.sleep(0.1 if time.monotonic() - started < 2 else 0.5)
                 finally:
                     _kill_group(child.pid)  # also ends MinerU's render workers after a normal exit
                     child.wait()
             if timed_out:
+                of = f"{pages} pages" if pages else f"{size / 1e6:.1f} MB"
                 return {
                     "ok": False,
-                    "reason": f"parsing took longer than {limit_s:.0f} s, the limit for a file of "
-                    f"{size / 1e6:.1f} MB ({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB, at most "
-                    f"{options.timeout_s:.0f} s: DEEPREAD_PARSE_TIMEOUT)",
+                    "reason": f"parsing took longer than {limit_s:.0f} s, the limit for a file of {of} "
+                    f"({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB or {TIMEOUT_S_PER_PAGE:.0f} s per page, "
+                    f"at most {options.timeout_s:.0f} s: DEEPREAD_PARSE_TIMEOUT)",
                 }
             if result.exists():
                 raw = json.loads(result.read_text(encoding="utf-8"))

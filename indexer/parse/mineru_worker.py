@@ -208,6 +208,9 @@ def run(request: dict) -> dict:
     tier = request.get("tier") or usable_tier(is_pdf)
     if is_pdf:
         pages, reason, scanned = check_pdf(path)
+        if request.get("pages_file") and pages:  # the parent extends its time limit by the page count
+            Path(request["pages_file"] + ".part").write_text(str(pages))
+            os.replace(request["pages_file"] + ".part", request["pages_file"])
         result["page_count"] = pages
         if reason:
             result["reason"] = reason
@@ -309,7 +312,8 @@ def main(request_path: str, result_path: str) -> None:
     except MemoryError:
         result = {"ok": False, "reason": "ran out of memory while parsing (DEEPREAD_PARSE_MEMORY_MB)"}
     except Exception as exc:  # the reason travels back to get_toc's "failed" list
-        result = {"ok": False, "reason": f"MinerU could not parse it ({type(exc).__name__}: {exc})"[:600]}
+        parser = "the text parser" if request.get("text") else "MinerU"
+        result = {"ok": False, "reason": f"{parser} could not parse it ({type(exc).__name__}: {exc})"[:600]}
     tmp = result_path + ".part"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(result, f, ensure_ascii=False)

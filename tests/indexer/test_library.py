@@ -365,3 +365,32 @@ def test_a_paragraph_repeated_on_every_page_is_one_hit(folder: Path, open_librar
     hits = [r for r in lib.retrieve("survey of adults aged 65 and older", top_k=5).results if r.is_hit]
     assert [h.text for h in hits].count(note) == 1
     assert len(hits) == 5, "the freed places go to other paragraphs"
+
+
+def test_budgets_hold_on_deep_long_headings_and_small_budgets(folder: Path, open_library: Callable[..., Library]) -> None:
+    """Six levels of ~300-character headings, many hits, wide windows, the smallest budget."""
+    long = "Consolidated statement of things, (continued): " * 6
+    parts = []
+    for i in range(60):
+        parts.append("\n".join(f"{'#' * (d + 1)} {d}.{i} {long}" for d in range(6)))
+        parts.append("\n\n".join(f"Paragraph {j} of part {i} about revenue, margins and cash." * 4 for j in range(3)))
+    write(folder, "deep.md", "\n\n".join(parts))
+    from indexer.tokens import count_tokens
+    from server.render import render_retrieve, render_section
+
+    for budget in (8000, 500):  # one index, reopened with the smallest budget
+        lib = open_library(folder, token_budget=budget, data_dir=folder.parent / "deep-data")
+        lib.reconcile()
+        doc = lib.toc().documents[0].doc_id
+        for top_k, window in ((50, 0), (50, 10), (1, 10)):
+            result = lib.retrieve("revenue margins cash", top_k=top_k, before=window, after=window)
+            assert count_tokens(render_retrieve(result)) <= budget, (budget, top_k, window)
+            assert any(r.is_hit for r in result.results)
+        deep = max(r["sec_id"] for r in lib.store.sections(doc))
+        for sec_id in (0, 1, 2, 3, 4, deep):
+            toc = lib.toc(doc, sec_id=sec_id)
+            assert count_tokens(render_toc(toc)) <= budget, (budget, sec_id)
+            top = next(s for s in toc.documents[0].sections if s.sec_id == sec_id)
+            assert top.hidden == 0, "the section asked for is never folded back onto the same call"
+        assert count_tokens(render_section(lib.read_section(doc, 6))) <= budget
+        lib.close()
