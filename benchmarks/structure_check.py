@@ -19,18 +19,15 @@ Nothing here is keyed to a company or a file: the same rules apply to any filing
 from __future__ import annotations
 
 import argparse
-import hashlib
 import re
 import tempfile
 from collections import Counter, defaultdict
 from datetime import date
 from pathlib import Path
 
+from benchmarks.toc_map import cached_parser, parse_pdf
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse import DocumentParser
-from indexer.parse.mineru import MineruOptions
-from indexer.structure import build
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"
@@ -90,19 +87,14 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "deepread-toc-map")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "structure-check.md")
     args = parser.parse_args()
-    options = dict(cache_dir=args.work / "parse-cache", home=args.work / "mineru")
-    try:
-        documents = DocumentParser(MineruOptions(**options, work_dir=args.work / "tmp"))
-    except TypeError:  # an earlier version, run for the "before"
-        documents = DocumentParser(MineruOptions(**options))
+    documents = cached_parser(args.work)
 
     rows, printed, found, nested, statements, filings = [], 0, 0, 0, 0, 0
     for pdf in sorted((args.bench / "financebench" / "pdfs").glob("*.pdf")):
         if not re.search(r"_10[KQ]", pdf.stem, re.I):
             continue
-        data = pdf.read_bytes()
         try:
-            structure = build(documents.parse(pdf, data, hashlib.sha256(data).hexdigest()), pdf.stem)
+            structure = parse_pdf(documents, pdf)
         except ParseError as exc:
             rows.append(f"| {pdf.name} | failed: {exc} | | | |")
             continue

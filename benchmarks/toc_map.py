@@ -24,6 +24,7 @@ from datetime import date
 from pathlib import Path
 
 from indexer.errors import ParseError
+from indexer.models import DocumentStructure
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import MineruOptions
 from indexer.store import Store
@@ -37,6 +38,20 @@ DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 BUDGET = 8000
 
 
+def cached_parser(work: Path) -> DocumentParser:
+    """The server's parser with its parse cache in `work` (shared by the benchmarks that read PDFs)."""
+    options = dict(cache_dir=work / "parse-cache", home=work / "mineru")
+    try:
+        return DocumentParser(MineruOptions(**options, work_dir=work / "tmp"))
+    except TypeError:  # an earlier version, run for the "before"
+        return DocumentParser(MineruOptions(**options))
+
+
+def parse_pdf(documents: DocumentParser, pdf: Path) -> DocumentStructure:
+    data = pdf.read_bytes()
+    return build(documents.parse(pdf, data, hashlib.sha256(data).hexdigest()), pdf.stem)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
@@ -47,11 +62,7 @@ def main() -> None:
     args = parser.parse_args()
 
     args.work.mkdir(parents=True, exist_ok=True)
-    options = dict(cache_dir=args.work / "parse-cache", home=args.work / "mineru")
-    try:
-        documents = DocumentParser(MineruOptions(**options, work_dir=args.work / "tmp"))
-    except TypeError:  # an earlier version, run for the "before"
-        documents = DocumentParser(MineruOptions(**options))
+    documents = cached_parser(args.work)
     lines = [
         f"# One default get_toc(doc_id) per PDF ({date.today()}, `python -m benchmarks.toc_map`)",
         "",
@@ -70,9 +81,8 @@ def main() -> None:
             store = Store(Path(tmp) / "index.sqlite3")
             maps = TocBuilder(store, lambda d: d.relpath, BUDGET)
             for pdf in pdfs:
-                data = pdf.read_bytes()
                 try:
-                    structure = build(documents.parse(pdf, data, hashlib.sha256(data).hexdigest()), pdf.stem)
+                    structure = parse_pdf(documents, pdf)
                 except ParseError as exc:
                     detail.append(f"| {name} | {pdf.name} | failed: {exc} |")
                     continue
