@@ -63,7 +63,7 @@ class LibraryConfig:
     embedding_model: str = DEFAULT_MODEL
     chroma_url: str | None = None
     token_budget: int = 8000
-    max_file_bytes: int = 50_000_000
+    max_file_bytes: int = 100_000_000
     heading_context: bool = True
     search_mode: SearchMode = "hybrid"
     embed_threads: int | None = None
@@ -182,6 +182,7 @@ class Library:
 
         if self.progress is None:
             self.progress = Progress(0, 0, "", "scanning")  # until the files found are registered
+        self.indexer.cancel.clear()  # a stop ends the run under way, not every later one
         try:
             return work(record)
         finally:

@@ -18,6 +18,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from indexer.embedder import DEFAULT_MODEL
 from indexer.library import LibraryConfig
 
+_DEFAULTS = LibraryConfig(roots=[], data_dir=Path("."), models_dir=Path("."))
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DEEPREAD_", extra="ignore")
@@ -26,10 +28,16 @@ class Settings(BaseSettings):
     data_dir: Path | None = Field(None, description="Where the index lives (default: per folder set, in the user data dir).")
     embedding_model: str = Field(DEFAULT_MODEL, description="fastembed model name; the default is bundled and offline.")
     chroma_url: str | None = Field(None, description="Use a Chroma server (http://host:port) instead of the embedded store.")
-    token_budget: int = Field(8000, ge=500, le=200_000, description="Most tokens one tool answer may hold.")
-    max_file_mb: float = Field(100, gt=0, description="Larger files are marked failed instead of indexed.")
-    parse_timeout: float = Field(900, gt=0, description="Seconds MinerU may spend on one file before it is marked failed.")
-    parse_memory_mb: int = Field(8192, ge=256, description="Memory ceiling of the MinerU parser process.")
+    # Defaults come from LibraryConfig: one place for each.
+    token_budget: int = Field(_DEFAULTS.token_budget, ge=500, le=200_000, description="Most tokens one tool answer may hold.")
+    max_file_mb: float = Field(
+        _DEFAULTS.max_file_bytes / 1_000_000, gt=0, description="Larger files are marked failed instead of indexed."
+    )
+    parse_timeout: float = Field(
+        _DEFAULTS.parse_timeout_s, gt=0,
+        description="Most seconds the parser may spend on one file (a file gets 120 s + 120 s per MB or 3 s per page, up to this).",
+    )
+    parse_memory_mb: int = Field(_DEFAULTS.parse_memory_mb, ge=256, description="Memory ceiling of the parser process.")
     mineru_home: Path | None = Field(None, description="MinerU's models and config (default: in the user data dir).")
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
     embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")

@@ -128,3 +128,15 @@ def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_libra
         assert changed == {doc_42}
     finally:
         background.stop()
+
+
+def test_a_reconcile_after_the_watcher_stopped_still_indexes(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "one.md", "# One\n\nBadgers dig at night.")
+    library = open_library(folder)
+    background = BackgroundIndexer(library, watch=False)
+    background.start()
+    assert background.wait_idle(60)
+    background.stop()  # sets the indexer's cancel flag
+    write(folder, "two.md", "# Two\n\nHerons wait in the reeds.")
+    assert library.reconcile().indexed == ["two.md"]
+    assert "two.md" in paths(library)
