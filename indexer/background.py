@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.library import Library
-from indexer.pipeline import Progress, ProgressCallback, ReconcileReport
+from indexer.pipeline import ProgressCallback, ReconcileReport
 from indexer.watch import FolderWatcher
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class BackgroundIndexer:
         )
 
     def start(self) -> None:
-        self.library.progress = Progress(0, 0, "", "scanning")  # get_toc says so from the first moment
+        self.library.note_scanning()  # get_toc says so from the first moment, before the thread runs
         if self.watcher is not None:
             self.watcher.start()  # before the reconcile, so nothing changed during it is missed
         self._thread.start()

@@ -34,7 +34,7 @@ from indexer.rerank import Reranker
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, ParagraphRow, Store
 from indexer.toc import TocBuilder, check_depth
-from indexer.tokens import TOKEN_COUNT_VERSION, clip_to_tokens, count_tokens
+from indexer.tokens import TOKEN_COUNT_VERSION, clip_to_tokens, count_tokens, shorten
 from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -149,8 +149,9 @@ class Library:
     def _check_token_count(self) -> None:
         """Token counts are stored (sizes in the map, budgets): when the way they are counted
         changes, every file is structured again (parses come from the cache, vectors are kept)."""
-        if self.store.get_meta("token_count") != TOKEN_COUNT_VERSION:
-            if self.store.get_meta("token_count") is not None or self.store.documents():
+        previous = self.store.get_meta("token_count")
+        if previous != TOKEN_COUNT_VERSION:
+            if previous is not None or self.store.documents():
                 self.store.forget_file_facts()
             self.store.set_meta("token_count", TOKEN_COUNT_VERSION)
 
@@ -174,14 +175,18 @@ class Library:
         """Re-index or remove just these paths (file events)."""
         return self._tracked(lambda record: self.indexer.sync_paths(paths, record), progress)
 
+    def note_scanning(self) -> None:
+        """Until the files found are registered, get_toc says the folder is being scanned."""
+        if self.progress is None:
+            self.progress = Progress(0, 0, "", "scanning")
+
     def _tracked(self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None) -> ReconcileReport:
         def record(p: Progress) -> None:
             self.progress = p if p.done < p.total else None
             if progress:
                 progress(p)
 
-        if self.progress is None:
-            self.progress = Progress(0, 0, "", "scanning")  # until the files found are registered
+        self.note_scanning()
         self.indexer.cancel.clear()  # a stop ends the run under way, not every later one
         try:
             return work(record)
@@ -281,7 +286,7 @@ class Library:
                 key = (p.doc_id, p.sec_id, p.para_idx)
                 if key not in seen:
                     path = docs.section_path(p.doc_id, p.sec_id)
-                    seen[key] = _Entry(p, path, RESULT_LINE_TOKENS + count_tokens(shown_path(path)), _tokens(p))
+                    seen[key] = _Entry(p, path, RESULT_LINE_TOKENS + count_tokens(shown_path(path)), p.n_tokens)
                     group.append(seen[key])
                 if p.para_idx == row.para_idx and seen[key].rank is None:
                     seen[key].rank, seen[key].score = rank, round(hit.score, 5)
@@ -324,8 +329,8 @@ class Library:
         notes = []
         if not results:
             notes.append("No paragraph matched. Rephrase with words the document would use, or browse get_toc.")
-            if self._pending_count():
-                notes.append(f"{self._pending_count()} document(s) are still being indexed.")
+            if pending := self._pending_count():
+                notes.append(f"{pending} document(s) are still being indexed.")
         if omitted:
             notes.append(
                 f"{omitted} lower-ranked hit(s) left out to stay within the token budget; "
@@ -404,7 +409,7 @@ class Library:
         available = self.config.token_budget - SECTION_OVERHEAD - count_tokens(section["title"])
         used = 0
         for row in rows:
-            cost = _paragraph_line(row) + _tokens(row)
+            cost = _paragraph_line(row) + row.n_tokens
             if out and used + cost > available:
                 break
             text = row.text if cost <= available else _clip(row.text, available - _paragraph_line(row) - 12)
@@ -461,11 +466,6 @@ class _Entry:
 def _paragraph_line(row: ParagraphRow) -> int:
     """Tokens of a paragraph's `[12] p.3–4 table` line in render_section (upper bound)."""
     return 4 + (6 if row.page is not None else 0) + (1 if row.kind != "text" else 0)
-
-
-def _tokens(row: ParagraphRow) -> int:
-    """A paragraph's tokens; counted again when an older index under-counted long words."""
-    return count_tokens(row.text) if len(row.text) > 8 * row.n_tokens + 64 else row.n_tokens
 
 
 class _DocumentCache:
@@ -550,8 +550,7 @@ MAX_PATH_TITLE_TOKENS = 16  # … each cut to about this many tokens
 
 def shown_path(path: list[str]) -> str:
     """A section path as a result's line shows it: the nearest headings, each kept short."""
-    titles = [t if count_tokens(t) <= MAX_PATH_TITLE_TOKENS else clip_to_tokens(t, MAX_PATH_TITLE_TOKENS) + "…"
-              for t in path[-MAX_PATH_TITLES:]]
+    titles = [shorten(t, MAX_PATH_TITLE_TOKENS) for t in path[-MAX_PATH_TITLES:]]
     return " > ".join((["…"] if len(path) > MAX_PATH_TITLES else []) + titles)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, SectionInfo, Toc
 from indexer.store import DocumentRow, Store
-from indexer.tokens import clip_to_tokens, count_tokens
+from indexer.tokens import count_tokens, shorten
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
 DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
@@ -80,7 +80,7 @@ class TocBuilder:
             notes.append(f"{len(pending_rows) - len(pending):,} more file(s) are still being indexed.")
         failed: list[FailedDocument] = []
         for d in failed_rows:
-            reason = _short(d.reason or "unknown", REASON_TOKENS)
+            reason = shorten(d.reason or "unknown", REASON_TOKENS)
             line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason)
             if line > budget // 2 - cost or cost + line > self.token_budget // 4:
                 notes.append(
@@ -267,11 +267,6 @@ def _ancestors(tree: _Tree, sec_id: int) -> list[int]:
 
 def section_info(row) -> SectionInfo:  # noqa: ANN001 (sqlite3.Row)
     return SectionInfo(**{k: row[k] for k in row.keys() if k != "doc_id"}, children=[])
-
-
-def _short(text: str, tokens: int) -> str:
-    clipped = clip_to_tokens(text, tokens)
-    return clipped if clipped == text else clipped + "…"
 
 
 def _id_ranges(ids: list[int]) -> str:

@@ -69,6 +69,12 @@ def clip_to_tokens(text: str, budget: int) -> str:
     return text
 
 
+def shorten(text: str, budget: int) -> str:
+    """`text` if it counts at most `budget` tokens, else its clipped prefix marked with "…"."""
+    clipped = clip_to_tokens(text, budget)
+    return text if clipped == text else clipped + "…"
+
+
 # BM25 indexes the first this many characters of a paragraph: past it, a paragraph is a data
 # dump whose length normalisation makes it a useless hit anyway, and its millions of terms
 # would cost the server gigabytes.

@@ -90,8 +90,8 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             ) from None
         text = render(result)
         budget = library.config.token_budget
-        if count_tokens(text) > budget:  # the estimates missed: the budget is a promise all the same
-            log.warning("answer of %d tokens over the budget of %d; cut", count_tokens(text), budget)
+        if (tokens := count_tokens(text)) > budget:  # the estimates missed: the budget is a promise all the same
+            log.warning("answer of %d tokens over the budget of %d; cut", tokens, budget)
             text = clip_to_tokens(text, budget - 30) + "\n[…answer cut to the token budget: ask for less at once]"
         return CallToolResult(
             content=[TextContent(type="text", text=text)],

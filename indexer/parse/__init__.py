@@ -58,7 +58,7 @@ class DocumentParser:
         suffix = path.suffix.lower()
         if suffix in TEXT_PARSERS:
             if len(data) > TEXT_IN_PROCESS_BYTES:
-                return self.mineru.parse_text_isolated(path, content_hash, max(len(data), 1) * 2)
+                return self.mineru.parse_text_isolated(path, content_hash, 2 * len(data))
             return TEXT_PARSERS[suffix](decode_text(data))
         if suffix in MINERU_FORMATS:
             check_archive(suffix, data)
@@ -92,6 +92,12 @@ def file_kind(mode: int) -> str | None:
     return "not a regular file"
 
 
+def _require_regular(mode: int) -> None:
+    kind = file_kind(mode)
+    if kind is not None:
+        raise ParseError(f"{kind}, not a regular file: only regular files are read")
+
+
 def read_bytes(path: Path, max_bytes: int) -> bytes:
     """The file's bytes, if it is a regular file within the size limit.
 
@@ -100,9 +106,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
     one between a check and the open is caught too.
     """
     try:
-        kind = file_kind(os.stat(path).st_mode)  # a socket cannot even be opened: say what it is
-        if kind is not None:
-            raise ParseError(f"{kind}, not a regular file: only regular files are read")
+        _require_regular(os.stat(path).st_mode)  # a socket cannot even be opened: say what it is
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except PermissionError:
         raise ParseError("permission denied: the server cannot read this file") from None
@@ -112,9 +116,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         raise ParseError(f"cannot read file: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
-        kind = file_kind(info.st_mode)
-        if kind is not None:
-            raise ParseError(f"{kind}, not a regular file: only regular files are read")
+        _require_regular(info.st_mode)  # what was opened, if the path was swapped meanwhile
         if info.st_size > max_bytes:
             raise ParseError(
                 f"file is {info.st_size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit (DEEPREAD_MAX_FILE_MB)"

@@ -169,7 +169,8 @@ class MineruParser:
             options.work_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="deepread-parse-", dir=options.work_dir) as tmp:
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
-            request.write_text(json.dumps({"path": str(path), "pages_file": str(result.with_name("pages")), **(extra or {})}))
+            pages_file = Path(tmp, "pages")  # the child writes a PDF's page count here
+            request.write_text(json.dumps({"path": str(path), "pages_file": str(pages_file), **(extra or {})}))
             with errors.open("wb") as stderr:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],
@@ -183,7 +184,6 @@ class MineruParser:
                 )
                 timed_out = False
                 started = time.monotonic()
-                pages_file = result.with_name("pages")
                 pages: int | None = None
                 try:
                     while child.poll() is None:  # a PDF's page count, once the child knows it, can extend the limit
