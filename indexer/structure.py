@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from indexer.blocks import as_text, looks_like_body_text, union
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
 from indexer.numbering import levels_from_numbering, numbering_depth
 from indexer.tokens import count_tokens
@@ -143,34 +144,11 @@ def _is_unique_top(ranks: list[float]) -> bool:
     return bool(ranks) and all(r > ranks[0] for r in ranks[1:])
 
 
-_CAPTION_RE = re.compile(r"^(figure|fig\.|table|chart|exhibit|source|photo|image)\s*\d+", re.I)
-_TRAILING_FUNCTION_WORD_RE = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on|at|as|that|our|its)$", re.I)
-_NOT_A_TITLE_RE = re.compile(r"^[-—–$€£%()\d.,/\s]+$")
-_CONTINUED_RE = re.compile(r"\bcontinued\)?$", re.I)  # "Notes to … Statements (Continued)": the page goes on
-
-
-def looks_like_body_text(title: str) -> bool:
-    """A guessed heading that is really a sentence, a line fragment, a caption, a number or
-    the repeated title of a continued page."""
-    words = title.split()
-    return (
-        len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
-        or (title.endswith(".") and len(words) > 6)
-        or bool(_TRAILING_FUNCTION_WORD_RE.search(title))
-        or bool(_CAPTION_RE.match(title))
-        or bool(_NOT_A_TITLE_RE.match(title))
-        or title[:1].islower()
-        or title.endswith((":", ";", ","))
-        or (title.startswith("(") and numbering_depth(title) is None)
-        or bool(_CONTINUED_RE.search(title))
-    )
-
-
 def _demote_noise(blocks: list[Block]) -> list[Block]:
     """Turn inferred headings that behave like body text back into text."""
 
     def demote(i: int) -> None:
-        out[i] = Block("text", out[i].text, page=out[i].page)
+        out[i] = as_text(out[i])
 
     out = list(blocks)
     for i, block in enumerate(out):
@@ -220,7 +198,7 @@ def _merge_fragments(blocks: list[Block]) -> list[Block]:
     def close() -> None:
         if len(run) >= 2:
             boxes = [b.bbox for b in run if b.bbox]
-            bbox = [*map(min, zip(*boxes))][:2] + [*map(max, zip(*boxes))][2:] if boxes else None
+            bbox = union(boxes) if boxes else None
             out.append(Block("text", "\n".join(b.text for b in run), page=run[0].page, bbox=bbox))
         else:
             out.extend(run)

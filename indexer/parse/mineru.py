@@ -31,7 +31,8 @@ from pathlib import Path
 
 from indexer.errors import ParseError
 from indexer.models import Block, ParsedDocument
-from indexer.parse.layout import OutlineEntry, blocks_from_content_list
+from indexer.parse.layout import blocks_from_content_list
+from indexer.parse.outline import OutlineEntry
 from indexer.parse.titles import cover_title, metadata_title_ok
 
 log = logging.getLogger(__name__)

@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from indexer.parse.items import body_size
+
 RENDER_DPI = 150  # enough for slide and body text; higher costs time for little gain
 _MIN_SCORE = 0.5  # recognitions the model itself doubts are noise
 _HEADING_SIZE = 1.2  # a short line with letters this much taller than the body's is a heading
@@ -217,12 +219,9 @@ def _mark_headings(items: list[dict]) -> None:
     MinerU marks them; depth then comes from size). A scan has no bold or outline to tell a
     heading by, and letter heights measured in pixels are rough, so the bar is lower than the
     layout's for text-layer PDFs (1.3 ×)."""
-    chars: dict[float, int] = {}
-    for it in items:
-        chars[it["font_size"]] = chars.get(it["font_size"], 0) + len(it["text"])
-    if not chars:
+    body = body_size(items)
+    if body is None:
         return
-    body = max(chars, key=chars.__getitem__)
     for it in items:
         text = it["text"]
         if it["font_size"] >= _HEADING_SIZE * body and len(text.split()) <= 12 and not text.endswith((".", ",", ";")):

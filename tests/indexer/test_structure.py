@@ -10,7 +10,8 @@ from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.numbering import levels_from_numbering, numbering, numbering_depth, split_run_in_heading
 from indexer.parse import decode_text, parse_text_file
-from indexer.parse.layout import OutlineEntry, blocks_from_content_list
+from indexer.parse.layout import blocks_from_content_list
+from indexer.parse.outline import OutlineEntry
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.text import parse_text
 from indexer.structure import build

@@ -1,0 +1,64 @@
+"""Running headers and footers: page-top and page-bottom lines that repeat.
+
+flash labels every page-top and page-bottom line a header or footer. Such a line is kept
+as content unless the same text (digits ignored) repeats on several pages, which is what
+running headers, footers and page numbers do; a header flash reads out of place is put
+back where it sits on the page.
+"""
+
+from __future__ import annotations
+
+from indexer.parse.items import normalise, page_count
+
+_MIN_REPEATS = 3  # a running header appears on at least this many pages…
+_MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
+
+
+def headers_in_place(items: list[dict]) -> list[dict]:
+    """flash reads a page's `header` items first, wherever they sit: move each before the
+    first item read after it that lies below it, so a statement's column heads and first
+    rows (which it may label header) follow the statement's title instead of preceding it."""
+    out: list[dict] = []
+    page: list[dict] = []
+    for item in [*items, None]:
+        if item is not None and (not page or item.get("page_idx") == page[0].get("page_idx")):
+            page.append(item)
+            continue
+        headers = [h for h in page if h.get("type") == "header" and h.get("bbox")]
+        rest = [i for i in page if not (i.get("type") == "header" and i.get("bbox"))]
+        for h in sorted(headers, key=lambda h: h["bbox"][1]):
+            below = next((n for n, i in enumerate(rest) if i.get("bbox") and i["bbox"][1] > h["bbox"][1]), len(rest))
+            rest.insert(below, h)
+        out.extend(rest)
+        page = [item] if item is not None else []
+    return out
+
+
+def running_texts(items: list[dict], n_pages: int | None) -> set[str]:
+    """Lines (digits ignored) that repeat at the top or bottom of many pages."""
+    pages_of: dict[str, set[int]] = {}
+    for item in items:
+        if item.get("type") not in ("header", "footer", "page_number", "text"):
+            continue
+        bbox = item.get("bbox")
+        edge = item.get("type") in ("header", "footer", "page_number") or (bbox and (bbox[1] < 80 or bbox[3] > 920))
+        if not edge:
+            continue
+        key = normalise(item.get("text", ""))
+        if key and len(key) < 150:
+            pages_of.setdefault(key, set()).add(int(item.get("page_idx", 0)))
+    pages = page_count(items, n_pages)
+    if pages < 2:
+        return set()
+    needed = max(min(_MIN_REPEATS, pages), int(_MIN_PAGE_SHARE * pages))
+    return {key for key, seen in pages_of.items() if len(seen) >= needed}
+
+
+def recurring_headers(items: list[dict], repeated: set[str]) -> set[str]:
+    """The running lines, and any line flash labels a header on more than one page: such a
+    line is never promoted to a heading, even when it recurs on two pages only."""
+    pages_of: dict[str, set[int]] = {}
+    for item in items:
+        if item.get("type") == "header":
+            pages_of.setdefault(normalise(item.get("text", "")), set()).add(int(item.get("page_idx", 0)))
+    return repeated | {key for key, pages in pages_of.items() if len(pages) > 1}
