@@ -309,8 +309,8 @@ class LibraryRanker:
         if doc_id is None:
             return
         for section in self.lib.store.sections(doc_id):
-            tokens, span = self.section(doc_id, section["sec_id"])
-            for row in self.lib.store.paragraphs(doc_id, section["sec_id"], 0, 10**6):
+            tokens, span = self.section(doc_id, section.sec_id)
+            for row in self.lib.store.paragraphs(doc_id, section.sec_id, 0, 10**6):
                 pages = frozenset(row_pages(row))
                 yield Unit(bag(row.text), tokens, len(row.text.split()), pages, span)
 
@@ -627,7 +627,7 @@ def structure_stats(lib: Library) -> StructureStats:
         if len(rows) <= 1:
             flat.add(d.relpath)
         for s in rows:
-            lengths.extend(p.n_tokens for p in lib.store.paragraphs(d.doc_id, s["sec_id"], 0, 10**6))
+            lengths.extend(p.n_tokens for p in lib.store.paragraphs(d.doc_id, s.sec_id, 0, 10**6))
     lengths.sort()
     return StructureStats(
         documents=len(ready),

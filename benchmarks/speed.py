@@ -99,7 +99,7 @@ def main() -> None:
 def _queries(library: Library, n: int) -> list[str]:
     """Section titles of the folder itself: realistic, reproducible queries."""
     # Every section's title, as the store holds them (the map folds what does not fit its budget).
-    titles = [r["title"] for d in library.store.documents() for r in library.store.sections(d.doc_id)]
+    titles = [r.title for d in library.store.documents() for r in library.store.sections(d.doc_id)]
     random.Random(0).shuffle(titles)
     return titles[:n]
 

@@ -8,8 +8,9 @@ server publishes unchanged as structured content.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -87,12 +88,22 @@ class DocumentStructure:
         return sum(p.n_tokens for p in self.paragraphs)
 
     def section_paths(self) -> dict[int, list[str]]:
-        """Heading titles from the root down to each section."""
-        paths: dict[int, list[str]] = {}
-        for section in self.sections:  # parents precede children
-            parent_path = paths[section.parent] if section.parent is not None else []
-            paths[section.sec_id] = [*parent_path, section.title]
-        return paths
+        return section_paths(self.sections)
+
+
+class _Titled(Protocol):
+    sec_id: int
+    parent: int | None
+    title: str
+
+
+def section_paths(sections: Iterable[_Titled]) -> dict[int, list[str]]:
+    """Heading titles from the root down to each section (parents precede children)."""
+    paths: dict[int, list[str]] = {}
+    for section in sections:
+        parent_path = paths.get(section.parent, []) if section.parent is not None else []
+        paths[section.sec_id] = [*parent_path, section.title]
+    return paths
 
 
 # --- answers (the tool contract in DESIGN.md) ---------------------------------------

@@ -5,20 +5,25 @@ transaction: a concurrent reader sees the old version or the new one, and a
 crash leaves the old one. Vectors live in Chroma keyed by `vec_id`; a vector
 only counts when a current paragraph here points at it.
 
-One connection is shared by the server's threads behind a lock; WAL mode
-keeps the file readable by other processes (the CLI) while the server writes.
+One connection is shared by the server's threads behind a lock; one process
+owns the data directory (`indexer.library` holds its lock file), so the CLI
+reads an index only while no server has it open. Rows become typed objects in
+one way (`_typed`), which reads the columns by name and ignores those a later
+migration adds.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TypeVar
 
 from indexer.models import DocumentStructure
 from indexer.tokens import lexical_terms, query_terms
@@ -52,6 +57,19 @@ class DocumentRow:
         """A version is committed (its sections at least: a document may be headings alone)
         and not failed since; while a new version is indexed, the previous one stays readable."""
         return self.status in ("ready", "indexing") and self.n_sections > 0
+
+
+@dataclass
+class SectionRow:
+    doc_id: int
+    sec_id: int
+    title: str
+    level: int
+    parent: int | None
+    n_paras: int
+    n_tokens: int
+    page_start: int | None
+    page_end: int | None
 
 
 @dataclass
@@ -169,16 +187,14 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
 
 
 class Store:
-    def __init__(self, path: Path, read_only: bool = False):
+    def __init__(self, path: Path):
         self.path = path
-        uri = f"file:{path}?mode=ro" if read_only else f"file:{path}"
-        self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
-        if not read_only:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._migrate()
+        self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits; a crash keeps the last one
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
 
     def close(self) -> None:
         with self._lock:
@@ -229,15 +245,15 @@ class Store:
     # --- documents -------------------------------------------------------------------
 
     def documents(self) -> list[DocumentRow]:
-        return [DocumentRow(**_doc_fields(r)) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
+        return [_typed(DocumentRow, r) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
 
     def document(self, doc_id: int) -> DocumentRow | None:
         rows = self._query("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
-        return DocumentRow(**_doc_fields(rows[0])) if rows else None
+        return _typed(DocumentRow, rows[0]) if rows else None
 
     def document_at(self, root: str, relpath: str) -> DocumentRow | None:
         rows = self._query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
-        return DocumentRow(**_doc_fields(rows[0])) if rows else None
+        return _typed(DocumentRow, rows[0]) if rows else None
 
     def documents_under(self, root: str, relpath: str) -> list[DocumentRow]:
         """The document at `relpath` and every document in the folder `relpath` (root: "." or "")."""
@@ -249,7 +265,7 @@ class Store:
                 "SELECT * FROM documents WHERE root = ? AND (relpath = ? OR substr(relpath, 1, ?) = ?)",
                 (root, relpath, len(prefix), prefix),
             )
-        return [DocumentRow(**_doc_fields(r)) for r in rows]
+        return [_typed(DocumentRow, r) for r in rows]
 
     def add_document(self, root: str, relpath: str) -> int:
         """Register a file as pending; returns its new, never reused doc_id."""
@@ -351,19 +367,19 @@ class Store:
 
     # --- sections and paragraphs -----------------------------------------------------
 
-    def sections(self, doc_id: int) -> list[sqlite3.Row]:
-        return self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))
+    def sections(self, doc_id: int) -> list[SectionRow]:
+        return [_typed(SectionRow, r) for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))]
 
     def paragraphs(self, doc_id: int, sec_id: int, start: int, end: int) -> list[ParagraphRow]:
         rows = self._query(
             "SELECT * FROM paragraphs WHERE doc_id = ? AND sec_id = ? AND para_idx BETWEEN ? AND ? ORDER BY para_idx",
             (doc_id, sec_id, start, end),
         )
-        return [ParagraphRow(**dict(r)) for r in rows]
+        return [_typed(ParagraphRow, r) for r in rows]
 
     def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
         rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({_marks(ids)})", ids)
-        return {r["id"]: ParagraphRow(**dict(r)) for r in rows}
+        return {r["id"]: _typed(ParagraphRow, r) for r in rows}
 
     def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
         """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
@@ -398,7 +414,15 @@ def _marks(values: list[object] | list[int] | list[str]) -> str:
     return ",".join("?" * len(values))
 
 
-def _doc_fields(row: sqlite3.Row) -> dict[str, object]:
-    fields = dict(row)
-    fields.pop("indexed_at", None)
-    return fields
+Row = TypeVar("Row", DocumentRow, SectionRow, ParagraphRow)
+
+
+@functools.cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _typed(cls: type[Row], row: sqlite3.Row) -> Row:
+    """A row as its dataclass, columns read by name: one a later migration adds is ignored
+    until the dataclass names it."""
+    return cls(**{name: row[name] for name in _names(cls)})

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, SectionInfo, Toc
-from indexer.store import DocumentRow, Store
+from indexer.store import DocumentRow, SectionRow, Store
 from indexer.tokens import count_tokens, shorten
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
@@ -265,8 +265,11 @@ def _ancestors(tree: _Tree, sec_id: int) -> list[int]:
     return path[::-1]
 
 
-def section_info(row) -> SectionInfo:  # noqa: ANN001 (sqlite3.Row)
-    return SectionInfo(**{k: row[k] for k in row.keys() if k != "doc_id"}, children=[])
+def section_info(row: SectionRow) -> SectionInfo:
+    return SectionInfo(
+        sec_id=row.sec_id, title=row.title, level=row.level, parent=row.parent, children=[], n_paras=row.n_paras,
+        n_tokens=row.n_tokens, page_start=row.page_start, page_end=row.page_end,
+    )
 
 
 def _id_ranges(ids: list[int]) -> str:

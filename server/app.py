@@ -20,7 +20,8 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from indexer.errors import DeepreadError
-from indexer.library import MAX_ID, MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW, Library
+from indexer.library import MAX_ID, Library
+from indexer.retrieve import MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW
 from indexer.models import RetrieveResult, SectionText, Toc
 from indexer.tokens import clip_to_tokens, count_tokens
 from server import __version__

@@ -7,7 +7,7 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 
 from __future__ import annotations
 
-from indexer.library import shown_path
+from indexer.retrieve import shown_path
 from indexer.models import DocumentInfo, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse import SUPPORTED_EXTENSIONS
 

@@ -386,7 +386,7 @@ def test_budgets_hold_on_deep_long_headings_and_small_budgets(folder: Path, open
             result = lib.retrieve("revenue margins cash", top_k=top_k, before=window, after=window)
             assert count_tokens(render_retrieve(result)) <= budget, (budget, top_k, window)
             assert any(r.is_hit for r in result.results)
-        deep = max(r["sec_id"] for r in lib.store.sections(doc))
+        deep = max(r.sec_id for r in lib.store.sections(doc))
         for sec_id in (0, 1, 2, 3, 4, deep):
             toc = lib.toc(doc, sec_id=sec_id)
             assert count_tokens(render_toc(toc)) <= budget, (budget, sec_id)

@@ -1,0 +1,101 @@
+"""read_section: a section's paragraphs in order, from `start_para`, to the token budget.
+
+The answer stops before the paragraph that would overflow and names the exact call
+that continues; a single paragraph longer than the budget is cut, and says so. A
+caller's stale coordinates (an older document version) are answered with a note.
+"""
+
+from __future__ import annotations
+
+from indexer.errors import InvalidArgument, NotFound
+from indexer.models import ParagraphText, SectionText
+from indexer.store import DocumentRow, ParagraphRow, Store
+from indexer.tokens import clip_to_tokens, count_tokens
+
+SECTION_OVERHEAD = 150  # the answer's first line and notes
+CHILDREN_LISTED = 20  # a section without text of its own names this many sub-sections
+
+
+def read_section(
+    store: Store, doc: DocumentRow, sec_id: int, start_para: int, end_para: int | None, version: int | None,
+    token_budget: int,
+) -> SectionText:
+    doc_id = doc.doc_id
+    changed = ""
+    if version is not None and version != doc.version:
+        changed = (
+            f"Document {doc_id} changed since version {version} (now version {doc.version}); "
+            "coordinates from earlier answers may have shifted. "
+        )
+    sections = {r.sec_id: r for r in store.sections(doc_id)}
+    section = sections.get(sec_id)
+    if section is None:
+        raise NotFound(
+            f"{changed}doc {doc_id} has no section {sec_id}; its sections are 0–{max(sections)} "
+            f"(call get_toc(doc_id={doc_id}) to see them)"
+        )
+    n_paras = section.n_paras
+    last = n_paras - 1
+    if start_para < 0 or (end_para is not None and end_para < start_para):
+        raise InvalidArgument(
+            f"start_para must be ≥ 0 and end_para ≥ start_para; section {sec_id} has paragraphs 0–{last}"
+        )
+    if n_paras and start_para > last:
+        raise InvalidArgument(f"{changed}start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}")
+    base = dict(
+        doc_id=doc_id, sec_id=sec_id, version=doc.version, title=section.title, level=section.level,
+        n_paras=n_paras, start_para=start_para,
+    )
+    if n_paras == 0:
+        children = [s for s, r in sections.items() if r.parent == sec_id]
+        listed = ", ".join(map(str, children[:CHILDREN_LISTED]))
+        if len(children) > CHILDREN_LISTED:
+            listed += f", … ({len(children):,} in all)"
+        hint = (
+            f"Section {sec_id} has no text of its own; its sub-sections are [{listed}]: "
+            f"read_section(doc_id={doc_id}, sec_id=N) for each."
+            if children
+            else "Section is empty."
+        )
+        return SectionText(**base, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint)
+
+    end = last if end_para is None else min(end_para, last)
+    rows = store.paragraphs(doc_id, sec_id, start_para, end)
+    out: list[ParagraphText] = []
+    available = token_budget - SECTION_OVERHEAD - count_tokens(section.title)
+    used = 0
+    for row in rows:
+        cost = _paragraph_line(row) + row.n_tokens
+        if out and used + cost > available:
+            break
+        text = row.text if cost <= available else _clip(row.text, available - _paragraph_line(row) - 12)
+        out.append(
+            ParagraphText(
+                para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
+            )
+        )
+        used += cost
+    end_read = out[-1].para_idx
+    next_start = end_read + 1 if end_read < last else None
+    notes = [changed.strip()] if changed else []
+    if end_read < end:
+        rest = sum(r.n_tokens for r in rows if r.para_idx > end_read)
+        notes.append(
+            f"Stopped at paragraph {end_read} to stay within the token budget; call "
+            f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={end_read + 1}) for paragraphs "
+            f"{end_read + 1}–{end} (~{rest} tokens)."
+        )
+    elif next_start is not None:
+        notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
+    if out[0].text != rows[0].text:
+        notes.append(f"Paragraph {out[0].para_idx} is longer than the token budget and was cut.")
+    return SectionText(**base, end_para=end_read, paragraphs=out, next_start_para=next_start, hint=" ".join(notes) or None)
+
+
+def _paragraph_line(row: ParagraphRow) -> int:
+    """Tokens of a paragraph's `[12] p.3–4 table` line in render_section (upper bound)."""
+    return 4 + (6 if row.page is not None else 0) + (1 if row.kind != "text" else 0)
+
+
+def _clip(text: str, budget: int) -> str:
+    return clip_to_tokens(text, budget) + " […cut: paragraph exceeds the token budget]"
