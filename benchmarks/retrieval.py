@@ -680,10 +680,10 @@ def run_library(
                 report.reach["library paragraphs"] = reach(ranker, corpus.questions)
             for cfg in LIBRARY_CONFIGS:
                 if cfg.heading_context == context:
-                    lib.search.mode = cfg.mode
+                    lib.use_search(cfg.mode)
                     report.runs.extend(evaluate(LibraryRanker(lib, cfg.window, cfg.read_tokens), corpus, cfg.name))
             if context and reranker is not None:
-                lib.search.mode, lib.search.reranker = "hybrid", reranker
+                lib.use_search("hybrid", reranker)
                 report.runs.extend(evaluate(LibraryRanker(lib), corpus, f"hybrid + heading ctx + {reranker.name}"))
 
 

@@ -12,10 +12,10 @@ on the 2-core box, so the collection is synthetic, built from real material:
    run of consecutive sampled paragraphs (so a document stays on one topic), titled by
    the real headings; each text gets a numeric suffix (distinct rows for BM25) and each
    vector is its source's vector plus gaussian noise (`--noise` per dimension), re-normalised.
-3. Documents are written with the calls `Indexer._commit` makes (`Store.add_document`,
-   `VectorIndex.ids_for_document`, `VectorIndex.add`, `Store.replace_content`, in
-   batches of `BATCH_PARAGRAPHS`) into a Library opened on an empty temporary folder,
-   whose `reconcile()` is never called (it would remove documents without files).
+3. Documents are committed with `Indexer.add_structures` (the indexer's own commit, the
+   vectors given instead of embedded), in batches of `BATCH_PARAGRAPHS`, into a Library
+   opened on an empty temporary folder, whose `reconcile()` is never called (it would
+   remove documents without files).
    The collection grows through `--sizes`, measured at each.
 
 `Library.retrieve(top_k=5)` latency p50/p95 per search mode (hybrid, dense, lexical),
@@ -51,7 +51,6 @@ from indexer.parse import parse_text_file
 from indexer.pipeline import BATCH_PARAGRAPHS, embedded_text
 from indexer.search import SearchMode
 from indexer.structure import MAX_TEXT_TOKENS, build
-from indexer.vectors import vec_id
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
@@ -197,21 +196,10 @@ def _grow(library: Library, material: Material, size: int, args: argparse.Namesp
 
 
 def _commit(library: Library, material: Material, ks: list[int], args: argparse.Namespace) -> None:
-    """What `Indexer._commit` does for a batch of new files, with vectors given instead of embedded."""
-    root = str(library.config.roots[0])
-    docs = [(library.store.add_document(root, f"synthetic/doc-{k:05d}.md"), *_document(k, material, args)) for k in ks]
-    ids, owners, vectors = [], [], []
-    for doc_id, structure, doc_vectors in docs:
-        assert not library.vectors.ids_for_document(doc_id)  # `_commit` asks too: a new file has none
-        paths = structure.section_paths()
-        texts = [embedded_text(paths[p.sec_id], p.text, library.config.heading_context) for p in structure.paragraphs]
-        ids.append([vec_id(doc_id, t) for t in texts])
-        owners.extend([doc_id] * len(texts))
-        vectors.append(doc_vectors)
-    library.vectors.add([i for doc_ids in ids for i in doc_ids], owners, np.concatenate(vectors))
-    for (doc_id, structure, _), vec_ids in zip(docs, ids):
-        facts = {"size": 0, "mtime_ns": 0, "content_hash": f"synthetic-{doc_id}"}
-        library.store.replace_content(doc_id, structure, vec_ids, facts)
+    """A batch of synthetic documents, committed as parsed files are, with their vectors given."""
+    built = [_document(k, material, args) for k in ks]
+    documents = [(f"synthetic/doc-{k:05d}.md", structure) for k, (structure, _) in zip(ks, built)]
+    library.indexer.add_structures(library.config.roots[0], documents, np.concatenate([v for _, v in built]))
 
 
 def _document(k: int, material: Material, args: argparse.Namespace) -> tuple[DocumentStructure, np.ndarray]:
@@ -239,7 +227,7 @@ def _document(k: int, material: Material, args: argparse.Namespace) -> tuple[Doc
 
 def _first_retrieve_ms(library: Library, query: str) -> float:
     """The first query after a build: does Chroma index anything lazily?"""
-    library.search.mode = "hybrid"
+    library.use_search("hybrid")
     start = time.perf_counter()
     library.retrieve(query, top_k=5)
     return (time.perf_counter() - start) * 1000
@@ -258,7 +246,7 @@ def _measure(libraries: list[Library], queries: list[str], rounds: int) -> dict[
     out: dict[tuple[str, str], list[Latency]] = {}
     for mode in MODES:
         for library in libraries:
-            library.search.mode = mode
+            library.use_search(mode)
         for scope in SCOPES:
             runs: list[list[list[float]]] = [[] for _ in libraries]
             for _ in range(rounds):
@@ -288,7 +276,7 @@ def _latency(rounds: list[list[float]]) -> Latency:
 def _breakdown(library: Library, queries: list[str], scope: str) -> dict[str, float]:
     """Median ms per part of a hybrid retrieve, timed inside the real call; the rest is
     validation, fetching the hits and their windows, heading paths and fusion."""
-    library.search.mode = "hybrid"
+    library.use_search("hybrid")
     spent: dict[str, list[float]] = {label: [] for label in PARTS}
     totals: list[float] = []
     with _timed(library, spent):
@@ -365,7 +353,7 @@ def _report(
         f"text + ` [k]`, vector = source vector + N(0, {args.noise}²) per dimension, re-normalised (cosine to the "
         f"source ≈ {1 / (1 + args.noise**2 * material.vectors.shape[1]) ** 0.5:.2f}). Written with "
         f"`Store.add_document`, `VectorIndex.ids_for_document/add`, `Store.replace_content` in batches of "
-        f"{BATCH_PARAGRAPHS}+ paragraphs (as `Indexer._commit`), growing through the sizes; queried with "
+        f"{BATCH_PARAGRAPHS}+ paragraphs (`Indexer.add_structures`), growing through the sizes; queried with "
         f"`Library.retrieve(top_k=5, before=0, after=0)` over {min(args.queries, len(material.headings))} real "
         f"headings; p50/p95 are medians over {args.rounds} rounds. *Baseline*: a separate {sizes[0]:,}-paragraph "
         "library (the same first documents) queried in turn with the growing one, query by query, so "

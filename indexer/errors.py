@@ -31,3 +31,13 @@ class IndexLocked(DeepreadError):
 
 class ModelUnavailable(DeepreadError):
     """The embedding model cannot be loaded (missing or corrupt files, no network)."""
+
+
+# The limits and choices a person can change, as messages name them. The indexer knows
+# nothing of how they are set; the server names its setting after each phrase
+# (`server.settings.explain`).
+FILE_SIZE_LIMIT = "the file size limit"
+PARSE_TIME_LIMIT = "the parse time limit"
+PARSE_MEMORY_LIMIT = "the parser's memory ceiling"
+EMBEDDING_MODEL_CHOICE = "another embedding model"
+RERANKER_FOLDER = "a local reranker folder"

@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -62,7 +62,9 @@ class LibraryConfig:
 
 class Library:
     def __init__(self, config: LibraryConfig):
+        config = replace(config, roots=_check_roots(config.roots))
         self.config = config
+        self._labels = _root_labels(config.roots)
         self.progress: Progress | None = None  # set while a reconcile runs
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self._lock = _acquire(config.data_dir)
@@ -178,12 +180,18 @@ class Library:
         finally:
             self.progress = None
 
+    def use_search(self, mode: SearchMode, reranker: Reranker | None = None) -> None:
+        """Search this way from now on: benchmarks compare modes and rerankers on one open index."""
+        self.search.mode, self.search.reranker = mode, reranker
+
     # --- paths -----------------------------------------------------------------------
 
     def display_path(self, doc: DocumentRow) -> str:
+        """The relpath; with several roots, after the root's label (its name, or as much of its
+        path as tells it from the others)."""
         if len(self.config.roots) == 1:
             return doc.relpath
-        return f"{Path(doc.root).name}/{doc.relpath}"
+        return f"{self._labels.get(doc.root, Path(doc.root).name)}/{doc.relpath}"
 
     # --- get_toc ---------------------------------------------------------------------
 
@@ -272,6 +280,30 @@ class Library:
                 raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {doc.reason}")
             raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
         return doc
+
+
+def _check_roots(roots: list[Path]) -> list[Path]:
+    """Each root once, resolved (events name real paths); a root inside another would index
+    its files twice, under two names, and is refused."""
+    resolved = list(dict.fromkeys(r.expanduser().resolve() for r in roots))
+    for root in resolved:
+        for other in resolved:
+            if other != root and other.is_relative_to(root):
+                raise InvalidArgument(f"folder {other} is inside {root}, which is served already: serve {root} alone")
+    return resolved
+
+
+def _root_labels(roots: list[Path]) -> dict[str, str]:
+    """Per root, the shortest tail of its path that no other root shares ("notes", or
+    "work/notes" beside "home/notes")."""
+    labels: dict[str, str] = {}
+    for root in roots:
+        for n in range(1, len(root.parts) + 1):
+            tail = Path(*root.parts[-n:]).as_posix()
+            if not any(other != root and Path(*other.parts[-n:]).as_posix() == tail for other in roots):
+                break
+        labels[str(root)] = tail.lstrip("/") or str(root)
+    return labels
 
 
 def _collection_name(data_dir: Path) -> str:

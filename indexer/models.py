@@ -46,6 +46,7 @@ class ParsedDocument:
     blocks: list[Block]
     title: str | None = None
     n_pages: int | None = None
+    warnings: list[str] = field(default_factory=list)  # what went wrong without failing the file
 
 
 # --- structure (what the store holds) ------------------------------------------------
@@ -82,6 +83,7 @@ class DocumentStructure:
     sections: list[Section]
     paragraphs: list[Paragraph]
     n_pages: int | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def n_tokens(self) -> int:
@@ -132,6 +134,11 @@ class DocumentInfo(BaseModel):
     n_sections: int
     n_paras: int
     n_tokens: int
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What went wrong without failing the document (e.g. pages OCR could not read); cut short in "
+        "the map of all documents, whole in get_toc(doc_id).",
+    )
     sections: list[SectionInfo] = Field(default_factory=list)
 
 

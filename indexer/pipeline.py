@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
@@ -198,6 +200,7 @@ class Indexer:
         files: dict[tuple[str, str], Path] = {}
         touched: list[DocumentRow] = []
         for path in paths:
+            path = real_path(path.parent) / path.name  # the roots are resolved: so is the folder of a path
             root = self.root_of(path)
             if root is None:
                 continue
@@ -301,10 +304,22 @@ class Indexer:
 
     # --- one file --------------------------------------------------------------------
 
-    def index_file(self, root: Path, path: Path, doc: DocumentRow | None = None) -> Outcome:
-        """Index `path` if its bytes changed since it was last indexed."""
-        prepared = self._prepare(root, path, doc)
-        return prepared if isinstance(prepared, Outcome) else self._commit([prepared])[0]
+    def add_structures(
+        self, root: Path, documents: list[tuple[str, DocumentStructure]], vectors: np.ndarray | None = None
+    ) -> list[int]:
+        """Documents built without a file, committed as parsed files are; for benchmarks that build
+        a synthetic collection. `vectors` (one row per paragraph, in order) stand in for embedding.
+        A reconcile removes such documents, since no file backs them."""
+        batch = []
+        for relpath, structure in documents:
+            doc_id = self.store.add_document(str(root), relpath)
+            facts = {"size": 0, "mtime_ns": 0, "content_hash": f"built-{doc_id}"}
+            batch.append(self._prepared(doc_id, relpath, structure, facts))
+        given = None
+        if vectors is not None:
+            given = dict(zip((v for p in batch for v in p.vec_ids), vectors, strict=True))
+        self._commit(batch, given)
+        return [p.doc_id for p in batch]
 
     def _prepare(self, root: Path, path: Path, doc: DocumentRow | None) -> Outcome | _Prepared:
         """Read and parse a file that changed; an Outcome when there is nothing to embed."""
@@ -352,12 +367,16 @@ class Indexer:
         if not structure.paragraphs and len(structure.sections) <= 1:  # headings alone are a readable map
             self._fail(doc_id, "no text found in the file", facts)
             return Outcome("failed")
+        return self._prepared(doc_id, relpath, structure, facts)
+
+    def _prepared(self, doc_id: int, relpath: str, structure: DocumentStructure, facts: dict[str, object]) -> _Prepared:
         paths = structure.section_paths()
         texts = [embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs]
         return _Prepared(doc_id, relpath, structure, facts, texts, [vec_id(doc_id, t) for t in texts])
 
-    def _commit(self, batch: list[_Prepared]) -> list[Outcome]:
-        """Embed the batch's new paragraphs at once, add their vectors, then swap each document in.
+    def _commit(self, batch: list[_Prepared], given: dict[str, np.ndarray] | None = None) -> list[Outcome]:
+        """Embed the batch's new paragraphs at once (or take the `given` vectors), add them,
+        then swap each document in.
 
         Vectors go in before the swap and stale ones go after it, so a reader never
         meets a current paragraph without its vector.
@@ -371,7 +390,10 @@ class Indexer:
                 if vid not in existing[p.doc_id]:
                     missing.setdefault(vid, (p.doc_id, text))
         if missing:
-            embeddings = self.embedder.embed([text for _, text in missing.values()])
+            if given is not None:
+                embeddings = np.asarray([given[vid] for vid in missing], dtype=np.float32)
+            else:
+                embeddings = self.embedder.embed([text for _, text in missing.values()])
             self.vectors.add(list(missing), [doc_id for doc_id, _ in missing.values()], embeddings)
         outcomes: list[Outcome] = []
         stale: list[str] = []

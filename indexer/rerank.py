@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from indexer.errors import ModelUnavailable
+from indexer.embedder import load_fastembed
+from indexer.errors import RERANKER_FOLDER, ModelUnavailable
 
 DEFAULT_DEPTH = 30  # candidates reranked: enough to lift a hit from below the top 10
 
@@ -28,19 +29,12 @@ class Reranker:
                 "tokenizer.json, config.json, special_tokens_map.json and tokenizer_config.json"
             )
         try:
-            if model_path is not None:
-                self._model = TextCrossEncoder(
-                    model_name=model_name, specific_model_path=str(model_path), threads=threads, local_files_only=True
-                )
-            else:
-                self._model = TextCrossEncoder(
-                    model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads
-                )
+            self._model = load_fastembed(TextCrossEncoder, model_name, models_dir, threads, model_path)
         except Exception as exc:  # fastembed raises bare ValueError/OSError for unknown or unreachable models
             names = ", ".join(m["model"] for m in TextCrossEncoder.list_supported_models())
             raise ModelUnavailable(
                 f"cannot load reranker {model_name!r}: {exc}. Supported names: {names}; without internet, "
-                "point DEEPREAD_RERANKER_PATH at a folder holding the model's ONNX and tokenizer files"
+                f"give {RERANKER_FOLDER} holding the model's ONNX and tokenizer files"
             ) from exc
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:

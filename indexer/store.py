@@ -51,6 +51,11 @@ class DocumentRow:
     n_paras: int
     n_tokens: int
     version: int
+    warnings: str | None  # JSON list: what went wrong without failing the file
+
+    @property
+    def warning_list(self) -> list[str]:
+        return json.loads(self.warnings) if self.warnings else []
 
     @property
     def readable(self) -> bool:
@@ -177,12 +182,18 @@ def _m004_paragraph_page_end(db: sqlite3.Connection) -> None:
     db.execute("UPDATE paragraphs SET page_end = page")
 
 
+def _m005_document_warnings(db: sqlite3.Connection) -> None:
+    """What went wrong without failing a file (pages OCR could not read), shown in get_toc."""
+    db.execute("ALTER TABLE documents ADD COLUMN warnings TEXT")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
     _m002_paragraph_bbox,
     _m003_lexical_context,
     _m004_paragraph_page_end,
+    _m005_document_warnings,
 ]
 
 
@@ -327,6 +338,7 @@ class Store:
                 "n_sections": len(structure.sections),
                 "n_paras": len(structure.paragraphs),
                 "n_tokens": structure.n_tokens,
+                "warnings": json.dumps(structure.warnings) if structure.warnings else None,
                 "indexed_at": time.time(),
             }
             assignments = ", ".join(f"{name} = ?" for name in fields)
@@ -348,7 +360,9 @@ class Store:
 
     def mark_failed(self, doc_id: int, reason: str, **fields: object) -> None:
         """Failed: drop the old content (it no longer describes the file) and keep the reason."""
-        fields = {**fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0}
+        fields = {
+            **fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0, "warnings": None
+        }
         assignments = ", ".join(f"{name} = ?" for name in fields)
         with self.transaction() as db:
             self._delete_content(db, doc_id)

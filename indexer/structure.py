@@ -92,7 +92,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         current.n_tokens += n_tokens
         _widen_pages(current, block.page)
         _widen_pages(current, page_end)
-    return DocumentStructure(title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages)
+    return DocumentStructure(
+        title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages, warnings=parsed.warnings
+    )
 
 
 def _short_title(text: str) -> str:

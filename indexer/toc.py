@@ -31,6 +31,9 @@ HIDDEN_MARK = 22  # | +N sections: get_toc(doc_id=D, sec_id=S)
 MORE_LINE = 40  # … N more sub-sections of [S] …
 FAILED_LINE = 10  # Failed: (id) path — reason
 REASON_TOKENS = 60  # a failure's reason is cut to this in the map
+WARNING_TOKENS = 60  # a document's warning is cut to this in its own map …
+BRIEF_WARNING_TOKENS = 24  # … and to this, the first one only, in the map of all documents
+WARNINGS_LINE = 8  # Warnings: … (+N more: get_toc(doc_id=D))
 NOTES = 160  # the answer's notes (indexing progress, what was cut)
 
 
@@ -95,6 +98,7 @@ class TocBuilder:
         for d in ready:  # every listed document costs its line and its root section's (title and +N)
             title = count_tokens(d.title or "")
             line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
+            line += _warnings_cost(shown_warnings(d, brief=True))
             if line > budget:
                 break
             shown.append(d)
@@ -108,7 +112,7 @@ class TocBuilder:
         trees = [_Tree.load(self.store, d) for d in shown]
         roots = [(t, 0) for t in trees if 0 in t.by_id]
         opened = _unfold(roots, budget, max_depth)
-        documents = [self._document_info(t, opened.shown[id(t)]) for t in trees]
+        documents = [self._document_info(t, opened.shown[id(t)], brief=True) for t in trees]
         folded = any(s.hidden for d in documents for s in d.sections)
         if folded:
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
@@ -132,7 +136,7 @@ class TocBuilder:
             )
         budget = (
             self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(doc.title or "")
-            - tree.cost[top] - HIDDEN_MARK
+            - tree.cost[top] - HIDDEN_MARK - _warnings_cost(shown_warnings(doc, brief=False))
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
         for s in reversed(_ancestors(tree, top)):
@@ -165,8 +169,11 @@ class TocBuilder:
             cost += n
         return shown, cost
 
-    def _document_info(self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset()) -> DocumentInfo:
-        """`shown` maps each listed section to how many of its descendants stay hidden."""
+    def _document_info(
+        self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(), brief: bool = False
+    ) -> DocumentInfo:
+        """`shown` maps each listed section to how many of its descendants stay hidden; `brief`:
+        in the map of all documents, where warnings are cut short."""
         sections = []
         for s in tree.sections:  # children: those listed here (`hidden` counts the rest)
             if s.sec_id in shown:
@@ -184,6 +191,7 @@ class TocBuilder:
             n_sections=doc.n_sections,
             n_paras=doc.n_paras,
             n_tokens=doc.n_tokens,
+            warnings=shown_warnings(doc, brief),
             sections=sections,
         )
 
@@ -263,6 +271,21 @@ def _ancestors(tree: _Tree, sec_id: int) -> list[int]:
         path.append(parent)
         parent = tree.by_id[parent].parent
     return path[::-1]
+
+
+def shown_warnings(doc: DocumentRow, brief: bool) -> list[str]:
+    """A document's warnings as the map shows them: in the map of all documents the first one,
+    cut short, and how to see the rest; in the document's own map each (cut at WARNING_TOKENS)."""
+    warnings = doc.warning_list
+    if not brief or not warnings:
+        return [shorten(w, WARNING_TOKENS) for w in warnings]
+    first = shorten(warnings[0], BRIEF_WARNING_TOKENS)
+    more = f" (+{len(warnings) - 1} more: get_toc(doc_id={doc.doc_id}))" if len(warnings) > 1 else ""
+    return [first + more]
+
+
+def _warnings_cost(warnings: list[str]) -> int:
+    return WARNINGS_LINE + sum(count_tokens(w) + 1 for w in warnings) if warnings else 0
 
 
 def section_info(row: SectionRow) -> SectionInfo:

@@ -15,13 +15,11 @@ embedded client is not process-safe (one writer per data dir).
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-log = logging.getLogger(__name__)
 
 
 def vec_id(doc_id: int, embedded_text: str) -> str:

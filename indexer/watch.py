@@ -9,14 +9,17 @@ observer reports a save as delete + create) come out right the same way.
 
 Facts (LIBRARIES.md): watchdog 7 keyword-only `schedule(handler, path,
 recursive=True)`; a renamed folder emits a move for it and every child;
-inotify limits surface as `OSError(ENOSPC|EMFILE)`, in which case we fall
-back to polling rather than stop.
+inotify limits surface as `OSError(ENOSPC|EMFILE)` for a root, in which case
+we fall back to polling rather than stop. Below a root watchdog swallows the
+same error and leaves the folder unwatched, so a tree with more folders than
+the watch limit is polled from the start.
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,22 +71,33 @@ class FolderWatcher:
         self._observer: BaseObserver | None = None
 
     def start(self) -> None:
+        if not self.poll and (limit := _watch_limit()) is not None and _more_folders_than(self.roots, limit):
+            log.warning(
+                "the folders hold more sub-folders than the inotify watch limit (%d); polling every %g s instead",
+                limit, self._poll_interval,
+            )
+            self.poll = True
         try:
             self._observer = self._start(PollingObserver(timeout=self._poll_interval) if self.poll else Observer())
         except OSError as exc:
             if self.poll or exc.errno not in (errno.ENOSPC, errno.EMFILE):
                 raise
             log.warning(
-                "native file events unavailable (%s: inotify limit reached); polling every %.0f s instead",
+                "native file events unavailable (%s: inotify limit reached); polling every %g s instead",
                 exc.strerror, self._poll_interval,
             )
             self.poll = True
             self._observer = self._start(PollingObserver(timeout=self._poll_interval))
 
     def _start(self, observer: BaseObserver) -> BaseObserver:
-        for root in self.roots:
-            observer.schedule(self._handler, str(root), recursive=True)
-        observer.start()
+        try:
+            for root in self.roots:
+                observer.schedule(self._handler, str(root), recursive=True)
+            observer.start()
+        except BaseException:  # roots scheduled before the failure must not keep their watches
+            observer.unschedule_all()
+            observer.stop()
+            raise
         return observer
 
     def stop(self) -> None:
@@ -91,3 +105,28 @@ class FolderWatcher:
             self._observer.stop()
             self._observer.join(timeout=10)
             self._observer = None
+
+
+def _watch_limit() -> int | None:
+    """The inotify watches a user may hold here (the lower of the system's and this user
+    namespace's limits); None where there is no such limit (not Linux)."""
+    found = []
+    for name in ("/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"):
+        try:
+            found.append(int(Path(name).read_text()))
+        except (OSError, ValueError):
+            continue
+    return min(found) if found else None
+
+
+def _more_folders_than(roots: list[Path], limit: int) -> bool:
+    """Whether the trees hold more than `limit` folders (inotify watches one per folder); the
+    walk stops as soon as they do."""
+    count = 0
+    for root in roots:
+        for _, dirs, _ in os.walk(root):
+            count += 1
+            if count > limit:
+                return True
+    return False
+

@@ -21,12 +21,13 @@ from pydantic import BaseModel, Field
 
 from indexer.errors import DeepreadError
 from indexer.library import MAX_ID, Library
-from indexer.retrieve import MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW
 from indexer.models import RetrieveResult, SectionText, Toc
+from indexer.retrieve import MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW
 from indexer.tokens import clip_to_tokens, count_tokens
 from server import __version__
 from server.prompts import locate_then_read_prompt
 from server.render import render_retrieve, render_section, render_toc
+from server.settings import explain
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         try:
             result = await anyio.to_thread.run_sync(fn, library)
         except DeepreadError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(explain(str(exc))) from None
         except Exception as exc:  # a bug: say what broke rather than a bare "Error executing tool"
             log.exception("tool call failed")
             raise ToolError(

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from indexer.errors import DeepreadError
 from server import __version__
-from server.settings import Settings
+from server.settings import Settings, explain, unknown_variables
 
 COMMANDS = ("serve", "index", "toc", "search", "read", "doctor")
 log = logging.getLogger("deepread")
@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:  # pydantic's message names the bad field and value
         print(f"deepread-mcp: invalid settings: {exc}", file=sys.stderr)
         return 2
+    for problem in unknown_variables(os.environ):
+        print(f"deepread-mcp: warning: {problem}", file=sys.stderr)
     if args.command == "doctor":
         return _doctor(args, settings)
     if not settings.folder_paths():
@@ -50,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMAND_HANDLERS[args.command](args, settings)
     except DeepreadError as exc:
-        print(f"deepread-mcp: {exc}", file=sys.stderr)
+        print(f"deepread-mcp: {explain(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -129,10 +131,12 @@ def _settings(args: argparse.Namespace) -> Settings:
         )
         if (value := getattr(args, key, None)) is not None
     }
-    folders = getattr(args, "folders", None) or ([] if args.command in ("serve", "index", "doctor") else [Path.cwd()])
-    if folders:
-        overrides["folders"] = os.pathsep.join(str(f) for f in folders)
-    return Settings(**overrides)
+    if folders := getattr(args, "folders", None):
+        overrides["folders"] = [str(f) for f in folders]
+    settings = Settings(**overrides)
+    if not settings.folders and args.command in ("toc", "search", "read"):  # neither flag nor DEEPREAD_FOLDERS
+        settings = Settings(**overrides, folders=[str(Path.cwd())])
+    return settings
 
 
 def setup_logging(settings: Settings, quiet: bool) -> None:
@@ -140,6 +144,7 @@ def setup_logging(settings: Settings, quiet: bool) -> None:
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)
+        handler.close()  # the log file's handle, when logging is set up again
     formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(formatter)
@@ -241,7 +246,7 @@ def _index(args: argparse.Namespace, settings: Settings) -> int:
         _reconcile_with_bar(library)
         toc = library.toc(max_depth=0)
         for failed in toc.failed:
-            print(f"failed: {failed.path} — {failed.reason}", file=sys.stderr)
+            print(f"failed: {failed.path} — {explain(failed.reason)}", file=sys.stderr)
         print(f"index: {settings.index_dir()}", file=sys.stderr)
         print(render_toc(toc))
     return 0
@@ -282,6 +287,7 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     from indexer.errors import ModelUnavailable
     from indexer.parse import TEXT_PARSERS
     from indexer.parse.mineru import MINERU_FORMATS, tier_status
+    from indexer.parse.mineru_worker import best_tier
 
     ok = True
     try:
@@ -296,7 +302,7 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     for tier, state in tiers.items():
         found = "installed" if state["ready"] else f"not installed ({state['missing']} files missing)"
         print(f"  {tier} tier models: {found}")
-    best = next((t for t in ("standard", "basic") if tiers.get(t, {}).get("ready")), "flash")
+    best = best_tier(tiers)
     print("formats:")
     print(f"  {' '.join(sorted(TEXT_PARSERS))}: built-in parser")
     if best == "flash":

@@ -1,15 +1,17 @@
 """Compact text for a model to read: coordinates first, no JSON noise.
 
-The same text is what the CLI prints, so a person sees what the agent sees.
+The same text is what the CLI prints, so a person sees what the agent sees. A limit the
+indexer names (a failure's reason, a warning) gets the setting that raises it (`explain`).
 Coordinates are written `(doc_id, sec_id, para_idx)`; in the map, each document's line
 carries its `(doc_id)` and its sections below it their `[sec_id]`.
 """
 
 from __future__ import annotations
 
-from indexer.retrieve import shown_path
 from indexer.models import DocumentInfo, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse import SUPPORTED_EXTENSIONS
+from indexer.retrieve import shown_path
+from server.settings import explain
 
 
 def render_toc(toc: Toc) -> str:
@@ -18,6 +20,8 @@ def render_toc(toc: Toc) -> str:
         lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
     for doc in toc.documents:
         lines.append(_document_line(doc))
+        if doc.warnings:
+            lines.append("  Warnings: " + "; ".join(doc.warnings))
         lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections)
     if toc.pending:
         lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
@@ -25,7 +29,7 @@ def render_toc(toc: Toc) -> str:
         lines.append(f"Failed: ({failed.doc_id}) {failed.path} — {failed.reason}")
     if toc.hint:
         lines.append(f"Note: {toc.hint}")
-    return "\n".join(lines)
+    return explain("\n".join(lines))
 
 
 def _document_line(doc: DocumentInfo) -> str:
@@ -61,7 +65,7 @@ def render_retrieve(result: RetrieveResult) -> str:
         lines.append(r.text)
     if result.hint:
         lines.append(f"\nNote: {result.hint}")
-    return "\n".join(lines)
+    return explain("\n".join(lines))
 
 
 def render_section(section: SectionText) -> str:
@@ -79,7 +83,7 @@ def render_section(section: SectionText) -> str:
         lines.append(f"\nNote: {section.hint}")
     elif section.next_start_para is None and section.paragraphs:
         lines.append("\n(end of section)")
-    return "\n".join(lines)
+    return explain("\n".join(lines))
 
 
 def _pages(page: int, page_end: int | None) -> str:

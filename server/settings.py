@@ -1,13 +1,17 @@
 """Settings: the only place that reads the environment.
 
-Every field has an environment variable (`DEEPREAD_…`) and a CLI flag; the
-README's configuration table mirrors this class.
+Every field has an environment variable (`DEEPREAD_…`); the ones a person sets
+per run also have a CLI flag, which wins over the variable. The README's
+configuration table mirrors this class. Messages from the indexer name a limit
+(`indexer.errors.FILE_SIZE_LIMIT`, …); `explain` adds the variable that sets it.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -16,15 +20,25 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from indexer.embedder import DEFAULT_MODEL
+from indexer.errors import (
+    EMBEDDING_MODEL_CHOICE,
+    FILE_SIZE_LIMIT,
+    PARSE_MEMORY_LIMIT,
+    PARSE_TIME_LIMIT,
+    RERANKER_FOLDER,
+)
 from indexer.library import LibraryConfig
 
 _DEFAULTS = LibraryConfig(roots=[], data_dir=Path("."), models_dir=Path("."))
+ENV_PREFIX = "DEEPREAD_"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="DEEPREAD_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
-    folders: str = Field("", description=f"Folders to serve, separated by {os.pathsep!r}.")
+    folders: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description=f"Folders to serve (in the environment: separated by {os.pathsep!r})."
+    )
     data_dir: Path | None = Field(None, description="Where the index lives (default: per folder set, in the user data dir).")
     embedding_model: str = Field(DEFAULT_MODEL, description="fastembed model name; the default is bundled and offline.")
     chroma_url: str | None = Field(None, description="Use a Chroma server (http://host:port) instead of the embedded store.")
@@ -75,6 +89,13 @@ class Settings(BaseSettings):
     def _blank_token_is_none(cls, value: object) -> object:
         return (value.strip() or None) if isinstance(value, str) else value
 
+    @field_validator("folders", mode="before")
+    @classmethod
+    def _split_folders(cls, value: object) -> object:
+        """`a:b` from the environment; a list (the CLI's arguments) is taken as is, so a folder
+        name may hold the separator."""
+        return value.split(os.pathsep) if isinstance(value, str) else value
+
     @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _split_hosts(cls, value: object) -> object:
@@ -85,7 +106,8 @@ class Settings(BaseSettings):
         return [h.strip() for item in items for h in str(item).split(",") if h.strip()]
 
     def folder_paths(self) -> list[Path]:
-        return [Path(f).expanduser().resolve() for f in self.folders.split(os.pathsep) if f.strip()]
+        """Each folder once, resolved (a folder named twice, or by two paths, is one root)."""
+        return list(dict.fromkeys(Path(f).expanduser().resolve() for f in self.folders if f.strip()))
 
     def base_dir(self) -> Path:
         return Path(user_data_dir("deepread-mcp", appauthor=False))
@@ -126,3 +148,30 @@ class Settings(BaseSettings):
             reranker=self.reranker,
             reranker_path=self.reranker_path.expanduser().resolve() if self.reranker_path else None,
         )
+
+# Each limit or choice the indexer's messages name, and the setting that changes it.
+_SETTING_FOR = {
+    FILE_SIZE_LIMIT: "max_file_mb",
+    PARSE_TIME_LIMIT: "parse_timeout",
+    PARSE_MEMORY_LIMIT: "parse_memory_mb",
+    EMBEDDING_MODEL_CHOICE: "embedding_model",
+    RERANKER_FOLDER: "reranker_path",
+}
+
+
+def explain(message: str) -> str:
+    """The message with the environment variable named after each limit it mentions."""
+    for phrase, field in _SETTING_FOR.items():
+        message = message.replace(phrase, f"{phrase} ({ENV_PREFIX}{field.upper()})")
+    return message
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """`DEEPREAD_…` variables that set nothing (a typo), each with the setting it may mean."""
+    known = [f"{ENV_PREFIX}{name.upper()}" for name in Settings.model_fields]
+    out = []
+    for name in sorted(environ):
+        if name.startswith(ENV_PREFIX) and name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            out.append(f"{name} is not a setting" + (f" (did you mean {close[0]}?)" if close else ""))
+    return out

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
 
-from indexer.errors import ParseError
+from indexer.errors import FILE_SIZE_LIMIT, ParseError
 from indexer.models import ParsedDocument
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
@@ -119,7 +119,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         _require_regular(info.st_mode)  # what was opened, if the path was swapped meanwhile
         if info.st_size > max_bytes:
             raise ParseError(
-                f"file is {info.st_size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit (DEEPREAD_MAX_FILE_MB)"
+                f"file is {info.st_size / 1e6:.1f} MB, over {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB"
             )
         chunks: list[bytes] = []
         size = 0
@@ -130,7 +130,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
         if size > max_bytes:
-            raise ParseError(f"file grew past the {max_bytes / 1e6:.0f} MB limit while being read")
+            raise ParseError(f"file grew past {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB while being read")
         data = b"".join(chunks)
     except OSError as exc:
         raise ParseError(f"cannot read file: {exc.strerror or exc}") from None

@@ -3,10 +3,12 @@
 The child (`indexer.parse.mineru_worker`) gets its own process group, a
 memory ceiling (RLIMIT_AS), a timeout after which the whole group is killed,
 and the kernel's promise (PR_SET_PDEATHSIG) that it dies with the server,
-even after a kill -9; its stdout goes to a log file, so nothing it prints can
-reach the MCP stream. Its working folders live in the data dir's `tmp/`,
-which the next start empties. `MINERU_MODEL_SOURCE=local` and a private `MINERU_HOME` make sure
-nothing is downloaded or written to the user's home behind their back.
+even after a kill -9; all it prints goes to a log file (read when it dies),
+so nothing can reach the MCP stream. What it reports without failing the
+file (`warnings`) is logged here and kept with the document. Its working
+folders live in the data dir's `tmp/`, which the next start empties.
+`MINERU_MODEL_SOURCE=local` and a private `MINERU_HOME` make sure nothing is
+downloaded or written to the user's home behind their back.
 
 Results are cached in the data dir by the file's sha256, so a restart, a
 rename or an embedding-model change never parses an unchanged file again.
@@ -29,7 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from indexer.errors import ParseError
+from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
@@ -107,6 +109,7 @@ class MineruParser:
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
         title = (raw.get("title") or "").strip()
         parsed.title = cover_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
+        parsed.warnings = list(raw.get("warnings") or [])
         return parsed
 
     # --- cache -----------------------------------------------------------------------
@@ -128,7 +131,8 @@ class MineruParser:
                 return json.load(f)
         except FileNotFoundError:
             return None
-        except (OSError, ValueError):  # a torn cache file: parse again
+        except Exception:  # a torn cache file (bad gzip, truncated stream, broken JSON): parse again
+            log.warning("unreadable parse cache file %s: parsing again", path.name)
             path.unlink(missing_ok=True)
             return None
 
@@ -199,15 +203,17 @@ class MineruParser:
                     _kill_group(child.pid)  # also ends MinerU's render workers after a normal exit
                     child.wait()
             if timed_out:
-                of = f"{pages} pages" if pages else f"{size / 1e6:.1f} MB"
+                of = (f"{pages} page" + "s" * (pages != 1)) if pages else f"{size / 1e6:.1f} MB"
                 return {
                     "ok": False,
-                    "reason": f"parsing took longer than {limit_s:.0f} s, the limit for a file of {of} "
+                    "reason": f"parsing took longer than {limit_s:.0f} s, {PARSE_TIME_LIMIT} for a file of {of} "
                     f"({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB or {TIMEOUT_S_PER_PAGE:.0f} s per page, "
-                    f"at most {options.timeout_s:.0f} s: DEEPREAD_PARSE_TIMEOUT)",
+                    f"at most {options.timeout_s:.0f} s)",
                 }
             if result.exists():
                 raw = json.loads(result.read_text(encoding="utf-8"))
+                for warning in raw.get("warnings") or []:
+                    log.warning("%s: %s", path, warning)
                 if raw.get("ok") and cache:
                     self._store(content_hash, raw)
                 return raw
@@ -217,8 +223,8 @@ class MineruParser:
                 why = f"the parser was killed ({signal.Signals(-child.returncode).name})"
             else:
                 why = f"the parser exited with code {child.returncode}"
-            if any(s in tail for s in ("MemoryError", "bad_alloc", "Cannot allocate memory")) or child.returncode == -6:
-                why += f", probably over the {options.memory_mb} MB memory ceiling (DEEPREAD_PARSE_MEMORY_MB)"
+            if any(s in tail for s in _OUT_OF_MEMORY) or child.returncode == -6:
+                why += f", probably over {PARSE_MEMORY_LIMIT} of {options.memory_mb} MB"
             return {"ok": False, "reason": why}
 
 
@@ -234,6 +240,12 @@ def tier_status(home: Path) -> dict[str, dict]:
         return json.loads(out.read_text()) if out.exists() else {}
 
 
+# What a child that ran out of address space leaves in its stderr, wherever it ran out: Python,
+# C++, the loader mapping a library, a BLAS or a font allocation.
+_OUT_OF_MEMORY = (
+    "MemoryError", "bad_alloc", "Cannot allocate memory", "failed to map segment", "Memory allocation",
+    "out of memory", "Unable to load bundled",
+)
 _PR_SET_PDEATHSIG = 1
 try:  # Linux: a child asks the kernel to be killed when its parent dies
     _LIBC: ctypes.CDLL | None = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None

@@ -8,7 +8,9 @@ ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
 (corrupt, encrypted, no text layer), picks the best tier whose models are
 installed, parses (a scan without model tiers goes to `indexer.parse.ocr`), and
 writes a JSON result: the content list (inline images dropped), the page count,
-the PDF outline and the tier used.
+the PDF outline, the tier used and `warnings`: what went wrong without failing the
+file (an outline or type sizes that could not be read, pages OCR could not read),
+which the parent logs and `get_toc` shows with the document.
 """
 
 from __future__ import annotations
@@ -23,40 +25,49 @@ from pathlib import Path
 _MIN_PAGE_CHARS = 20
 _PROBE_PAGES = 8
 _FILLABLE = ("equation", "table", "image", "chart")
+MODEL_TIERS = ("standard", "basic")  # MinerU's tiers that need models, best first; flash needs none
 
 
 def tier_status() -> dict[str, dict]:
-    """For `deepread-mcp doctor`: per model tier, whether its files are installed."""
+    """Per model tier, whether its files are installed (`ready`), how many are `missing`, and
+    the `error` a half-installed model folder raised."""
     from mineru.model.download import verify_model_repo
     from mineru.model.registry import model_repos_for_tier
 
     status: dict[str, dict] = {}
-    for tier in ("basic", "standard"):
+    for tier in MODEL_TIERS:
         missing: list[str] = []
-        for repo in model_repos_for_tier(tier):
-            check = verify_model_repo(repo)
-            if not check.ready:
-                missing.extend(str(p) for p in getattr(check, "missing_paths", []) or [repo])
+        try:
+            for repo in model_repos_for_tier(tier):
+                check = verify_model_repo(repo)
+                if not check.ready:
+                    missing.extend(str(p) for p in getattr(check, "missing_paths", []) or [repo])
+        except Exception as exc:  # a half-installed model dir must not stop parsing
+            status[tier] = {"ready": False, "missing": len(missing), "error": f"{type(exc).__name__}: {exc}"[:200]}
+            continue
         status[tier] = {"ready": not missing, "missing": len(missing)}
     return status
 
 
-def usable_tier(pdf: bool) -> str:
-    """The best tier whose models are installed locally; flash needs none."""
+def best_tier(status: dict[str, dict]) -> str:
+    """The best tier whose models are installed; flash when none is."""
+    return next((tier for tier in MODEL_TIERS if status.get(tier, {}).get("ready")), "flash")
+
+
+def usable_tier(pdf: bool, warnings: list[str]) -> str:
+    """The tier to parse with: office and web formats are read natively (models add nothing
+    offline); a PDF gets the best tier installed."""
     if not pdf:
-        return "flash"  # office and web formats are read natively; models add nothing offline
-    try:
-        from mineru.model.download import verify_model_repo
-        from mineru.model.registry import model_repos_for_tier
-    except ImportError:
         return "flash"
-    for tier in ("standard", "basic"):
-        try:
-            if all(verify_model_repo(repo).ready for repo in model_repos_for_tier(tier)):
-                return tier
-        except Exception:  # a half-installed model dir must not stop parsing
-            continue
-    return "flash"
+    try:
+        status = tier_status()
+    except ImportError as exc:  # MinerU's model registry moved: parse with what needs no models
+        warnings.append(f"MinerU's model tiers could not be checked ({exc}); flash tier used")
+        return "flash"
+    for tier, state in status.items():
+        if "error" in state:
+            warnings.append(f"MinerU's {tier} models could not be checked ({state['error']}); not used")
+    return best_tier(status)
 
 
 def check_pdf(path: str) -> tuple[int, str | None, bool]:
@@ -93,7 +104,7 @@ def _has_text(pdf: object, index: int) -> bool:
         page.close()
 
 
-def read_outline(path: str) -> list[dict]:
+def read_outline(path: str, warnings: list[str]) -> list[dict]:
     """The PDF's bookmarks: title, level (1 = top) and 1-based target page."""
     import pypdfium2 as pdfium
 
@@ -107,7 +118,8 @@ def read_outline(path: str) -> list[dict]:
             if title:
                 entries.append({"title": title, "level": item.level + 1, "page": page + 1 if page is not None else None})
         return entries
-    except Exception:  # a broken outline is no reason to fail the document
+    except Exception as exc:  # a broken outline is no reason to fail the document
+        warnings.append(f"the PDF's outline could not be read ({type(exc).__name__}); heading depth guessed")
         return []
     finally:
         pdf.close()
@@ -204,8 +216,12 @@ def run(request: dict) -> dict:
         return run_text(request)
     path = request["path"]
     is_pdf = Path(path).suffix.lower() == ".pdf"
-    result: dict = {"ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None}
-    tier = request.get("tier") or usable_tier(is_pdf)
+    warnings: list[str] = []
+    result: dict = {
+        "ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None,
+        "warnings": warnings,
+    }
+    tier = request.get("tier") or usable_tier(is_pdf, warnings)
     if is_pdf:
         pages, reason, scanned = check_pdf(path)
         if request.get("pages_file") and pages:  # the parent extends its time limit by the page count
@@ -216,7 +232,7 @@ def run(request: dict) -> dict:
             result["reason"] = reason
             return result
         if scanned and tier == "flash":  # flash would return the pages as empty images
-            return read_scan(path, pages, result)
+            return read_scan(path, pages, result, warnings)
     from mineru import parse
     from mineru.render.api import render
     from mineru.render.contracts import RenderFormat
@@ -230,12 +246,12 @@ def run(request: dict) -> dict:
         fill_from_text_layer(path, items)
         try:
             read_font_sizes(path, items)
-        except Exception:  # sizes only refine headings: a quirk of the text layer is no reason to fail
-            pass
+        except Exception as exc:  # sizes only refine headings: a quirk of the text layer is no reason to fail
+            warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
-            items = read_blank_pages(path, items)
-            read_pictures(path, items)
-        result["outline"] = read_outline(path)
+            items = read_blank_pages(path, items, warnings)
+            read_pictures(path, items, warnings)
+        result["outline"] = read_outline(path, warnings)
     document = parsed.middle_json.metadata.document
     result.update(
         ok=True,
@@ -258,7 +274,7 @@ def pages_without_text(path: str) -> list[int]:
         pdf.close()
 
 
-def read_blank_pages(path: str, items: list[dict]) -> list[dict]:
+def read_blank_pages(path: str, items: list[dict], warnings: list[str]) -> list[dict]:
     """Pages without a text layer in a PDF that has one (a scanned page bound into a report,
     a slide that is one picture): flash returns them as pictures, OCR reads their text (for
     at most `ocr.BLANK_PAGES_BUDGET_S`). The page's pictures give way to what OCR finds on
@@ -266,29 +282,49 @@ def read_blank_pages(path: str, items: list[dict]) -> list[dict]:
     from indexer.parse import ocr
 
     blank = pages_without_text(path)
-    if not blank or ocr.unavailable() is not None:
+    if not blank:
+        return items
+    if problem := ocr.unavailable():
+        warnings.append(f"{_pages(blank)} without a text layer not read: OCR unavailable ({problem})")
         return items
     try:
-        found = ocr.recognise(path, blank, budget_s=ocr.BLANK_PAGES_BUDGET_S)
-    except Exception:  # extra text: failing to read it fails nothing
+        found, unread = ocr.recognise(path, blank, budget_s=ocr.BLANK_PAGES_BUDGET_S)
+    except Exception as exc:  # extra text: failing to read it fails nothing
+        warnings.append(f"OCR failed on {_pages(blank)} without a text layer ({type(exc).__name__}: {exc})"[:300])
         return items
+    if unread:
+        warnings.append(
+            f"OCR stopped after {ocr.BLANK_PAGES_BUDGET_S:.0f} s: {unread} of {_pages(blank)} without a text layer not read"
+        )
     read = {it["page_idx"] for it in found}
     kept = [it for it in items if not (it.get("page_idx") in read and it.get("type") in ("image", "chart"))]
     return sorted(kept + found, key=lambda it: int(it.get("page_idx", 0)))  # stable: each page keeps its order
 
 
-def read_pictures(path: str, items: list[dict]) -> None:
-    """OCR of the charts and images flash returns without text; skipped when OCR cannot run."""
+def read_pictures(path: str, items: list[dict], warnings: list[str]) -> None:
+    """OCR of the charts and images flash returns without text; skipped when OCR cannot run
+    (the words in pictures are extra: a failure to read them fails nothing, and is reported)."""
     from indexer.parse import ocr
 
-    if ocr.unavailable() is None:
-        try:
-            ocr.read_images(path, items)
-        except Exception:  # the words in pictures are extra: failing to read them fails nothing
-            pass
+    if not any(it.get("type") in ("image", "chart") for it in items):
+        return
+    if problem := ocr.unavailable():
+        warnings.append(f"words in pictures not read: OCR unavailable ({problem})")
+        return
+    try:
+        done, wanted = ocr.read_images(path, items)
+    except Exception as exc:
+        warnings.append(f"OCR of pictures failed ({type(exc).__name__}: {exc})"[:300])
+        return
+    if done < wanted:
+        warnings.append(f"OCR stopped after {ocr.IMAGE_BUDGET_S:.0f} s: {wanted - done} of {wanted} pictures not read")
 
 
-def read_scan(path: str, pages: int, result: dict) -> dict:
+def _pages(pages: list[int]) -> str:
+    return f"{len(pages)} page" + ("s" if len(pages) != 1 else "")
+
+
+def read_scan(path: str, pages: int, result: dict, warnings: list[str]) -> dict:
     """A scan when no MinerU model tier is installed: RapidOCR's bundled models read it."""
     from indexer.parse import ocr
 
@@ -299,7 +335,8 @@ def read_scan(path: str, pages: int, result: dict) -> dict:
             f"{problem} (or install MinerU's models: `deepread-mcp doctor` says how)"
         )
         return result
-    result.update(ok=True, tier="ocr", content_list=ocr.recognise(path), outline=read_outline(path))
+    items, _ = ocr.recognise(path)  # no time budget: the parse's own time limit applies
+    result.update(ok=True, tier="ocr", content_list=items, outline=read_outline(path, warnings))
     return result
 
 
@@ -310,7 +347,9 @@ def main(request_path: str, result_path: str) -> None:
     try:
         result = run(request)
     except MemoryError:
-        result = {"ok": False, "reason": "ran out of memory while parsing (DEEPREAD_PARSE_MEMORY_MB)"}
+        from indexer.errors import PARSE_MEMORY_LIMIT
+
+        result = {"ok": False, "reason": f"ran out of memory while parsing, under {PARSE_MEMORY_LIMIT}"}
     except Exception as exc:  # the reason travels back to get_toc's "failed" list
         parser = "the text parser" if request.get("text") else "MinerU"
         result = {"ok": False, "reason": f"{parser} could not parse it ({type(exc).__name__}: {exc})"[:600]}

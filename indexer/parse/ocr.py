@@ -113,9 +113,9 @@ class _Paragraph:
         return out
 
 
-def recognise(path: str, pages: list[int] | None = None, budget_s: float | None = None) -> list[dict]:
+def recognise(path: str, pages: list[int] | None = None, budget_s: float | None = None) -> tuple[list[dict], int]:
     """Content-list items for the pages (0-based; default every page) of the PDF at `path`,
-    in reading order; pages left when `budget_s` seconds are spent are not read."""
+    in reading order, and how many pages were left unread when `budget_s` seconds were spent."""
     import time
 
     import pypdfium2 as pdfium
@@ -125,10 +125,13 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
     scale = RENDER_DPI / 72
     deadline = time.monotonic() + budget_s if budget_s is not None else None
     items: list[dict] = []
+    unread = 0
     pdf = pdfium.PdfDocument(path)
     try:
-        for page_idx in range(len(pdf)) if pages is None else pages:
+        todo = list(range(len(pdf))) if pages is None else pages
+        for n, page_idx in enumerate(todo):
             if deadline is not None and time.monotonic() > deadline:
+                unread = len(todo) - n
                 break
             page = pdf[page_idx]
             image = page.render(scale=scale).to_numpy()
@@ -154,15 +157,15 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
     finally:
         pdf.close()
     _mark_headings(items)
-    return items
+    return items, unread
 
 
-def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) -> int:
+def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) -> tuple[int, int]:
     """Set `content` on the picture items (`image`, `chart`) of a text-layer PDF that have no
     text yet, from OCR of their region: the labels of a chart, the words of an infographic
     or a screenshot become searchable with the figure. Pictures under `_MIN_IMAGE_AREA` of
     the page are skipped (logos, icons), and so is the rest once `budget_s` is spent (a
-    catalogue of photos must not take the whole parse timeout). Returns how many were read."""
+    catalogue of photos must not take the whole parse timeout). Returns how many were read, of how many."""
     import time
 
     import pypdfium2 as pdfium
@@ -177,7 +180,7 @@ def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) 
         and (it["bbox"][2] - it["bbox"][0]) * (it["bbox"][3] - it["bbox"][1]) >= _MIN_IMAGE_AREA * 1_000_000
     ]
     if not todo:
-        return 0
+        return 0, 0
     engine = RapidOCR()
     scale = RENDER_DPI / 72
     deadline = time.monotonic() + budget_s
@@ -201,7 +204,7 @@ def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) 
             done += 1
     finally:
         pdf.close()
-    return done
+    return done, len(todo)
 
 
 def _read_lines(engine: object, image: np.ndarray, min_score: float = _MIN_SCORE) -> list[_Line]:

@@ -63,7 +63,7 @@ def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: L
         "dangling.md": "symbolic link to a missing file",
         "pipe.md": "named pipe (FIFO), not a regular file",
         "socket.md": "a socket, not a regular file",
-        "oversized.md": "over the 6 MB limit",
+        "oversized.md": "over the file size limit of 6 MB",
         "bomb.docx": "zip bomb",
         "locked.pdf": "encrypted PDF",
         "truncated.pdf": "not a readable PDF",
@@ -74,6 +74,7 @@ def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: L
     for name, reason in expected.items():
         assert reason in failed[name], (name, failed[name])
     assert "alias.md" not in names, "a link to a file in the folder is that file, indexed once"
+    assert "over the file size limit (DEEPREAD_MAX_FILE_MB) of 6 MB" in render_toc(toc), "the map names the setting"
 
     for query, path in [
         ("tomatoes watering", "good.md"), ("heron reed bed", "notes.txt"), ("onion soup bistro", "caf\\xe9.md"),
