@@ -24,7 +24,7 @@ from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.models import RetrieveResult, SectionText, Toc
 from indexer.parse import DocumentParser
-from indexer.parse.mineru import MINERU_FORMATS, MineruOptions
+from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.read import read_section
 from indexer.rerank import Reranker
@@ -53,8 +53,8 @@ class LibraryConfig:
     search_mode: SearchMode = "hybrid"
     embed_threads: int | None = None
     mineru_home: Path | None = None  # MinerU's models and config (default: in the data dir)
-    parse_timeout_s: float = 900
-    parse_memory_mb: int = 8192
+    parse_timeout_s: float = DEFAULT_TIMEOUT_S
+    parse_memory_mb: int = DEFAULT_MEMORY_MB
     parse_cache_dir: Path | None = None  # MinerU results by content hash (default: in the data dir); shareable
     reranker: str | None = None  # fastembed cross-encoder name; None = no reranking
     reranker_path: Path | None = None  # its ONNX folder, when it cannot be downloaded

@@ -27,7 +27,8 @@ import numpy as np
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse import DocumentParser, is_supported, read_bytes
+from indexer.files import is_indexable, real_path, relative_key, title_from_name
+from indexer.parse import DocumentParser, read_bytes
 from indexer.store import DocumentRow, Store
 from indexer.structure import build
 from indexer.vectors import VectorIndex, vec_id
@@ -36,10 +37,6 @@ log = logging.getLogger(__name__)
 
 # Paragraphs parsed before they are embedded and written together (see `sync`).
 BATCH_PARAGRAPHS = 256
-
-# Names editors, office suites and browsers give to temporary and lock files.
-_TEMP_PREFIXES = ("~$", ".#", ".~lock.")
-_TEMP_SUFFIXES = (".swp", ".swo", ".tmp", ".temp", ".part", ".crdownload", ".download", "~", ".bak")
 
 
 @dataclass
@@ -82,33 +79,6 @@ class ReconcileReport:
 
 
 ProgressCallback = Callable[[Progress], None]
-
-
-def is_indexable(path: Path) -> bool:
-    """A supported extension and not a hidden, temporary or lock file."""
-    name = path.name
-    if name.startswith(".") or name.startswith(_TEMP_PREFIXES) or name.endswith(_TEMP_SUFFIXES):
-        return False
-    return is_supported(path)
-
-
-def relative_key(path: Path, root: Path) -> str:
-    """The relpath a document is known by. A file name that is not valid UTF-8 (Python holds its
-    bad bytes as surrogates, which SQLite refuses) is written with `\\xff` escapes."""
-    relpath = path.relative_to(root).as_posix()
-    try:
-        relpath.encode("utf-8")
-    except UnicodeEncodeError:
-        relpath = relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return relpath
-
-
-def real_path(path: Path) -> Path:
-    """Where links lead; never raises (a link loop resolves to itself, and fails when read)."""
-    try:
-        return Path(os.path.realpath(path))
-    except (OSError, ValueError):
-        return path
 
 
 def embedded_text(path: list[str], text: str, with_context: bool) -> str:
@@ -356,7 +326,7 @@ class Indexer:
         self.store.set_status(doc_id, "indexing", None)
         try:
             parsed = self.parser.parse(path, data, str(facts["content_hash"]))
-            structure = build(parsed, fallback_title=_title_from_name(path))
+            structure = build(parsed, fallback_title=title_from_name(path))
         except ParseError as exc:
             self._fail(doc_id, str(exc), facts)
             return Outcome("failed")
@@ -425,9 +395,3 @@ class Indexer:
         # is gone, so the next reconcile removes it; the other order would leak vectors.
         self.vectors.delete_document(doc_id)
         self.store.delete_document(doc_id)
-
-
-
-
-def _title_from_name(path: Path) -> str:
-    return path.stem.replace("_", " ").strip() or path.name

@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 
 
-
 def vec_id(doc_id: int, embedded_text: str) -> str:
     return f"{doc_id}:{hashlib.sha1(embedded_text.encode('utf-8')).hexdigest()[:20]}"
 

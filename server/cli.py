@@ -68,7 +68,10 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--data-dir", type=Path, help="where the index lives (default: user data dir)")
     common.add_argument("--model", dest="embedding_model", help="fastembed model name (default: bundled MiniLM)")
     common.add_argument("--chroma-url", help="use a Chroma server, e.g. http://localhost:8000")
-    common.add_argument("--token-budget", type=int, help="most tokens one answer may hold (default 8000)")
+    common.add_argument(
+        "--token-budget", type=int,
+        help=f"most tokens one answer may hold (default {Settings.model_fields['token_budget'].default})",
+    )
     common.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

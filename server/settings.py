@@ -149,6 +149,7 @@ class Settings(BaseSettings):
             reranker_path=self.reranker_path.expanduser().resolve() if self.reranker_path else None,
         )
 
+
 # Each limit or choice the indexer's messages name, and the setting that changes it.
 _SETTING_FOR = {
     FILE_SIZE_LIMIT: "max_file_mb",

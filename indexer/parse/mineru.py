@@ -70,13 +70,17 @@ def time_limit(size_bytes: int, ceiling_s: float, pages: int | None = None) -> f
     return min(ceiling_s, BASE_TIMEOUT_S + max(by_size, by_pages))
 
 
+DEFAULT_TIMEOUT_S = 900.0
+DEFAULT_MEMORY_MB = 8192
+
+
 @dataclass
 class MineruOptions:
     cache_dir: Path
     home: Path  # MINERU_HOME: its models and config live here, not in ~/.mineru
     work_dir: Path | None = None  # the child's temporary folders (default: the system's)
-    timeout_s: float = 900  # the most any file may take; a small file gets less (`time_limit`)
-    memory_mb: int = 8192
+    timeout_s: float = DEFAULT_TIMEOUT_S  # the most any file may take; a small file gets less (`time_limit`)
+    memory_mb: int = DEFAULT_MEMORY_MB  # the child's address-space ceiling
 
 
 def mineru_environment(home: Path) -> dict[str, str]:

@@ -20,6 +20,8 @@ from indexer.library import Library
 from indexer.tokens import count_tokens, lexical_terms
 from server.render import render_retrieve, render_section, render_toc
 
+pytestmark = pytest.mark.slow  # a minute of real indexing: `pytest -m "not slow"` skips it
+
 BUDGET = 4000
 
 

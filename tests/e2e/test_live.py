@@ -19,7 +19,7 @@ from mcp import Client, StdioServerParameters
 from indexer.library import Library
 from tests.conftest import REPO, write
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # servers, kill -9 and live folders: `pytest -m "not slow"` skips them
 
 
 @pytest.fixture

@@ -130,6 +130,7 @@ def tree(s: DocumentStructure) -> list[tuple[int, str]]:
     return [(sec.level, sec.title) for sec in s.sections[1:]]
 
 
+@pytest.mark.slow
 def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tmp_path: Path) -> None:
     s = parse(parser, make_report(tmp_path / "report.pdf"))
     assert tree(s) == [
@@ -158,6 +159,7 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
     assert s.title == "report", "a numbered first heading is not the document's title"
 
 
+@pytest.mark.slow
 def test_pdf_without_outline_gets_depth_from_numbering(parser: DocumentParser, tmp_path: Path) -> None:
     s = parse(parser, make_report(tmp_path / "plain.pdf", outline=False))
     assert [lvl for lvl, _ in tree(s)] == [1, 1, 2, 2, 1]
@@ -180,6 +182,7 @@ def scan_of(pdf_path: Path, path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_scanned_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
     scan = scan_of(make_guide(tmp_path / "guide.pdf"), tmp_path / "guide-scan.pdf")
     import pypdfium2 as pdfium
@@ -192,6 +195,7 @@ def test_scanned_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> N
     assert {p.page for p in s.paragraphs} == {1, 2}, "OCR text keeps its page"
 
 
+@pytest.mark.slow
 def test_a_page_without_text_layer_in_a_text_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
     import pypdfium2 as pdfium
 
@@ -215,6 +219,7 @@ def test_a_page_without_text_layer_in_a_text_pdf_is_read_by_ocr(parser: Document
     assert not any(p.kind == "figure" for p in second), "the page's picture gives way to its text"
 
 
+@pytest.mark.slow
 def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.pdf"
     corrupt.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
@@ -336,6 +341,7 @@ def test_xlsx_sheets_become_tables(parser: DocumentParser, tmp_path: Path) -> No
     assert any(p.kind == "table" and "XJ-2231" in p.text for p in s.paragraphs)
 
 
+@pytest.mark.slow
 def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
     make_report(folder / "report.pdf")
     (folder / "broken.pdf").write_bytes(b"not a pdf at all")
@@ -356,6 +362,7 @@ def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, op
     assert len(cached) == 1, "the successful parse is cached by content hash"
 
 
+@pytest.mark.slow
 def test_installing_parser_models_reparses_pdfs_only(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
     make_report(folder / "report.pdf")
     (folder / "notes.md").write_text("# Notes\n\nPlain notes.")

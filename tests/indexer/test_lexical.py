@@ -135,7 +135,7 @@ def test_reciprocal_rank_fusion_matches_the_formula() -> None:
 def test_an_older_index_is_migrated_in_place(tmp_path: Path) -> None:
     import sqlite3
 
-    from indexer.store import MIGRATIONS
+    from indexer.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)

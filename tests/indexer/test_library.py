@@ -305,6 +305,7 @@ def test_changing_the_embedded_text_rebuilds_vectors(folder: Path, tmp_path: Pat
     assert report.indexed == ["a.md"] and report.embedded == 2 and lib.vectors.count() == 2
 
 
+@pytest.mark.slow
 def test_readers_never_see_a_mix_of_versions(folder: Path, open_library: Callable[..., Library]) -> None:
     """While one thread keeps replacing a document, every answer holds exactly one version."""
     import re
@@ -367,6 +368,7 @@ def test_a_paragraph_repeated_on_every_page_is_one_hit(folder: Path, open_librar
     assert len(hits) == 5, "the freed places go to other paragraphs"
 
 
+@pytest.mark.slow
 def test_budgets_hold_on_deep_long_headings_and_small_budgets(folder: Path, open_library: Callable[..., Library]) -> None:
     """Six levels of ~300-character headings, many hits, wide windows, the smallest budget."""
     long = "Consolidated statement of things, (continued): " * 6

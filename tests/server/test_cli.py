@@ -27,6 +27,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     )
 
 
+@pytest.mark.slow
 def test_index_toc_search_read(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     write(docs, "notes.md", DOC)
