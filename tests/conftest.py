@@ -72,3 +72,13 @@ def write(folder: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Until `condition()` holds; 30 s is a generous bound for a change on a loaded CI machine."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError("condition not met in time")

@@ -6,7 +6,6 @@ Real files, the real store, Chroma and the offline MiniLM; the watcher test uses
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from indexer.background import BackgroundIndexer
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.library import Library
 from server.render import render_toc
-from tests.conftest import write
+from tests.conftest import wait_for, write
 
 NARWHAL = "# Arctic Whales\n\nThe narwhal's spiral tusk is a tooth that can grow three metres long.\n"
 CACTUS = "# Desert Plants\n\nA saguaro cactus stores rainwater in its pleated trunk.\n"
@@ -264,15 +263,6 @@ def test_identical_files_in_both_roots_are_two_documents(
 
 
 # --- the watcher across roots ------------------------------------------------------------------
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 @pytest.fixture(params=["native", "poll"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,18 +11,9 @@ import pytest
 
 from indexer.background import BackgroundIndexer
 from indexer.library import Library
-from tests.conftest import write
+from tests.conftest import wait_for, write
 
 SETTLE = 30.0  # generous upper bound for a change to become searchable on a loaded CI machine
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = SETTLE) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 def paths(library: Library) -> dict[str, int]:
