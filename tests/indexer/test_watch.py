@@ -13,7 +13,6 @@ from indexer.background import BackgroundIndexer
 from indexer.library import Library
 from tests.conftest import wait_for, write
 
-SETTLE = 30.0  # generous upper bound for a change to become searchable on a loaded CI machine
 
 
 def paths(library: Library) -> dict[str, int]:
