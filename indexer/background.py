@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from indexer.library import Library
@@ -29,7 +29,7 @@ class Totals:
     indexed: int = 0
     failed: int = 0
     removed: int = 0
-    embedded: int = 0
+    embedded: int = 0  # paragraphs the catch-up lane embedded
 
 
 class BackgroundIndexer:
@@ -43,7 +43,8 @@ class BackgroundIndexer:
         progress: ProgressCallback | None = None,
     ):
         self.library = library
-        self.totals = Totals()
+        self._counts = Totals()
+        self._embedded_before = library.catchup.embedded
         self._progress = progress
         self._debounce = debounce
         self._max_delay = max_delay
@@ -59,6 +60,10 @@ class BackgroundIndexer:
             if watch
             else None
         )
+
+    @property
+    def totals(self) -> Totals:
+        return replace(self._counts, embedded=self.library.catchup.embedded - self._embedded_before)
 
     def start(self) -> None:
         self.library.note_scanning()  # get_toc says so from the first moment, before the thread runs
@@ -89,16 +94,24 @@ class BackgroundIndexer:
             self._wake.notify()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """True once the startup reconcile is done and no event is waiting (tests, CLI)."""
-        return self._idle.wait(timeout)
+        """True once the startup reconcile is done, no event is waiting and semantic search has
+        caught up (tests, CLI)."""
+        started = time.monotonic()
+        if not self._idle.wait(timeout):
+            return False
+        left = None if timeout is None else max(timeout - (time.monotonic() - started), 0)
+        return self.library.catchup.wait(left) and self._idle.is_set()
 
     def _run(self) -> None:
-        self._guarded(lambda: self.library.reconcile(self._progress), "startup reconcile")
+        # Documents are usable once parsed: nothing here waits for their vectors (the lane's job).
+        self._guarded(lambda: self.library.reconcile(self._progress, wait=False), "startup reconcile")
         while True:
             batch = self._next_batch()
             if batch is None:
                 return
-            self._guarded(lambda: self.library.sync_paths(batch, self._progress), f"{len(batch)} changed path(s)")
+            self._guarded(
+                lambda: self.library.sync_paths(batch, self._progress, wait=False), f"{len(batch)} changed path(s)"
+            )
 
     def _next_batch(self) -> list[Path] | None:
         with self._wake:
@@ -124,12 +137,11 @@ class BackgroundIndexer:
         except Exception:  # keep serving and watching; the log says what broke
             log.exception("indexing failed during %s", what)
             return
-        self.totals.indexed += len(report.indexed)
-        self.totals.failed += len(report.failed)
-        self.totals.removed += len(report.removed)
-        self.totals.embedded += report.embedded
+        self._counts.indexed += len(report.indexed)
+        self._counts.failed += len(report.failed)
+        self._counts.removed += len(report.removed)
         if report.indexed or report.failed or report.removed:
             log.info(
-                "%s: %d indexed (%d paragraphs embedded), %d unchanged, %d failed, %d removed",
-                what, len(report.indexed), report.embedded, len(report.unchanged), len(report.failed), len(report.removed),
+                "%s: %d indexed, %d unchanged, %d failed, %d removed",
+                what, len(report.indexed), len(report.unchanged), len(report.failed), len(report.removed),
             )

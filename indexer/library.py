@@ -20,6 +20,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from indexer.catchup import CatchUpState, VectorCatchUp
 from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.models import RetrieveResult, SectionText, Toc
@@ -105,11 +106,16 @@ class Library:
                 else None
             )
             self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode, reranker)
+            self.catchup = VectorCatchUp(self.indexer.embed_pending)
+            self.indexer.on_commit = self.catchup.wake
+            if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
+                self.catchup.wake()
         except BaseException:
             self._lock.release()
             raise
 
     def close(self) -> None:
+        self.catchup.stop()  # after the batch under way; the next start embeds the rest
         self.store.close()
         self._lock.release()
 
@@ -154,20 +160,24 @@ class Library:
 
     # --- indexing --------------------------------------------------------------------
 
-    def reconcile(self, progress: ProgressCallback | None = None) -> ReconcileReport:
-        """Bring the index in line with the folders; `toc()` reports progress meanwhile."""
-        return self._tracked(lambda record: self.indexer.reconcile(record), progress)
+    def reconcile(self, progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
+        """Bring the index in line with the folders; `toc()` reports progress meanwhile. Each
+        document is readable and found by keyword search once parsed; `wait`: return once
+        semantic search covers them too (the server does not wait)."""
+        return self._tracked(lambda record: self.indexer.reconcile(record), progress, wait)
 
-    def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None) -> ReconcileReport:
+    def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
         """Re-index or remove just these paths (file events)."""
-        return self._tracked(lambda record: self.indexer.sync_paths(paths, record), progress)
+        return self._tracked(lambda record: self.indexer.sync_paths(paths, record), progress, wait)
 
     def note_scanning(self) -> None:
         """Until the files found are registered, get_toc says the folder is being scanned."""
         if self.progress is None:
             self.progress = Progress(0, 0, "", "scanning")
 
-    def _tracked(self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None) -> ReconcileReport:
+    def _tracked(
+        self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None, wait: bool
+    ) -> ReconcileReport:
         def record(p: Progress) -> None:
             self.progress = p if p.done < p.total else None
             if progress:
@@ -175,10 +185,15 @@ class Library:
 
         self.note_scanning()
         self.indexer.cancel.clear()  # a stop ends the run under way, not every later one
+        embedded = self.catchup.embedded
         try:
-            return work(record)
+            report = work(record)
         finally:
             self.progress = None
+        if wait:
+            self.catchup.wait()
+            report.embedded = self.catchup.embedded - embedded
+        return report
 
     def use_search(self, mode: SearchMode, reranker: Reranker | None = None) -> None:
         """Search this way from now on: benchmarks compare modes and rerankers on one open index."""
@@ -214,14 +229,29 @@ class Library:
         if doc_id is not None:
             return maps.document(self._ready_document(doc_id), max_depth, sec_id, after)
         toc = maps.all_documents(max_depth)
+        notes = []
         progress = self.progress
         if progress is not None:
             if progress.action == "scanning":
-                note = "Scanning the folder for documents; more may appear shortly."
+                notes.append("Scanning the folder for documents; more may appear shortly.")
             else:
-                note = f"Indexing in progress: {progress.done} of {progress.total} files checked."
-            toc.hint = f"{note} {toc.hint}" if toc.hint else note
+                notes.append(f"Indexing in progress: {progress.done} of {progress.total} files checked.")
+        if (left := self.vectors_left()) is not None:
+            eta = f", about {_duration(left.eta_s)}" if left.eta_s is not None else ""
+            notes.append(
+                f"Semantic search is catching up: {left.paragraphs:,} paragraphs of {left.documents} document(s) "
+                f"left{eta}; reading and keyword search work now."
+            )
+        if notes:
+            toc.hint = " ".join([*notes, toc.hint] if toc.hint else notes)
         return toc
+
+    def vectors_left(self) -> CatchUpState | None:
+        """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
+        waiting = self.store.awaiting_vectors()
+        if not waiting:
+            return None
+        return CatchUpState(len(waiting), sum(d.n_paras for d in waiting), self.catchup.rate)
 
     # --- retrieve --------------------------------------------------------------------
 
@@ -333,3 +363,9 @@ def _describe_ids(ids: list[int]) -> str:
     if len(ids) <= 20:
         return "valid doc_ids are " + ", ".join(map(str, ids))
     return f"valid doc_ids range over {ids[0]}–{ids[-1]} ({len(ids)} documents)"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"

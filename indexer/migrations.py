@@ -103,6 +103,12 @@ def _m005_document_warnings(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE documents ADD COLUMN warnings TEXT")
 
 
+def _m006_document_embedded(db: sqlite3.Connection) -> None:
+    """Versions are committed before their vectors exist: 1 once all are in Chroma (versions
+    committed until now always waited for theirs)."""
+    db.execute("ALTER TABLE documents ADD COLUMN embedded INTEGER NOT NULL DEFAULT 1")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -110,4 +116,5 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m003_lexical_context,
     _m004_paragraph_page_end,
     _m005_document_warnings,
+    _m006_document_embedded,
 ]

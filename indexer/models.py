@@ -134,6 +134,9 @@ class DocumentInfo(BaseModel):
     n_sections: int
     n_paras: int
     n_tokens: int
+    semantic: bool = Field(
+        True, description="Semantic search covers this version; until its vectors are in, keyword search finds it."
+    )
     warnings: list[str] = Field(
         default_factory=list,
         description="What went wrong without failing the document (e.g. pages OCR could not read); cut short in "
@@ -173,9 +176,15 @@ class RetrievedParagraph(BaseModel):
     clipped: bool = Field(False, description="The text was cut to share the token budget; read_section reads it.")
 
 
+class Coverage(BaseModel):
+    documents: int = Field(description="Documents searched.")
+    semantic: int = Field(description="Of those, documents semantic search covers so far (keyword search covers all).")
+
+
 class RetrieveResult(BaseModel):
     query: str
     results: list[RetrievedParagraph]
+    coverage: Coverage | None = Field(None, description="Set while semantic search is still catching up.")
     hint: str | None = None
 
 

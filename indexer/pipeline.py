@@ -1,14 +1,17 @@
-"""Indexing: folder → parse → structure → embed → store.
+"""Indexing: folder → parse → structure → store, then → embed.
 
 `Indexer.reconcile()` brings the index in line with the folders (new files
 indexed, changed ones re-indexed, deleted ones removed, unchanged ones not
 touched: size and mtime first, then the content hash); `sync_paths()` does the
-same for the paths a file event names. Files are parsed one by one and
-committed in batches (`_commit`), whose order keeps readers safe: new vectors
-are added first, the SQLite swap makes each new version visible in one
-transaction, and only then are vectors no longer referenced deleted. A crash
-in between leaves unreferenced vectors, which the next index of that
-document reuses or removes.
+same for the paths a file event names. Each file is committed as soon as it is
+parsed (`_commit`): the SQLite swap makes its new version visible in one
+transaction (readable, and found by BM25 at once), marked `embedded` only if
+every paragraph already has its vector; vectors no longer referenced go after
+the swap. `embed_pending()` then adds the missing vectors, batch by batch, on
+the catch-up lane (`indexer.catchup`), and marks each version embedded once
+all are in. A crash anywhere leaves a consistent index: a version without its
+flag is embedded by the next start, and unreferenced vectors are reused or
+removed the next time their document is indexed.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +30,7 @@ import numpy as np
 
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
-from indexer.models import DocumentStructure
+from indexer.models import DocumentStructure, section_paths
 from indexer.files import is_indexable, real_path, relative_key, title_from_name
 from indexer.parse import DocumentParser, read_bytes
 from indexer.store import DocumentRow, Store
@@ -35,7 +39,8 @@ from indexer.vectors import VectorIndex, vec_id
 
 log = logging.getLogger(__name__)
 
-# Paragraphs parsed before they are embedded and written together (see `sync`).
+# Paragraphs embedded and written to Chroma together: a Chroma add costs ~80 ms however
+# few vectors it carries, and a batch is also how often the catch-up lane can be stopped.
 BATCH_PARAGRAPHS = 256
 
 
@@ -107,6 +112,7 @@ class Indexer:
         self.heading_context = heading_context
         self.excluded = [e.resolve() for e in excluded or []]
         self.cancel = threading.Event()  # set to stop a running reconcile between files
+        self.on_commit: Callable[[], None] = lambda: None  # a version waits for vectors: wake the lane
 
     # --- the folder ------------------------------------------------------------------
 
@@ -239,28 +245,15 @@ class Indexer:
             if progress:
                 progress(Progress(done, total, relpath, outcome.action))
 
-        # Parsed files wait in a batch so that embedding and Chroma writes happen in
-        # bulk: a Chroma add costs ~80 ms however few vectors it carries.
-        batch: list[_Prepared] = []
-
-        def flush() -> None:
-            for item, outcome in zip(batch, self._commit(batch)):
-                record(item.relpath, outcome)
-            batch.clear()
-
         for (root, relpath), path in files.items():
             if self.cancel.is_set():
                 break
-            if batch and self.parser.is_slow(path):  # what is ready becomes searchable before a long parse
-                flush()
             prepared = self._prepare(Path(root), path, known[(root, relpath)])
             if isinstance(prepared, Outcome):
                 record(relpath, prepared)
                 continue
-            batch.append(prepared)
-            if sum(len(p.vec_ids) for p in batch) >= BATCH_PARAGRAPHS:
-                flush()
-        flush()
+            (outcome,) = self._commit([prepared])  # readable now; its vectors follow on the lane
+            record(relpath, outcome)
         if self.cancel.is_set():
             return report
 
@@ -345,38 +338,68 @@ class Indexer:
         return _Prepared(doc_id, relpath, structure, facts, texts, [vec_id(doc_id, t) for t in texts])
 
     def _commit(self, batch: list[_Prepared], given: dict[str, np.ndarray] | None = None) -> list[Outcome]:
-        """Embed the batch's new paragraphs at once (or take the `given` vectors), add them,
-        then swap each document in.
-
-        Vectors go in before the swap and stale ones go after it, so a reader never
-        meets a current paragraph without its vector.
-        """
-        if not batch:
-            return []
-        existing = {p.doc_id: self.vectors.ids_for_document(p.doc_id) for p in batch}
-        missing: dict[str, tuple[int, str]] = {}
-        for p in batch:
-            for vid, text in zip(p.vec_ids, p.texts):
-                if vid not in existing[p.doc_id]:
-                    missing.setdefault(vid, (p.doc_id, text))
-        if missing:
-            if given is not None:
-                embeddings = np.asarray([given[vid] for vid in missing], dtype=np.float32)
-            else:
-                embeddings = self.embedder.embed([text for _, text in missing.values()])
-            self.vectors.add(list(missing), [doc_id for doc_id, _ in missing.values()], embeddings)
+        """Swap each document's new version in, marked embedded when all its vectors exist
+        (unchanged paragraphs keep theirs; `given` vectors are added first); the rest wait
+        for `embed_pending`. Vectors no longer referenced go after the swap."""
         outcomes: list[Outcome] = []
-        stale: list[str] = []
+        waiting = False
         for p in batch:
-            self.store.replace_content(p.doc_id, p.structure, p.vec_ids, p.facts)
-            stale.extend(existing[p.doc_id] - set(p.vec_ids))
-            embedded = sum(1 for doc_id, _ in missing.values() if doc_id == p.doc_id)
-            log.info("indexed %s (doc %d): %d sections, %d paragraphs, %d embedded",
-                     p.relpath, p.doc_id, len(p.structure.sections), len(p.structure.paragraphs), embedded)
-            outcomes.append(Outcome("indexed", embedded))
-        if stale:
-            self.vectors.delete(sorted(stale))
+            existing = self.vectors.ids_for_document(p.doc_id)
+            missing = {vid for vid in p.vec_ids if vid not in existing}
+            if missing and given is not None:
+                ids = sorted(missing)
+                self.vectors.add(ids, [p.doc_id] * len(ids), np.asarray([given[v] for v in ids], dtype=np.float32))
+                existing |= missing
+                missing = set()
+            self.store.replace_content(p.doc_id, p.structure, p.vec_ids, p.facts, embedded=not missing)
+            stale = existing - set(p.vec_ids)
+            if stale:
+                self.vectors.delete(sorted(stale))
+            waiting = waiting or bool(missing)
+            log.info("indexed %s (doc %d): %d sections, %d paragraphs, %d waiting for vectors",
+                     p.relpath, p.doc_id, len(p.structure.sections), len(p.structure.paragraphs), len(missing))
+            outcomes.append(Outcome("indexed"))
+        if waiting:
+            self.on_commit()
         return outcomes
+
+    def embed_pending(self, stop: threading.Event, pace: Callable[[int, float], None] = lambda n, s: None) -> int:
+        """Add the vectors committed versions are missing, document by document, in batches of
+        BATCH_PARAGRAPHS; mark each version embedded once all are in. `pace(paragraphs, seconds)`
+        is called before each batch with the previous one's. Returns the paragraphs embedded."""
+        done = 0
+        last = (0, 0.0)
+        while not stop.is_set():
+            waiting = self.store.awaiting_vectors()
+            if not waiting:
+                break
+            for doc in waiting:
+                rows = self.store.document_paragraphs(doc.doc_id)
+                paths = section_paths(self.store.sections(doc.doc_id))
+                existing = self.vectors.ids_for_document(doc.doc_id)
+                todo: dict[str, str] = {}
+                for r in rows:
+                    if r.vec_id not in existing:
+                        todo.setdefault(r.vec_id, embedded_text(paths.get(r.sec_id, []), r.text, self.heading_context))
+                items = list(todo.items())
+                for start in range(0, len(items), BATCH_PARAGRAPHS):
+                    pace(*last)
+                    if stop.is_set():
+                        return done
+                    began = time.monotonic()
+                    chunk = items[start : start + BATCH_PARAGRAPHS]
+                    self.vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), self.embedder.embed([t for _, t in chunk]))
+                    done += len(chunk)
+                    last = (len(chunk), time.monotonic() - began)
+                if self.store.set_embedded(doc.doc_id, doc.version):
+                    log.info("vectors complete for doc %d (%d embedded)", doc.doc_id, len(items))
+                    stale = existing - {r.vec_id for r in rows}  # left by a version replaced while it was embedded
+                    if stale:
+                        self.vectors.delete(sorted(stale))
+                if stop.is_set():
+                    return done
+        pace(*last)
+        return done
 
     def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
         """Mark failed and drop the old content: it no longer describes the file."""

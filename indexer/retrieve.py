@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from indexer.errors import InvalidArgument
-from indexer.models import RetrievedParagraph, RetrieveResult, section_paths
+from indexer.models import Coverage, RetrievedParagraph, RetrieveResult, section_paths
 from indexer.search import HybridSearch
 from indexer.store import ParagraphRow, Store
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
@@ -112,6 +112,12 @@ class Retriever:
             results.append(item)
 
         notes = []
+        coverage = self._coverage(doc_ids)
+        if coverage is not None:
+            notes.append(
+                f"Semantic search covers {coverage.semantic} of {coverage.documents} documents so far (the rest are "
+                "being embedded); keyword search covers all."
+            )
         if not results:
             notes.append("No paragraph matched. Rephrase with words the document would use, or browse get_toc.")
             if pending := sum(1 for d in self.store.documents() if d.status in ("pending", "indexing")):
@@ -123,7 +129,15 @@ class Retriever:
             )
         if clipped:
             notes.append(f"{clipped} long paragraph(s) cut to share the token budget; each says how to read it.")
-        return RetrieveResult(query=shown_query, results=results, hint=" ".join(notes) or None)
+        return RetrieveResult(query=shown_query, results=results, coverage=coverage, hint=" ".join(notes) or None)
+
+    def _coverage(self, doc_ids: list[int] | None) -> Coverage | None:
+        """How many of the documents searched semantic search covers, while it does not cover all."""
+        if self.search.mode == "lexical":
+            return None
+        searched = [d for d in self.store.documents() if d.readable and (doc_ids is None or d.doc_id in doc_ids)]
+        semantic = sum(1 for d in searched if d.embedded)
+        return Coverage(documents=len(searched), semantic=semantic) if semantic < len(searched) else None
 
     def _windows(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> list[list[_Entry]]:
         """Each hit with its window, in rank order; a paragraph already shown is not shown again

@@ -51,6 +51,7 @@ class DocumentRow:
     n_tokens: int
     version: int
     warnings: str | None  # JSON list: what went wrong without failing the file
+    embedded: int  # 1 once every paragraph of this version has its vector (semantic search covers it)
 
     @property
     def warning_list(self) -> list[str]:
@@ -198,8 +199,9 @@ class Store:
         structure: DocumentStructure,
         vec_ids: list[str],
         file_facts: dict[str, object],
+        embedded: bool = True,
     ) -> None:
-        """Swap in a document's new version in one transaction."""
+        """Swap in a document's new version in one transaction; `embedded`: its vectors are all in."""
         paths = structure.section_paths()
         with self.transaction() as db:
             self._delete_content(db, doc_id)
@@ -237,6 +239,7 @@ class Store:
                 "n_paras": len(structure.paragraphs),
                 "n_tokens": structure.n_tokens,
                 "warnings": json.dumps(structure.warnings) if structure.warnings else None,
+                "embedded": int(embedded),
                 "indexed_at": time.time(),
             }
             assignments = ", ".join(f"{name} = ?" for name in fields)
@@ -244,6 +247,23 @@ class Store:
                 f"UPDATE documents SET {assignments}, version = version + 1 WHERE doc_id = ?",
                 (*fields.values(), doc_id),
             )
+
+    def set_embedded(self, doc_id: int, version: int) -> bool:
+        """Mark this version's vectors complete; False when a newer version replaced it meanwhile."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE documents SET embedded = 1 WHERE doc_id = ? AND version = ? AND status IN ('ready', 'indexing')",
+                (doc_id, version),
+            )
+            return cur.rowcount > 0
+
+    def awaiting_vectors(self) -> list[DocumentRow]:
+        """Readable versions whose paragraphs do not all have their vectors yet, oldest first."""
+        rows = self._query(
+            "SELECT * FROM documents WHERE embedded = 0 AND status IN ('ready', 'indexing') AND n_sections > 0"
+            " ORDER BY doc_id"
+        )
+        return [_typed(DocumentRow, r) for r in rows]
 
     def forget_file_facts(self, suffixes: frozenset[str] | None = None) -> None:
         """Make the next reconcile re-index every file, or those with these suffixes
@@ -287,6 +307,10 @@ class Store:
             "SELECT * FROM paragraphs WHERE doc_id = ? AND sec_id = ? AND para_idx BETWEEN ? AND ? ORDER BY para_idx",
             (doc_id, sec_id, start, end),
         )
+        return [_typed(ParagraphRow, r) for r in rows]
+
+    def document_paragraphs(self, doc_id: int) -> list[ParagraphRow]:
+        rows = self._query("SELECT * FROM paragraphs WHERE doc_id = ? ORDER BY sec_id, para_idx", (doc_id,))
         return [_typed(ParagraphRow, r) for r in rows]
 
     def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:

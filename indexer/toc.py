@@ -34,7 +34,8 @@ REASON_TOKENS = 60  # a failure's reason is cut to this in the map
 WARNING_TOKENS = 60  # a document's warning is cut to this in its own map …
 BRIEF_WARNING_TOKENS = 24  # … and to this, the first one only, in the map of all documents
 WARNINGS_LINE = 8  # Warnings: … (+N more: get_toc(doc_id=D))
-NOTES = 160  # the answer's notes (indexing progress, what was cut)
+PENDING_MARK = 6  # | vectors pending
+NOTES = 200  # the answer's notes (indexing progress, semantic catch-up, what was cut)
 
 
 @dataclass(eq=False)
@@ -98,7 +99,7 @@ class TocBuilder:
         for d in ready:  # every listed document costs its line and its root section's (title and +N)
             title = count_tokens(d.title or "")
             line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
-            line += _warnings_cost(shown_warnings(d, brief=True))
+            line += _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
             if line > budget:
                 break
             shown.append(d)
@@ -136,7 +137,7 @@ class TocBuilder:
             )
         budget = (
             self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(doc.title or "")
-            - tree.cost[top] - HIDDEN_MARK - _warnings_cost(shown_warnings(doc, brief=False))
+            - tree.cost[top] - HIDDEN_MARK - _warnings_cost(shown_warnings(doc, brief=False)) - PENDING_MARK
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
         for s in reversed(_ancestors(tree, top)):
@@ -191,6 +192,7 @@ class TocBuilder:
             n_sections=doc.n_sections,
             n_paras=doc.n_paras,
             n_tokens=doc.n_tokens,
+            semantic=bool(doc.embedded),
             warnings=shown_warnings(doc, brief),
             sections=sections,
         )

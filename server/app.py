@@ -80,6 +80,12 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         library = ctx.request_context.lifespan_context.library
         if (progress := library.progress) is not None:  # let the host show that indexing is under way
             await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path or 'starting'}")
+        elif library.catchup.busy and (left := library.vectors_left()) is not None:
+            eta = f", ~{left.eta_s:.0f} s left" if left.eta_s is not None else ""
+            await ctx.report_progress(
+                library.catchup.embedded, library.catchup.embedded + left.paragraphs,
+                f"semantic search catching up: {left.paragraphs:,} paragraphs of {left.documents} document(s){eta}",
+            )
         try:
             result = await anyio.to_thread.run_sync(fn, library)
         except DeepreadError as exc:

@@ -232,14 +232,33 @@ def _reconcile_with_bar(library) -> None:  # noqa: ANN001
         bar.update(p.done - bar.n)
 
     try:
-        report = library.reconcile(progress)
+        report = library.reconcile(progress, wait=False)
     finally:
         bar.close()
+    embedded = _wait_for_vectors(library)
     print(
         f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
-        f"{len(report.failed)} failed, {len(report.removed)} removed",
+        f"{len(report.failed)} failed, {len(report.removed)} removed; {embedded} paragraphs embedded",
         file=sys.stderr,
     )
+
+
+def _wait_for_vectors(library) -> int:  # noqa: ANN001
+    """Documents are readable once parsed; show the vectors catching up (paragraphs, rate, ETA)."""
+    from tqdm import tqdm
+
+    start = library.catchup.embedded
+    if library.catchup.busy:
+        bar = tqdm(total=0, unit="para", desc="embedding", file=sys.stderr, disable=None, dynamic_ncols=True)
+        try:
+            while not library.catchup.wait(0.5):
+                left = library.vectors_left()
+                done = library.catchup.embedded - start
+                bar.total = done + (left.paragraphs if left else 0)
+                bar.update(done - bar.n)
+        finally:
+            bar.close()
+    return library.catchup.embedded - start
 
 
 def _index(args: argparse.Namespace, settings: Settings) -> int:

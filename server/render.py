@@ -34,9 +34,10 @@ def render_toc(toc: Toc) -> str:
 
 def _document_line(doc: DocumentInfo) -> str:
     pages = f" | {doc.n_pages} pages" if doc.n_pages else ""
+    pending = "" if doc.semantic else " | vectors pending"
     return (
         f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {doc.n_sections} sections, "
-        f"{doc.n_paras} paragraphs, {doc.n_tokens} tokens | v{doc.version}"
+        f"{doc.n_paras} paragraphs, {doc.n_tokens} tokens | v{doc.version}{pending}"
     )
 
 

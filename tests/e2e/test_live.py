@@ -133,8 +133,11 @@ def test_kill_9_during_indexing_leaves_a_consistent_store(
     assert proc.poll() is None, "indexing finished before the kill; make the folder larger"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
+        waiting = conn.execute("SELECT count(*) FROM documents WHERE status = 'ready' AND embedded = 0").fetchone()[0]
+    assert waiting > 0, "the kill caught documents committed (readable) but not yet embedded"
 
-    library = open_library(docs, data_dir=data)
+    library = open_library(docs, data_dir=data)  # the next start embeds what the kill left
     report = library.reconcile()
     assert len(report.unchanged) >= 8, "what was indexed before the kill is kept"
     assert len(report.indexed) + len(report.unchanged) == 60 and not report.failed

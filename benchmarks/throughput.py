@@ -1,0 +1,123 @@
+"""How soon documents are usable: the first readable, all readable (keyword search), all embedded.
+
+    python -m benchmarks.throughput [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--label now]
+                                    [--out benchmarks/results/throughput.md]
+
+Copies the first `--docs` PDFs of `--pdfs` (by name) into an empty folder and indexes it
+with a fresh data dir: `Library.reconcile()` runs on a thread while this one reads the store
+every 0.1 s. With `--parse-cache` pointing at a warm MinerU cache the parse is taken out
+(what is left: layout repair, structure, store, embedding); without it, the parse is cold.
+Reports the seconds until the first document is readable and found by keyword search, until
+all are, and until semantic search covers all; pages/s for each; and, as the same-run
+baseline, the time to embed the same paragraphs alone (same model, same process). Peak RSS.
+The script reads only what every version of the library has, so it can time an older
+checkout too: `PYTHONPATH=<checkout> python benchmarks/throughput.py --label before`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import tempfile
+import threading
+import time
+from datetime import date
+from pathlib import Path
+
+from indexer.library import Library, LibraryConfig
+from indexer.pipeline import embedded_text
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
+    parser.add_argument("--docs", type=int, default=12)
+    parser.add_argument("--parse-cache", type=Path, default=None, help="a warm MinerU parse cache (else: cold parse)")
+    parser.add_argument("--label", default="now")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "throughput.md")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="deepread-throughput-"))
+    try:
+        folder = work / "docs"
+        folder.mkdir()
+        for pdf in sorted(args.pdfs.glob("*.pdf"))[: args.docs]:
+            shutil.copyfile(pdf, folder / pdf.name)
+        config = LibraryConfig(
+            roots=[folder], data_dir=work / "data", models_dir=work / "models", parse_cache_dir=args.parse_cache
+        )
+        library = Library(config)
+        row = measure(library, n_files=len(list(folder.iterdir())))
+        library.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    line = (
+        f"| {args.label} | {'warm' if args.parse_cache else 'cold'} | {row['files']} | {row['pages']:,} | "
+        f"{row['paragraphs']:,} | {row['first']:.1f} | {row['readable']:.1f} | {row['embedded']:.1f} | "
+        f"{row['pages'] / row['readable']:.1f} | {row['pages'] / row['embedded']:.1f} | {row['embed_alone']:.1f} | "
+        f"{row['embedded'] / row['embed_alone']:.2f} | {row['rss_mb']:,.0f} |"
+    )
+    print(line)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if not args.out.exists():
+        args.out.write_text(
+            f"# Time until usable ({date.today()}, `python -m benchmarks.throughput`)\n\n"
+            "Seconds from the start of indexing until the first document is readable and found by keyword search, "
+            "until all are, until semantic search covers all; embedding alone: the same paragraphs embedded in one "
+            "call, same model, same process (the same-run baseline).\n\n"
+            "| code | parse | files | pages | paragraphs | first readable s | all readable s | all embedded s | "
+            "pages/s readable | pages/s embedded | embedding alone s | embedded ÷ alone | peak RSS MB |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        )
+    with args.out.open("a") as f:
+        f.write(line + "\n")
+
+
+def measure(library: Library, n_files: int) -> dict[str, float]:
+    """Index on a thread; read the store every 0.1 s for what is readable and what is embedded."""
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (library.reconcile(), done.set()), daemon=True)
+    start = time.perf_counter()
+    thread.start()
+    first = readable = None
+    while not done.is_set():
+        time.sleep(0.1)
+        docs = [d for d in library.store.documents() if d.readable]
+        now = time.perf_counter() - start
+        if docs and first is None:
+            first = now
+        if len(docs) >= n_files and readable is None:
+            readable = now
+    embedded = time.perf_counter() - start
+    thread.join()
+    docs = [d for d in library.store.documents() if d.readable]
+    texts = _embedded_texts(library, docs)
+    began = time.perf_counter()
+    library.embedder.embed(texts)
+    alone = time.perf_counter() - began
+    return {
+        "files": len(docs), "pages": sum(d.n_pages or 0 for d in docs), "paragraphs": len(texts),
+        "first": first or embedded, "readable": readable or embedded, "embedded": embedded, "embed_alone": alone,
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def _embedded_texts(library: Library, docs: list) -> list[str]:  # noqa: ANN001 (store rows of any version)
+    """What the model saw for each paragraph (heading path and text), read back from the store."""
+    texts = []
+    for d in docs:
+        paths: dict[int, list[str]] = {}
+        for s in library.store.sections(d.doc_id):  # typed rows now, sqlite3.Row before
+            sec_id, parent, title = (s.sec_id, s.parent, s.title) if hasattr(s, "sec_id") else (s["sec_id"], s["parent"], s["title"])
+            paths[sec_id] = [*(paths.get(parent, []) if parent is not None else []), title]
+            for p in library.store.paragraphs(d.doc_id, sec_id, 0, 10**9):
+                texts.append(embedded_text(paths[sec_id], p.text, library.config.heading_context))
+    return texts
+
+
+if __name__ == "__main__":
+    main()

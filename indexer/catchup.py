@@ -1,0 +1,113 @@
+"""Dense vectors catch up on their own thread, so a document is usable as soon as it is parsed.
+
+A new version is committed without waiting for its embeddings: `get_toc` lists it,
+`read_section` reads it and BM25 finds it at once; its paragraphs then wait for their
+vectors, which this lane computes in batches while the indexer parses the next files
+(a PDF parses in a child process, so the two share the machine's cores). A document
+counts as embedded (`documents.embedded`) only once all its vectors are in Chroma, so
+after a crash the next start finds what is missing and completes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+RATE_WEIGHT = 0.3  # how fast the rate estimate follows the latest batch
+
+
+@dataclass
+class CatchUpState:
+    """What is left for semantic search, and when it should be done."""
+
+    documents: int  # readable documents still without all their vectors
+    paragraphs: int  # their paragraphs (an upper bound: unchanged ones keep their vectors)
+    rate: float | None  # paragraphs embedded per second lately; None before the first batch
+
+    @property
+    def eta_s(self) -> float | None:
+        return self.paragraphs / self.rate if self.rate else None
+
+
+class VectorCatchUp:
+    """One thread running `embed`, woken whenever a version is committed."""
+
+    def __init__(self, embed: Callable[[threading.Event, Callable[[int, float], None]], int]):
+        """`embed(stop, pace)` embeds what is waiting and returns when nothing is left or `stop`
+        is set; it calls `pace(paragraphs, seconds)` before each batch with what the previous
+        one took (0, 0 before the first), which keeps the rate and honours a hold."""
+        self._embed = embed
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._held = 0
+        self._resumed = threading.Condition(self._lock)
+        self.rate: float | None = None
+        self.embedded = 0  # paragraphs embedded since the lane started
+        self._thread = threading.Thread(target=self._run, name="deepread-vectors", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Something may be waiting for vectors."""
+        with self._lock:
+            self._idle.clear()
+            self._wake.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once nothing waits for vectors (or the lane stopped)."""
+        return self._idle.wait(timeout)
+
+    @property
+    def busy(self) -> bool:
+        return not self._idle.is_set()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """No new batch starts while held (tests see the state between parse and vectors)."""
+        with self._lock:
+            self._held += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held -= 1
+                self._resumed.notify_all()
+
+    def stop(self, timeout: float = 30) -> None:
+        """Stop after the batch under way; what is left is done by the next start."""
+        self._stop.set()
+        with self._lock:
+            self._resumed.notify_all()
+        self._wake.set()
+        self._thread.join(timeout)
+        self._idle.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait()
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            try:
+                self._embed(self._stop, self._pace)
+            except Exception:  # keep the lane alive: the next commit or start tries again
+                log.exception("embedding failed; semantic search may miss the documents left")
+            with self._lock:
+                if not self._wake.is_set():
+                    self._idle.set()
+
+    def _pace(self, paragraphs: int, seconds: float) -> None:
+        self.embedded += paragraphs
+        if seconds > 0 and paragraphs:
+            latest = paragraphs / seconds
+            self.rate = latest if self.rate is None else (1 - RATE_WEIGHT) * self.rate + RATE_WEIGHT * latest
+        with self._lock:  # while held, the next batch waits
+            while self._held and not self._stop.is_set():
+                self._resumed.wait()

@@ -1,0 +1,81 @@
+"""A document is usable as soon as it is parsed: listed, readable and found by keyword search
+before its vectors exist; semantic search catches up on its own thread, says how far it has
+got, and what a stop leaves undone the next start completes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from indexer.library import Library
+from server.render import render_retrieve, render_toc
+from tests.conftest import write
+
+HERONS = "# Herons\n\nThe grey heron waits motionless in the reed bed for fish.\n\n## Nesting\n\nHerons nest in colonies called heronries.\n"
+OTTERS = "# Otters\n\nSea otters hold hands while they sleep so they do not drift apart.\n"
+
+
+def test_documents_are_readable_and_found_by_keyword_before_their_vectors(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "herons.md", HERONS)
+    write(folder, "otters.md", OTTERS)
+    lib = open_library(folder)
+    with lib.catchup.held():
+        report = lib.reconcile(wait=False)
+        assert sorted(report.indexed) == ["herons.md", "otters.md"]
+
+        toc = lib.toc()
+        assert [d.semantic for d in toc.documents] == [False, False]
+        assert "vectors pending" in render_toc(toc)
+        assert "Semantic search is catching up: 3 paragraphs of 2 document(s) left" in (toc.hint or "")
+        herons = next(d.doc_id for d in toc.documents if d.path == "herons.md")
+        assert "reed bed" in lib.read_section(herons, 0).paragraphs[0].text
+
+        found = lib.retrieve("heron reed bed")
+        assert found.results[0].doc_id == herons, "keyword search finds it at once"
+        assert found.coverage is not None and (found.coverage.documents, found.coverage.semantic) == (2, 0)
+        assert "Semantic search covers 0 of 2 documents so far" in render_retrieve(found)
+        lib.use_search("dense")
+        assert lib.retrieve("heron reed bed").results == [], "no vector exists yet"
+        lib.use_search("hybrid")
+
+    assert lib.catchup.wait(60), "the lane finishes once released"
+    toc = lib.toc()
+    assert all(d.semantic for d in toc.documents) and "vectors pending" not in render_toc(toc)
+    assert toc.hint is None or "catching up" not in toc.hint
+    assert lib.retrieve("heron reed bed").coverage is None
+    lib.use_search("dense")
+    assert lib.retrieve("animals that sleep holding hands").results[0].text.startswith("Sea otters")
+    assert lib.vectors.count() == 3
+
+
+def test_an_edit_keeps_the_vectors_of_unchanged_paragraphs(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "herons.md", HERONS)
+    lib = open_library(folder)
+    assert lib.reconcile().embedded == 2
+    write(folder, "herons.md", HERONS.replace("colonies called heronries", "tall trees near water"))
+    report = lib.reconcile()
+    assert report.indexed == ["herons.md"] and report.embedded == 1, "only the edited paragraph is embedded again"
+    assert lib.vectors.count() == 2 and lib.toc().documents[0].semantic
+
+
+def test_vectors_a_stop_left_undone_are_completed_by_the_next_start(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "herons.md", HERONS)
+    write(folder, "otters.md", OTTERS)
+    data = tmp_path / "index"
+    lib = open_library(folder, data_dir=data)
+    with lib.catchup.held():
+        lib.reconcile(wait=False)
+        assert lib.vectors.count() == 0
+        lib.close()  # stops the lane: the documents are committed, their vectors are not
+
+    again = open_library(folder, data_dir=data)
+    assert again.catchup.wait(60), "the start finds what is missing and embeds it"
+    assert again.store.awaiting_vectors() == [] and again.vectors.count() == 3
+    assert all(d.semantic for d in again.toc().documents)
+    assert again.reconcile().indexed == [], "nothing is parsed again"
+    again.use_search("dense")
+    assert again.retrieve("animals that sleep holding hands").results[0].text.startswith("Sea otters")
