@@ -56,10 +56,9 @@ class Progress:
 
 @dataclass
 class Outcome:
-    """What indexing one file did: "indexed", "unchanged" or "failed", and how many vectors it computed."""
+    """What indexing one file did: "indexed", "unchanged" or "failed" (its vectors are the lane's)."""
 
     action: str
-    embedded: int = 0
 
 
 @dataclass
@@ -76,7 +75,7 @@ class _Prepared:
 
 @dataclass
 class ReconcileReport:
-    embedded: int = 0  # paragraphs sent to the embedding model
+    embedded: int = 0  # paragraphs embedded while the caller waited for semantic search (Library.reconcile)
     indexed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
@@ -240,7 +239,6 @@ class Indexer:
         def record(relpath: str, outcome: Outcome) -> None:
             nonlocal done
             getattr(report, outcome.action).append(relpath)
-            report.embedded += outcome.embedded
             done += 1
             if progress:
                 progress(Progress(done, total, relpath, outcome.action))
