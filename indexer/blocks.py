@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from indexer.models import Block
-from indexer.numbering import numbering_depth
+from indexer.numbering import KEYWORD_SCHEMES, numbering, numbering_depth
 
 # A line that stops on one of these words is cut mid-phrase: not a whole title.
 TRAILING_FUNCTION_WORD = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on|at|as|that|our|its)$", re.I)
@@ -31,7 +31,7 @@ def looks_like_body_text(title: str) -> bool:
     words = title.split()
     return (
         len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
-        or (title.endswith(".") and len(words) > 6)
+        or (title.endswith(".") and len(words) > 6 and not is_keyword_numbered(title))
         or bool(TRAILING_FUNCTION_WORD.search(title))
         or bool(_CAPTION.match(title))
         or bool(_NUMERIC.fullmatch(title))
@@ -40,6 +40,13 @@ def looks_like_body_text(title: str) -> bool:
         or (title.startswith("(") and numbering_depth(title) is None)
         or bool(_CONTINUED.search(title))
     )
+
+
+def is_keyword_numbered(title: str) -> bool:
+    """Opens with a keyword number ("Item 7.", "PART II", "Note 4"): such titles often end with
+    a period ("Item 8. Financial Statements and Supplementary Data.") and are titles all the same."""
+    found = numbering(title)
+    return found is not None and found.scheme in KEYWORD_SCHEMES
 
 
 def union(boxes: list[list[int]]) -> list[int]:

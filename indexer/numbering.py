@@ -93,6 +93,9 @@ def numbering_depth(title: str) -> int | None:
     return found.depth if found else None
 
 
+_INSIDE_A_PART = ("item", "chapter", "article")
+
+
 def levels_from_numbering(titles: list[str]) -> list[int]:
     """Levels (1 = top) for headings whose source levels carry no information.
 
@@ -123,6 +126,9 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
             continue
         if found.scheme not in scheme_level:  # appendices are back matter: always at the top
             scheme_level[found.scheme] = 1 if last_numbered is None or found.scheme == "appendix" else last_numbered + 1
+            contained = [scheme_level[s] for s in _INSIDE_A_PART if s in scheme_level]
+            if found.scheme == "part" and contained:  # a part first met after its items (its own heading
+                scheme_level["part"] = min(contained)  # unread): beside them, never inside one
         level = scheme_level[found.scheme] + found.depth - 1
         levels.append(level)
         last_numbered = level

@@ -30,8 +30,8 @@ import numpy as np
 
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
-from indexer.models import DocumentStructure, section_paths
 from indexer.files import is_indexable, real_path, relative_key, title_from_name
+from indexer.models import DocumentStructure, section_paths
 from indexer.parse import DocumentParser, read_bytes
 from indexer.store import DocumentRow, Store
 from indexer.structure import build
@@ -63,13 +63,12 @@ class Outcome:
 
 @dataclass
 class _Prepared:
-    """A parsed file waiting for its vectors and its swap."""
+    """A parsed file waiting for its swap (its vectors follow on the catch-up lane)."""
 
     doc_id: int
     relpath: str
     structure: DocumentStructure
     facts: dict[str, object]
-    texts: list[str]  # what the embedding model sees, per paragraph
     vec_ids: list[str]
 
 
@@ -332,8 +331,8 @@ class Indexer:
 
     def _prepared(self, doc_id: int, relpath: str, structure: DocumentStructure, facts: dict[str, object]) -> _Prepared:
         paths = structure.section_paths()
-        texts = [embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs]
-        return _Prepared(doc_id, relpath, structure, facts, texts, [vec_id(doc_id, t) for t in texts])
+        texts = (embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs)
+        return _Prepared(doc_id, relpath, structure, facts, [vec_id(doc_id, t) for t in texts])
 
     def _commit(self, batch: list[_Prepared], given: dict[str, np.ndarray] | None = None) -> list[Outcome]:
         """Swap each document's new version in, marked embedded when all its vectors exist

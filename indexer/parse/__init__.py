@@ -50,10 +50,6 @@ class DocumentParser:
     def __init__(self, mineru: MineruOptions):
         self.mineru = MineruParser(mineru)
 
-    def is_slow(self, path: Path) -> bool:
-        """MinerU formats take seconds to minutes per file; text formats milliseconds."""
-        return path.suffix.lower() in MINERU_FORMATS
-
     def parse(self, path: Path, data: bytes, content_hash: str) -> ParsedDocument:
         suffix = path.suffix.lower()
         if suffix in TEXT_PARSERS:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 
-from indexer.blocks import TRAILING_FUNCTION_WORD, as_text, is_number, union
+from indexer.blocks import TRAILING_FUNCTION_WORD, as_text, is_keyword_numbered, is_number, union
 from indexer.models import Block
-from indexer.numbering import KEYWORD_SCHEMES, numbering
+from indexer.numbering import numbering
 from indexer.parse.cells import CELL_MAX_WORDS
-from indexer.parse.items import clean, inline_html, normalise, page_count
+from indexer.parse.items import clean, has_words, inline_html, normalise, page_count
 
 _CONTENTS = {"contents", "table of contents"}
 _BULLET = ("•", "◦", "▪", "●", "○", "■", "□", "➢", "►", "\uf0b7", "\uf0a7", "\uf0d8", "- ", "* ", "– ")  # \uf0xx: Symbol-font bullets
@@ -36,6 +36,7 @@ _SMALLER = 0.95  # a heading under 95% of the body text's size is smaller than t
 _LARGER = 1.15  # a bold line this much larger than the body text is a heading…
 _LARGE = 1.3  # …and any short line this much larger
 _PAGE_TOP = 150  # a page's title starts above this (0–1000 page units)
+_RUN_IN_BOLD = re.compile(r"^\s*\*\*(.+?)\*\*[\s:.–—-]*(\S.*)$", re.S)
 
 
 # --- lines that are headings ---------------------------------------------------------
@@ -65,9 +66,12 @@ def is_set_as_title(raw: str, scale: float | None = None) -> bool:
 def is_page_title(item: dict) -> bool:
     """A centred line at the top of a page (not the first) whose words are capitalised: the
     title of a financial statement, a slide or an appendix, which flash often leaves
-    unmarked or labels a page header. Parenthesised notes ("($ in millions)") are ignored."""
+    unmarked or labels a page header; a line flash labels a header may also be set flush
+    left (the company's name on the right). Parenthesised notes ("($ in millions)") are
+    ignored; the caller keeps out header lines that recur on other pages."""
     bbox = item.get("bbox")
-    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP or abs((bbox[0] + bbox[2]) / 2 - 500) > 60:
+    centred = abs((bbox[0] + bbox[2]) / 2 - 500) <= 60 if bbox else False
+    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP or not (centred or item.get("type") == "header"):
         return False
     text = clean(item.get("text", ""))
     words = re.sub(r"\([^)]*\)", " ", text).split()
@@ -84,8 +88,37 @@ def is_label(text: str, in_row: bool) -> bool:
 
 def is_numbered_title(text: str) -> bool:
     """A short line opening with a keyword number ("PART II", "Item 7.", "Note 4 - Leases")."""
-    found = numbering(text)
-    return found is not None and found.scheme in KEYWORD_SCHEMES and len(text.split()) <= 16
+    return is_keyword_numbered(text) and len(text.split()) <= 16
+
+
+def bold_run_in(raw: str) -> tuple[str, str] | None:
+    """A keyword-numbered title in bold with its text running on after it ("**Item 4. Mine Safety
+    Disclosures.** Not applicable."): the title and the text; None for anything else."""
+    found = _RUN_IN_BOLD.match(inline_html(raw))
+    if found is None:
+        return None
+    title, rest = clean(found.group(1)), clean(found.group(2))
+    return (title, rest) if is_numbered_title(title) and has_words(rest) else None
+
+
+def centred_titles_first(items: list[dict]) -> list[dict]:
+    """flash may read a centred keyword title ("PART I") after headings set below it on its page
+    ("Item 1. Business.", "Overview"), which would nest the part under its own first item: it is
+    put back before the items below it (a few at most, one of them a heading)."""
+    out = list(items)
+    for at, item in enumerate(out):  # a move goes backwards: the items after `at` keep their places
+        box = item.get("bbox")
+        if not box or abs((box[0] + box[2]) / 2 - 500) > 60 or not is_numbered_title(clean(item.get("text", ""))):
+            continue
+        j = at
+        while (
+            j > 0 and at - j < 5 and out[j - 1].get("page_idx") == item.get("page_idx")
+            and out[j - 1].get("bbox") and out[j - 1]["bbox"][1] >= box[3] - 2
+        ):
+            j -= 1
+        if j < at and any(o.get("text_level") or is_numbered_title(clean(o.get("text", ""))) for o in out[j:at]):
+            out.insert(j, out.pop(at))
+    return out
 
 
 def join_broken_headings(blocks: list[Block]) -> list[Block]:
@@ -190,7 +223,8 @@ def contents_item(items: list[dict], n_pages: int | None) -> tuple[dict | None, 
 def demote_small_headings(blocks: list[Block], keep: set[str]) -> None:
     """A guessed heading set smaller than the body text is a chart title, a caption or a
     table's cell, not a section ("% who say …" in 9 pt beside 11 pt prose); unless it is
-    numbered, or the contents or outline list it."""
+    numbered, the contents or outline list it, or it is the title of its page (centred at the
+    top: a financial statement's title is often set smaller than the report's prose)."""
     for i, block in enumerate(blocks):
         if (
             block.kind == "heading"
@@ -199,8 +233,14 @@ def demote_small_headings(blocks: list[Block], keep: set[str]) -> None:
             and block.size < _SMALLER
             and numbering(block.text) is None
             and normalise(block.text) not in keep
+            and not _tops_its_page(block)
         ):
             blocks[i] = as_text(block)
+
+
+def _tops_its_page(block: Block) -> bool:
+    box = block.bbox
+    return box is not None and box[1] <= _PAGE_TOP and abs((box[0] + box[2]) / 2 - 500) <= 60
 
 
 def demote_front_matter(blocks: list[Block], end: int, keep: set[str]) -> None:

@@ -13,7 +13,8 @@ each in its own step:
   (`headings`); every heading it finds is level 2, so levels come from the PDF
   outline when there is one (`outline`), else from numbering and type size in
   the structure builder, and such headings are marked `inferred`;
-* a part heading with its first item run in ("Part I … Item 1. …") is split.
+* a part heading with its first item run in ("Part I … Item 1. …") is split, and so
+  is a bold keyword title with its text run on ("**Item 4. …** Not applicable.").
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from indexer.numbering import split_run_in_heading
 from indexer.parse.cells import group_table_cells, merge_tables_across_pages, render_cells
 from indexer.parse.headings import (
     beside_others,
+    bold_run_in,
+    centred_titles_first,
     contents_item,
     demote_front_matter,
     demote_list_headings,
@@ -39,7 +42,7 @@ from indexer.parse.headings import (
 )
 from indexer.parse.items import body_size, clean, has_words, normalise, page_of
 from indexer.parse.outline import OutlineEntry, apply_outline
-from indexer.parse.running import headers_in_place, recurring_headers, running_texts
+from indexer.parse.running import header_key, headers_in_place, recurring_headers, running_texts
 
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -53,7 +56,7 @@ def blocks_from_content_list(
 ) -> ParsedDocument:
     """Map MinerU items to blocks. `paged`: pages mean something (PDF, slides)."""
     if paged:
-        items = headers_in_place(items)
+        items = centred_titles_first(headers_in_place(items))
     repeated = running_texts(items, n_pages)
     beside = beside_others(items, repeated) if paged else set()
     recurring = recurring_headers(items, repeated)
@@ -68,6 +71,13 @@ def blocks_from_content_list(
             box = union([c["bbox"] for c in group]) if paged else None
             blocks.append(Block("table", render_cells(group), page=page_of(group[0], paged), bbox=box))
             continue
+        if paged and group.get("type") == "text" and not group.get("text_level"):
+            run_in = bold_run_in(group.get("text", ""))
+            if run_in is not None and normalise(run_in[0]) not in repeated:  # "**Item 4. …** Not applicable."
+                page, box = page_of(group, paged), list(group["bbox"]) if group.get("bbox") else None
+                blocks.append(Block("heading", run_in[0], level=2, page=page, inferred=True, bbox=box))
+                blocks.append(Block("text", run_in[1], page=page, bbox=box))
+                continue
         scale = group["font_size"] / body if body and group.get("font_size") else None
         block = _block(group, paged, repeated, heading_levels_reliable, id(group) in beside, recurring, scale)
         if block is None:
@@ -118,11 +128,11 @@ def _block(
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind in ("text", "header") and not item.get("text_level") and paged and is_page_title(item) and not label:
         text = clean(item["text"])  # a statement's title: "Amcor plc Consolidated Statements of Cash Flows"
-        if normalise(text) not in recurring:
+        if header_key(text) not in recurring:
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind == "header" and is_numbered_title(clean(item.get("text", ""))):
         text = clean(item["text"])  # flash labels a page's first line a header, "PART II" or "Note 10 - …" too
-        if normalise(text) not in recurring:
+        if header_key(text) not in recurring:
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind in ("header", "footer", "text", "page_footnote") and not item.get("text_level"):
         text = clean(item.get("text", ""))

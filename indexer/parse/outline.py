@@ -6,10 +6,12 @@ heading before them, and a guessed one that reads like a sentence is text again.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from indexer.blocks import as_text, looks_like_body_text
 from indexer.models import Block
+from indexer.numbering import KEYWORD_SCHEMES, numbering
 from indexer.parse.items import normalise
 
 
@@ -22,22 +24,36 @@ class OutlineEntry:
 
 def apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
     """Headings found in the outline take its depth (and become trusted); the
-    others sit one level below the outline heading before them."""
+    others sit one level below the outline heading before them, except one numbered in a
+    keyword scheme the outline uses ("ITEM 6." whose title is on the next line, where the
+    outline says "ITEM 6. [Reserved]"), which sits beside the last listed one of its scheme.
+    An outline that puts one Item deeper than all the others (a bookmark filed under the last
+    note) is overruled: a scheme's headings take the level most of its entries have."""
     wanted: dict[str, list[OutlineEntry]] = {}
+    levels_of: dict[str, Counter[int]] = {}
     for entry in outline:
         wanted.setdefault(normalise(entry.title), []).append(entry)
+        if (scheme := _keyword_scheme(entry.title)) is not None:
+            levels_of.setdefault(scheme, Counter())[entry.level] += 1
+    usual = {scheme: counts.most_common(1)[0][0] for scheme, counts in levels_of.items()}
     matched = 0
     current = 0
+    scheme_level: dict[str, int] = {}  # keyword scheme → level of its last listed heading
     unlisted: list[int] = []
     for i, block in enumerate(blocks):
         if block.kind != "heading":
             continue
         entry = _take_entry(wanted.get(normalise(block.text)), block.page)
+        scheme = _keyword_scheme(block.text)
         if entry:
-            block.level, current = entry.level, entry.level
+            block.level = current = usual.get(scheme, entry.level) if scheme else entry.level
             matched += 1
+            if scheme:
+                scheme_level[scheme] = block.level
         else:
-            block.level = current + 1
+            block.level = scheme_level[scheme] if scheme in scheme_level else current + 1
+            if scheme in scheme_level:
+                current = block.level
             unlisted.append(i)
         block.inferred = False
     if matched:  # a guessed heading the outline does not list may still be a sentence or a caption
@@ -58,3 +74,8 @@ def _take_entry(entries: list[OutlineEntry] | None, page: int | None) -> Outline
         if entry.page is None or page is None or 0 <= page - entry.page <= 1:
             return entries.pop(i)
     return None
+
+
+def _keyword_scheme(title: str) -> str | None:
+    found = numbering(title)
+    return found.scheme if found is not None and found.scheme in KEYWORD_SCHEMES and found.depth == 1 else None

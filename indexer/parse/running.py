@@ -8,7 +8,8 @@ back where it sits on the page.
 
 from __future__ import annotations
 
-from indexer.parse.items import normalise, page_count
+from indexer.blocks import is_keyword_numbered
+from indexer.parse.items import clean, normalise, page_count
 
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
 _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
@@ -55,10 +56,18 @@ def running_texts(items: list[dict], n_pages: int | None) -> set[str]:
 
 
 def recurring_headers(items: list[dict], repeated: set[str]) -> set[str]:
-    """The running lines, and any line flash labels a header on more than one page: such a
-    line is never promoted to a heading, even when it recurs on two pages only."""
+    """The running lines, and any line flash labels a header on more than one page (by
+    `header_key`): such a line is never promoted to a heading, even when it recurs on two
+    pages only."""
     pages_of: dict[str, set[int]] = {}
     for item in items:
         if item.get("type") == "header":
-            pages_of.setdefault(normalise(item.get("text", "")), set()).add(int(item.get("page_idx", 0)))
+            pages_of.setdefault(header_key(item.get("text", "")), set()).add(int(item.get("page_idx", 0)))
     return repeated | {key for key, pages in pages_of.items() if len(pages) > 1}
+
+
+def header_key(text: str) -> str:
+    """What makes two header lines the same: their words without digits ("Page 3 of 40"), except
+    for a keyword-numbered title, whose number is what tells "ITEM 6." from "ITEM 7."."""
+    line = clean(text)
+    return " ".join(line.lower().split()) if is_keyword_numbered(line) else normalise(text)

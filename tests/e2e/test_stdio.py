@@ -68,7 +68,8 @@ async def wait_until_indexed(c: Client, timeout: float = 60) -> None:
     with anyio.fail_after(timeout):
         while True:
             toc = (await c.call_tool("get_toc", {})).structured_content
-            if not toc["pending"] and len(toc["documents"]) + len(toc["failed"]) == 3:
+            listed = not toc["pending"] and len(toc["documents"]) + len(toc["failed"]) == 3
+            if listed and all(d["semantic"] for d in toc["documents"]):  # semantic search caught up too
                 return
             await anyio.sleep(0.2)
 

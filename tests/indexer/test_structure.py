@@ -535,3 +535,91 @@ def test_a_statement_titled_only_by_a_centred_page_top_line_is_a_section() -> No
     statement = [p.text for p in s.paragraphs if p.sec_id == 1]
     assert statement == ["Cash flows from operating activities:\nNet income\n1,058"]
     assert s.sections[0].page_end == 1, "nothing of page 2 is left in the section before"
+
+
+def test_a_10k_reads_as_its_parts_and_items_whatever_flash_misreads() -> None:
+    """Faults seen on filings: a centred "PART I" read after the Item below it, a bold Item
+    title with its text run on, "ITEM 6." and "ITEM 7." page headers that differ only by their
+    number, Item titles ending with a period, a part first met after its items, and statement
+    titles set smaller than the prose or flush left in a page header."""
+    body = "The company reported results for the year in line with its guidance to investors."
+
+    def sized(item: dict, size: float = 10.0) -> dict:
+        return {**item, "font_size": size}
+
+    s = pdf(
+        [
+            sized(line(1, 107, "Item 1. Business.", level=2, x=(30, 135))),
+            sized(line(1, 134, "Overview", level=2, x=(30, 90))),
+            sized(line(1, 79, "PART I", level=2, x=(476, 524))),
+            sized(line(1, 161, body)),
+            sized(line(1, 176, body)),
+            sized(line(2, 64, "**Item 4. Mine Safety Disclosures.** Not applicable.")),
+            sized(line(2, 90, "**PART II**", x=(470, 530))),
+            sized(line(2, 110, body)),
+            sized(line(3, 41, "ITEM 6.", kind="header", x=(28, 80))),
+            sized(line(3, 70, body)),
+            sized(line(3, 85, body)),
+            sized(line(4, 41, "ITEM 7.", kind="header", x=(28, 80))),
+            sized(line(4, 70, body)),
+            sized(line(4, 85, body)),
+            sized(line(5, 100, "Item 8. Financial Statements and Supplementary Data.", level=2)),
+            sized(line(5, 130, body)),
+            sized(line(6, 80, "Consolidated Statements of Income", level=2, x=(391, 607)), 8.0),
+            sized(line(6, 120, body)),
+            sized(line(7, 67, "Consolidated Balance Sheets", kind="header", x=(29, 195))),
+            sized(line(7, 67, "Acme Corp and Subsidiaries", kind="header", x=(683, 970))),
+            sized(line(7, 120, body)),
+            sized(line(8, 67, "Acme Corp and Subsidiaries", kind="header", x=(683, 970))),
+            sized(line(8, 120, body)),
+        ],
+        n_pages=9,
+    )
+    assert [(sec.level, sec.title) for sec in s.sections[1:]] == [
+        (1, "PART I"),
+        (2, "Item 1. Business."),
+        (3, "Overview"),
+        (2, "Item 4. Mine Safety Disclosures."),
+        (1, "PART II"),
+        (2, "ITEM 6."),
+        (2, "ITEM 7."),
+        (2, "Item 8. Financial Statements and Supplementary Data."),
+        (3, "Consolidated Statements of Income"),
+        (3, "Consolidated Balance Sheets"),
+    ]
+    item4 = next(sec.sec_id for sec in s.sections if sec.title.startswith("Item 4"))
+    assert [p.text for p in s.paragraphs if p.sec_id == item4] == ["Not applicable."]
+
+
+def test_a_part_first_met_after_its_items_is_never_inside_one() -> None:
+    """The part's own first heading went unread: the next part sits beside the items, not in Item 4."""
+    levels = levels_from_numbering(["Item 1. Business", "Item 4. Mine Safety", "PART II", "Item 5. Market"])
+    assert levels == [1, 1, 1, 1]
+
+
+def test_an_outline_misfiling_an_item_or_missing_one_does_not_nest_items() -> None:
+    """The PDF's bookmarks put "Item 9." under the last note, and list "Item 6. Selected
+    Financial Data" where the page says only "ITEM 6.": both still sit beside the other Items."""
+    body = "The company reported results for the year in line with its guidance to investors."
+    outline = [
+        OutlineEntry("Item 5. Market", 2, 1),
+        OutlineEntry("Item 6. Selected Financial Data", 2, 2),
+        OutlineEntry("Item 8. Financial Statements", 2, 3),
+        OutlineEntry("Note 1 – Leases", 4, 3),
+        OutlineEntry("Item 9. Changes in Accountants", 4, 4),
+        OutlineEntry("Item 9A. Controls", 2, 4),
+    ]
+    s = pdf(
+        [
+            line(1, 60, "Item 5. Market", level=2), line(1, 90, body),
+            line(2, 41, "ITEM 6.", kind="header", x=(28, 80)), line(2, 90, body),
+            line(3, 60, "Item 8. Financial Statements", level=2), line(3, 80, "Note 1 – Leases", level=2),
+            line(3, 90, body),
+            line(4, 60, "Item 9. Changes in Accountants", level=2), line(4, 90, body),
+            line(4, 300, "Item 9A. Controls", level=2), line(4, 330, body),
+        ],
+        n_pages=5, outline=outline,
+    )
+    items = [(sec.level, sec.title) for sec in s.sections if sec.title.upper().startswith("ITEM")]
+    assert {level for level, _ in items} == {1}, items
+    assert [(sec.level, sec.title) for sec in s.sections if sec.title.startswith("Note")] == [(2, "Note 1 – Leases")]

@@ -55,12 +55,12 @@ def notes_info() -> DocumentInfo:
 
 TOC = """\
 (3) reports/annual-2024.pdf — Northwind Traders Annual Report 2024 | 48 pages | 9 sections, 212 paragraphs, 30512 tokens | v2
-  [0] (before the first heading) | 120 tokens | p.1–2
-    [1] 1 Results | 310 tokens | p.3–20 | +1 sections: get_toc(doc_id=3, sec_id=1)
+  [0] (opening text) | 120 tokens | p.1–2
+    [1] 1 Results | 310 tokens | p.3–20 | +1 section: get_toc(doc_id=3, sec_id=1)
       [2] 1.1 Revenue by region | 2950 tokens | p.4 | +3 sections: get_toc(doc_id=3, sec_id=2)
     [4] 2 Outlook | 800 tokens | p.21
 (5) notes/otters.md — Otters | 1 sections, 2 paragraphs, 40 tokens | v1
-  [0] (before the first heading) | 40 tokens
+  [0] (opening text) | 40 tokens
 Still indexing (2): inbox/scan-001.pdf, inbox/scan-002.pdf
 Failed: (7) broken.pdf — not a readable PDF (Failed to load document (PDFium: Data format error).)
 Note: Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one."""
@@ -114,7 +114,7 @@ RETRIEVE = """\
   neighbour (3, 2, 4) v2 | p.4 | … > Part I > 1 Results > 1.1 Revenue by region
 Revenue by region is shown in the table below.
 
-#1 score=0.03279 (3, 2, 5) v2 | p.4–5 | … > Part I > 1 Results > 1.1 Revenue by region
+#1 score=0.03279 (3, 2, 5) v2 | p.4–5 table | … > Part I > 1 Results > 1.1 Revenue by region
 Region | 2023 | 2024
 Region 01 | 101 | 121
 Region 02 | 102 | 122
@@ -155,7 +155,7 @@ def test_retrieve_with_nothing_found() -> None:
         query="zebra", results=[], hint="No paragraph matched. Rephrase with words the document would use, or browse get_toc."
     )
     assert render_retrieve(result) == (
-        '0 hit(s) for "zebra" — (doc_id, sec_id, para_idx):\n'
+        'No hits for "zebra".\n'
         "\n"
         "Note: No paragraph matched. Rephrase with words the document would use, or browse get_toc."
     )
@@ -239,3 +239,20 @@ def test_section_without_text_points_to_its_sub_sections() -> None:
         "\n"
         "Note: Section 1 has no text of its own; its sub-sections are [2, 3]: read_section(doc_id=3, sec_id=N) for each."
     )
+
+
+def test_an_empty_root_is_not_listed_and_a_read_to_the_end_says_so_beside_a_note() -> None:
+    doc = notes_info()
+    doc.sections[0].n_tokens = 0
+    lines = render_toc(Toc(documents=[doc])).splitlines()
+    assert len(lines) == 1 and lines[0].startswith("(5) notes/otters.md — Otters"), "its line would say nothing"
+    doc.sections[0].hidden = 4
+    assert "[0] (opening text) | 0 tokens | +4 sections" in render_toc(Toc(documents=[doc])), "unless it folds others"
+    section = SectionText(
+        doc_id=5, sec_id=0, version=2, title="Otters", level=0, n_paras=1, start_para=0, end_para=0,
+        paragraphs=[ParagraphText(para_idx=0, text="Otters hold hands.", kind="text")], next_start_para=None,
+        hint="Document 5 changed since version 1 (now version 2); coordinates from earlier answers may have shifted.",
+    )
+    assert render_section(section).endswith("\n\n(end of section)\n\nNote: Document 5 changed since version 1 "
+                                            "(now version 2); coordinates from earlier answers may have shifted.")
+
