@@ -22,7 +22,7 @@ def render_toc(toc: Toc) -> str:
         lines.append(_document_line(doc))
         if doc.warnings:
             lines.append("  Warnings: " + "; ".join(doc.warnings))
-        lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections)
+        lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections if not _is_empty_root(s))
     if toc.pending:
         lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
     for failed in toc.failed:
@@ -41,28 +41,40 @@ def _document_line(doc: DocumentInfo) -> str:
     )
 
 
-ROOT_TITLE = "(before the first heading)"
+ROOT_TITLE = "(opening text)"
+
+
+def _is_empty_root(s: SectionInfo) -> bool:
+    """A root without text whose sub-sections are all listed says nothing its document line does not."""
+    return s.sec_id == 0 and s.n_tokens == 0 and not s.hidden
 
 
 def _section_line(doc_id: int, s: SectionInfo, doc_title: str) -> str:
     """`[sec_id] title | N tokens | p.A–B`, indented by level; `+N` marks a folded branch.
-    The root repeats the document's title, which its line already shows: it says what it holds."""
+    The root repeats the document's title, which its line already shows: it says what it holds
+    (the text before the first heading after the title)."""
     indent = "  " * (s.level + 1)
     title = ROOT_TITLE if s.sec_id == 0 and s.title == doc_title else s.title
     pages = ""
     if s.page_start is not None:
         pages = f" | p.{_pages(s.page_start, s.page_end)}"
-    hidden = f" | +{s.hidden} sections: get_toc(doc_id={doc_id}, sec_id={s.sec_id})" if s.hidden else ""
+    noun = "section" if s.hidden == 1 else "sections"
+    hidden = f" | +{s.hidden} {noun}: get_toc(doc_id={doc_id}, sec_id={s.sec_id})" if s.hidden else ""
     return f"{indent}[{s.sec_id}] {title} | {s.n_tokens} tokens{pages}{hidden}"
 
 
 def render_retrieve(result: RetrieveResult) -> str:
     hits = sum(1 for r in result.results if r.is_hit)
-    lines = [f'{hits} hit(s) for "{result.query}" — (doc_id, sec_id, para_idx):']
+    if result.results:
+        lines = [f'{hits} hit(s) for "{result.query}" — (doc_id, sec_id, para_idx):']
+    else:
+        lines = [f'No hits for "{result.query}".']
     for r in result.results:
         page = f" | p.{_pages(r.page, r.page_end)}" if r.page is not None else ""
+        kind = f" {r.kind}" if r.kind != "text" else ""
         head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
-        lines.append(f"\n{head} ({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page} | {shown_path(r.section_path)}")
+        where = f"({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page}{kind}"
+        lines.append(f"\n{head} {where} | {shown_path(r.section_path)}")
         lines.append(r.text)
     if result.hint:
         lines.append(f"\nNote: {result.hint}")
@@ -80,10 +92,10 @@ def render_section(section: SectionText) -> str:
         kind = f" {p.kind}" if p.kind != "text" else ""
         lines.append(f"\n[{p.para_idx}]{page}{kind}")
         lines.append(p.text)
+    if section.next_start_para is None and section.paragraphs:
+        lines.append("\n(end of section)")
     if section.hint:
         lines.append(f"\nNote: {section.hint}")
-    elif section.next_start_para is None and section.paragraphs:
-        lines.append("\n(end of section)")
     return explain("\n".join(lines))
 
 
