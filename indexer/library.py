@@ -23,7 +23,8 @@ from filelock import FileLock, Timeout
 from indexer.catchup import CatchUpState, VectorCatchUp
 from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
-from indexer.models import RetrieveResult, SectionText, Toc
+from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
+from indexer.pages import PdfPages, image_tokens
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
@@ -287,16 +288,61 @@ class Library:
         start_para: int = 0,
         end_para: int | None = None,
         version: int | None = None,
+        images: bool = False,
     ) -> SectionText:
         """A section's paragraphs in order, clipped to what exists and to the token budget.
 
         `version` is the document version the caller's coordinates came from; when
-        the document changed since, the answer says so.
+        the document changed since, the answer says so. `images`: figures, charts and
+        tables also as PNG crops of their PDF page, within the same budget.
         """
         with self.store.snapshot():
-            return read_section(
-                self.store, self._ready_document(doc_id), sec_id, start_para, end_para, version, self.config.token_budget
-            )
+            doc = self._ready_document(doc_id)
+            if not images:
+                return read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
+            pages, why_not = self._open_pages(doc)
+            try:
+                return read_section(
+                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, pages, why_not
+                )
+            finally:
+                if pages is not None:
+                    pages.__exit__()
+
+    def view_page(self, doc_id: int, page: int) -> PageView:
+        """One page of a PDF as an image: the evidence where the text has no box (a scan, a
+        slide that is one picture) or where layout matters."""
+        with self.store.snapshot():
+            doc = self._ready_document(doc_id)
+        pages, why_not = self._open_pages(doc)
+        if pages is None:
+            raise NotReady(f"no page image for document {doc_id}: {why_not}")
+        with pages:
+            n_pages = len(pages)
+            if not 1 <= page <= n_pages:
+                raise InvalidArgument(f"document {doc_id} has pages 1–{n_pages} (got {page})")
+            rendered = pages.render(page)
+        image = PageImage(
+            doc_id=doc_id, page=page, width=rendered.width, height=rendered.height,
+            tokens=image_tokens(rendered.width, rendered.height), png=rendered.png,
+        )
+        return PageView(doc_id=doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image)
+
+    def _open_pages(self, doc: DocumentRow) -> tuple[PdfPages | None, str | None]:
+        """The document's PDF to render, or why its pages cannot be shown (not a PDF, changed since indexed)."""
+        path = Path(doc.root) / doc.relpath
+        if path.suffix.lower() != ".pdf":
+            return None, f"No images: only a PDF's pages can be rendered, and {self.display_path(doc)} is not one."
+        try:
+            info = path.stat()
+        except OSError:
+            return None, "No images: the file is gone; it will be removed from the index shortly."
+        if (info.st_size, info.st_mtime_ns) != (doc.size, doc.mtime_ns):
+            return None, "No images: the file changed since it was indexed; they return once it is indexed again."
+        try:
+            return PdfPages(path), None
+        except Exception as exc:  # pypdfium2 raises its own errors for damaged files
+            return None, f"No images: the PDF cannot be rendered ({type(exc).__name__})."
 
     # --- shared checks ---------------------------------------------------------------
 

@@ -188,6 +188,20 @@ class RetrieveResult(BaseModel):
     hint: str | None = None
 
 
+class PageImage(BaseModel):
+    """A rendered region of a PDF page (a figure, chart or table) or a whole page, as PNG."""
+
+    doc_id: int
+    page: int
+    sec_id: int | None = None
+    para_idx: int | None = Field(None, description="The paragraph shown; null for a whole page.")
+    bbox: list[int] | None = Field(None, description="The region, 0–1000 page units; null for a whole page.")
+    width: int
+    height: int
+    tokens: int = Field(description="What the image costs a host, about width × height / 750.")
+    png: bytes = Field(b"", exclude=True, repr=False)  # sent as image content, not in the structured data
+
+
 class ParagraphText(BaseModel):
     para_idx: int
     text: str
@@ -195,6 +209,7 @@ class ParagraphText(BaseModel):
     page: int | None = None
     page_end: int | None = Field(None, description="Last page, when the paragraph runs over a page break.")
     bbox: list[int] | None = None
+    image: int | None = Field(None, description="1-based position of this paragraph's image in `images`.")
 
 
 class SectionText(BaseModel):
@@ -208,4 +223,16 @@ class SectionText(BaseModel):
     end_para: int = Field(description="Inclusive; -1 when the section has no paragraphs.")
     paragraphs: list[ParagraphText]
     next_start_para: int | None = Field(description="Where to continue; null when read to the section's end.")
+    images: list[PageImage] = Field(
+        default_factory=list, description="With images=true: the figure, chart and table regions read, in order."
+    )
     hint: str | None = None
+
+
+class PageView(BaseModel):
+    doc_id: int
+    path: str
+    version: int
+    page: int
+    n_pages: int
+    image: PageImage

@@ -3,23 +3,30 @@
 The answer stops before the paragraph that would overflow and names the exact call
 that continues; a single paragraph longer than the budget is cut, and says so. A
 caller's stale coordinates (an older document version) are answered with a note.
+With images, each figure, chart and table paragraph that has a page and a box also
+brings its region as a PNG (`indexer.pages`), whose tokens count against the same budget.
 """
 
 from __future__ import annotations
 
 from indexer.errors import InvalidArgument, NotFound
-from indexer.models import ParagraphText, SectionText
+from indexer.models import PageImage, ParagraphText, SectionText
+from indexer.pages import PdfPages, image_tokens
 from indexer.store import DocumentRow, ParagraphRow, Store
 from indexer.tokens import clip_to_tokens, count_tokens
 
 SECTION_OVERHEAD = 150  # the answer's first line and notes
 CHILDREN_LISTED = 20  # a section without text of its own names this many sub-sections
+PICTURED = ("figure", "table")  # paragraph kinds whose region is shown as an image
+IMAGE_NOTE = 8  # " — image 2 below" and the image's own framing
 
 
 def read_section(
     store: Store, doc: DocumentRow, sec_id: int, start_para: int, end_para: int | None, version: int | None,
-    token_budget: int,
+    token_budget: int, pages: PdfPages | None = None, no_images: str | None = None,
 ) -> SectionText:
+    """`pages`: the document's PDF, when images are asked for and can be rendered; `no_images`:
+    why they cannot, said in the answer."""
     doc_id = doc.doc_id
     changed = ""
     if version is not None and version != doc.version:
@@ -62,19 +69,31 @@ def read_section(
     end = last if end_para is None else min(end_para, last)
     rows = store.paragraphs(doc_id, sec_id, start_para, end)
     out: list[ParagraphText] = []
+    pictured: list[ParagraphRow] = []
     available = token_budget - SECTION_OVERHEAD - count_tokens(section.title)
     used = 0
+    too_big = 0
     for row in rows:
         cost = _paragraph_line(row) + row.n_tokens
-        if out and used + cost > available:
+        picture = 0
+        if pages is not None and row.kind in PICTURED and row.page is not None and row.box is not None:
+            picture = image_tokens(*pages.size(row.page, row.box)) + IMAGE_NOTE
+        if out and used + cost + picture > available:
             break
+        if picture and cost + picture > available:  # alone with its image it would not fit: text only
+            too_big += 1
+            picture = 0
         text = row.text if cost <= available else _clip(row.text, available - _paragraph_line(row) - 12)
         out.append(
             ParagraphText(
-                para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
+                para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box,
+                image=len(pictured) + 1 if picture else None,
             )
         )
-        used += cost
+        if picture:
+            pictured.append(row)
+        used += cost + picture
+    images = [_image(pages, doc_id, row) for row in pictured] if pages is not None else []
     end_read = out[-1].para_idx
     next_start = end_read + 1 if end_read < last else None
     notes = [changed.strip()] if changed else []
@@ -89,7 +108,26 @@ def read_section(
         notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
     if out[0].text != rows[0].text:
         notes.append(f"Paragraph {out[0].para_idx} is longer than the token budget and was cut.")
-    return SectionText(**base, end_para=end_read, paragraphs=out, next_start_para=next_start, hint=" ".join(notes) or None)
+    if too_big:
+        notes.append(f"{too_big} image(s) left out: with its paragraph, one would not fit the token budget.")
+    if no_images:
+        notes.append(no_images)
+    elif pages is not None and not images and any(r.kind in PICTURED for r in rows if r.para_idx <= end_read):
+        notes.append("No image: the figures and tables read here have no box on their page (view_page shows a page).")
+    return SectionText(
+        **base, end_para=end_read, paragraphs=out, next_start_para=next_start, images=images,
+        hint=" ".join(notes) or None,
+    )
+
+
+def _image(pages: PdfPages, doc_id: int, row: ParagraphRow) -> PageImage:
+    assert row.page is not None and row.box is not None
+    rendered = pages.render(row.page, row.box)
+    return PageImage(
+        doc_id=doc_id, page=row.page, sec_id=row.sec_id, para_idx=row.para_idx, bbox=row.box,
+        width=rendered.width, height=rendered.height, tokens=image_tokens(rendered.width, rendered.height),
+        png=rendered.png,
+    )
 
 
 def _paragraph_line(row: ParagraphRow) -> int:

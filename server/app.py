@@ -7,6 +7,7 @@ errors whose text says what is valid.
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -16,17 +17,17 @@ from typing import Annotated, TypeVar
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from indexer.errors import DeepreadError
 from indexer.library import MAX_ID, Library
-from indexer.models import RetrieveResult, SectionText, Toc
+from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
 from indexer.retrieve import MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW
 from indexer.tokens import clip_to_tokens, count_tokens
 from server import __version__
 from server.prompts import locate_then_read_prompt
-from server.render import render_retrieve, render_section, render_toc
+from server.render import render_page, render_retrieve, render_section, render_toc
 from server.settings import explain
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ deepread answers questions over a folder of documents by locating, then reading.
 1. get_toc shows every document with its sections (ids, sizes): the map.
 2. retrieve finds the paragraphs that match a query; each hit has coordinates (doc_id, sec_id, para_idx).
 3. read_section reads a section in order, from a hit's coordinates, to get the whole passage.
-Prefer reading the section a hit lands in over stitching many small hits together."""
+Prefer reading the section a hit lands in over stitching many small hits together.
+To look at a chart, figure or table, read its section with images=true; view_page shows a whole PDF page."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
@@ -97,12 +99,14 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
                 "try other arguments, and report this if it persists"
             ) from None
         text = render(result)
-        budget = library.config.token_budget
+        images = _images(result)
+        budget = library.config.token_budget - sum(i.tokens for i in images)  # images were fitted to the budget
         if (tokens := count_tokens(text)) > budget:  # the estimates missed: the budget is a promise all the same
             log.warning("answer of %d tokens over the budget of %d; cut", tokens, budget)
             text = clip_to_tokens(text, budget - 30) + "\n[…answer cut to the token budget: ask for less at once]"
+        pictures = [ImageContent(type="image", data=base64.b64encode(i.png).decode(), mime_type="image/png") for i in images]
         return CallToolResult(
-            content=[TextContent(type="text", text=text)],
+            content=[TextContent(type="text", text=text), *pictures],
             structured_content=result.model_dump(mode="json"),
         )
 
@@ -190,10 +194,30 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             Field(ge=0, le=MAX_ID, description="Document version your coordinates came from (v in retrieve/get_toc); "
                   "if the document changed since, the answer says so."),
         ] = None,
+        images: Annotated[
+            bool,
+            Field(description="Also show each figure, chart and table of a PDF as an image of its region "
+                  "(counted in the token budget); for questions about what a chart or page looks like."),
+        ] = False,
     ) -> Annotated[CallToolResult, SectionText]:
         return await call(
-            ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version), render_section
+            ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version, images), render_section
         )
+
+    @server.tool(
+        annotations=READ_ONLY,
+        description=(
+            "See one page of a PDF as an image (about 1,000 px on its longer side, ~1,300 tokens): for layout, "
+            "pictures and scanned pages whose figures have no region of their own. Pages are 1-based, as the "
+            "p.N citations in the other tools' answers."
+        ),
+    )
+    async def view_page(
+        ctx: Context[ServerState],
+        doc_id: Annotated[int, Field(ge=0, le=MAX_ID, description="Document id.")],
+        page: Annotated[int, Field(ge=1, le=MAX_ID, description="Page number, 1-based.")],
+    ) -> Annotated[CallToolResult, PageView]:
+        return await call(ctx, lambda lib: lib.view_page(doc_id, page), render_page)
 
     @server.prompt(
         name="locate_then_read",
@@ -206,3 +230,12 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         return locate_then_read_prompt(render_toc(toc), question)
 
     return server
+
+
+def _images(result: BaseModel) -> list[PageImage]:
+    """The images an answer carries: a section's crops, or a page."""
+    if isinstance(result, SectionText):
+        return result.images
+    if isinstance(result, PageView):
+        return [result.image]
+    return []

@@ -8,7 +8,7 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 
 from __future__ import annotations
 
-from indexer.models import DocumentInfo, RetrieveResult, SectionInfo, SectionText, Toc
+from indexer.models import DocumentInfo, PageView, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse import SUPPORTED_EXTENSIONS
 from indexer.retrieve import shown_path
 from server.settings import explain
@@ -90,13 +90,22 @@ def render_section(section: SectionText) -> str:
     for p in section.paragraphs:
         page = f" p.{_pages(p.page, p.page_end)}" if p.page is not None else ""
         kind = f" {p.kind}" if p.kind != "text" else ""
-        lines.append(f"\n[{p.para_idx}]{page}{kind}")
+        image = f" — image {p.image} below" if p.image else ""
+        lines.append(f"\n[{p.para_idx}]{page}{kind}{image}")
         lines.append(p.text)
     if section.next_start_para is None and section.paragraphs:
         lines.append("\n(end of section)")
     if section.hint:
         lines.append(f"\nNote: {section.hint}")
     return explain("\n".join(lines))
+
+
+def render_page(view: PageView) -> str:
+    image = view.image
+    return (
+        f"({view.doc_id}) {view.path} | page {view.page} of {view.n_pages} | v{view.version} — the page image below "
+        f"({image.width}×{image.height} px, ~{image.tokens:,} tokens)"
+    )
 
 
 def _pages(page: int, page_end: int | None) -> str:

@@ -76,7 +76,7 @@ async def wait_until_indexed(c: Client, timeout: float = 60) -> None:
 
 async def test_tools_are_listed_read_only_with_schemas(client: Client) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert set(tools) == {"get_toc", "retrieve", "read_section"}
+    assert set(tools) == {"get_toc", "retrieve", "read_section", "view_page"}
     for tool in tools.values():
         assert tool.annotations and tool.annotations.read_only_hint
         assert tool.output_schema and tool.description

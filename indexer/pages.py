@@ -1,0 +1,83 @@
+"""Page images for vision-capable hosts: a figure's, chart's or table's region, or a whole page,
+rendered from the source PDF with pypdfium2 when asked for, never stored.
+
+A region is its paragraph's box (0–1000 page units) with a small margin, rendered at up to
+`DPI` and scaled so its longer side is at most `MAX_SIDE` pixels; a whole page likewise. An
+image costs the host about width × height / 750 tokens (`image_tokens`, the rule Claude's
+hosts document); the answers count that against their budget. Rendering one crop takes tens of
+milliseconds, so nothing is cached: nothing to bound, nothing that could go stale.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+DPI = 144  # a crop is rendered at most this sharp (2× a PDF's 72 points per inch) …
+MAX_SIDE = 1000  # … and its longer side at most this many pixels
+MARGIN = 8  # around a region, in 0–1000 page units
+PIXELS_PER_TOKEN = 750
+
+
+def image_tokens(width: int, height: int) -> int:
+    return math.ceil(width * height / PIXELS_PER_TOKEN)
+
+
+@dataclass
+class Rendered:
+    png: bytes
+    width: int
+    height: int
+
+
+class PdfPages:
+    """One open PDF to size and render regions of (a context manager: the file is closed after)."""
+
+    def __init__(self, path: Path):
+        import pypdfium2 as pdfium
+
+        self._pdf = pdfium.PdfDocument(str(path))
+
+    def __enter__(self) -> PdfPages:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pdf.close()
+
+    def __len__(self) -> int:
+        return len(self._pdf)
+
+    def size(self, page: int, bbox: list[int] | None = None) -> tuple[int, int]:
+        """Pixel size the region (or the page) will be rendered at; `page` is 1-based."""
+        _, (width, height) = self._plan(page, bbox)
+        return width, height
+
+    def render(self, page: int, bbox: list[int] | None = None) -> Rendered:
+        (scale, crop), (width, height) = self._plan(page, bbox)
+        pdf_page = self._pdf[page - 1]
+        try:
+            image = pdf_page.render(scale=scale, crop=crop).to_pil()
+        finally:
+            pdf_page.close()
+        if image.size != (width, height):
+            image = image.resize((width, height))
+        out = io.BytesIO()
+        image.save(out, format="PNG", optimize=True)
+        return Rendered(out.getvalue(), width, height)
+
+    def _plan(self, page: int, bbox: list[int] | None) -> tuple[tuple[float, tuple[float, ...]], tuple[int, int]]:
+        pdf_page = self._pdf[page - 1]
+        try:
+            page_w, page_h = pdf_page.get_size()
+        finally:
+            pdf_page.close()
+        x0, y0, x1, y1 = (0, 0, 1000, 1000) if bbox is None else (
+            max(0, bbox[0] - MARGIN), max(0, bbox[1] - MARGIN), min(1000, bbox[2] + MARGIN), min(1000, bbox[3] + MARGIN)
+        )
+        # pypdfium2 crops in points from the left, bottom, right and top edges.
+        crop = (x0 * page_w / 1000, (1000 - y1) * page_h / 1000, (1000 - x1) * page_w / 1000, y0 * page_h / 1000)
+        width_pt, height_pt = max((x1 - x0) * page_w / 1000, 1), max((y1 - y0) * page_h / 1000, 1)
+        scale = min(DPI / 72, MAX_SIDE / max(width_pt, height_pt))
+        return (scale, crop), (max(1, round(width_pt * scale)), max(1, round(height_pt * scale)))
