@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -301,13 +302,11 @@ class Library:
             if not images:
                 return read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
             pages, why_not = self._open_pages(doc)
-            try:
+            with pages or nullcontext():
                 return read_section(
-                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, pages, why_not
+                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, pages,
+                    f"No images: {why_not}" if why_not else None,
                 )
-            finally:
-                if pages is not None:
-                    pages.__exit__()
 
     def view_page(self, doc_id: int, page: int) -> PageView:
         """One page of a PDF as an image: the evidence where the text has no box (a scan, a
@@ -332,17 +331,17 @@ class Library:
         """The document's PDF to render, or why its pages cannot be shown (not a PDF, changed since indexed)."""
         path = Path(doc.root) / doc.relpath
         if path.suffix.lower() != ".pdf":
-            return None, f"No images: only a PDF's pages can be rendered, and {self.display_path(doc)} is not one."
+            return None, f"only a PDF's pages can be rendered, and {self.display_path(doc)} is not one."
         try:
             info = path.stat()
         except OSError:
-            return None, "No images: the file is gone; it will be removed from the index shortly."
+            return None, "the file is gone; it will be removed from the index shortly."
         if (info.st_size, info.st_mtime_ns) != (doc.size, doc.mtime_ns):
-            return None, "No images: the file changed since it was indexed; they return once it is indexed again."
+            return None, "the file changed since it was indexed; images return once it is indexed again."
         try:
             return PdfPages(path), None
         except Exception as exc:  # pypdfium2 raises its own errors for damaged files
-            return None, f"No images: the PDF cannot be rendered ({type(exc).__name__})."
+            return None, f"the PDF cannot be rendered ({type(exc).__name__})."
 
     # --- shared checks ---------------------------------------------------------------
 

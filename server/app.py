@@ -43,6 +43,7 @@ To look at a chart, figure or table, read its section with images=true; view_pag
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 T = TypeVar("T", bound=BaseModel)
+DocId = Annotated[int, Field(ge=0, le=MAX_ID, description="Document id (from get_toc or a retrieve hit).")]
 
 
 @dataclass
@@ -182,7 +183,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     )
     async def read_section(
         ctx: Context[ServerState],
-        doc_id: Annotated[int, Field(ge=0, le=MAX_ID, description="Document id.")],
+        doc_id: DocId,
         sec_id: Annotated[int, Field(ge=0, le=MAX_ID, description="Section id within the document (0 = the root).")],
         start_para: Annotated[int, Field(ge=0, le=MAX_ID, description="First paragraph to read.")] = 0,
         end_para: Annotated[
@@ -214,7 +215,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     )
     async def view_page(
         ctx: Context[ServerState],
-        doc_id: Annotated[int, Field(ge=0, le=MAX_ID, description="Document id.")],
+        doc_id: DocId,
         page: Annotated[int, Field(ge=1, le=MAX_ID, description="Page number, 1-based.")],
     ) -> Annotated[CallToolResult, PageView]:
         return await call(ctx, lambda lib: lib.view_page(doc_id, page), render_page)
