@@ -16,7 +16,7 @@ from typing import Annotated, TypeVar
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
@@ -219,6 +219,22 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         page: Annotated[int, Field(ge=1, le=MAX_ID, description="Page number, 1-based.")],
     ) -> Annotated[CallToolResult, PageView]:
         return await call(ctx, lambda lib: lib.view_page(doc_id, page), render_page)
+
+    @server.resource(
+        "deepread://doc/{doc_id}/page/{page}.png",
+        name="page",
+        title="A page of a PDF",
+        description="One page of an indexed PDF as a PNG (1-based page; doc_id from get_toc), to attach by hand.",
+        mime_type="image/png",
+    )
+    async def page_resource(doc_id: str, page: str) -> bytes:
+        if not (doc_id.isdigit() and page.isdigit()):
+            raise ResourceError("deepread://doc/{doc_id}/page/{page}.png takes two numbers, e.g. deepread://doc/3/page/12.png")
+        try:
+            view = await anyio.to_thread.run_sync(library.view_page, int(doc_id), int(page))
+        except DeepreadError as exc:
+            raise ResourceError(explain(str(exc))) from None
+        return view.image.png
 
     @server.prompt(
         name="locate_then_read",

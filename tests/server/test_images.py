@@ -130,3 +130,18 @@ async def test_the_host_receives_png_image_content(client: Client, report: Libra
     page = await client.call_tool("view_page", {"doc_id": doc_id, "page": 2})
     assert not page.is_error and page.content[1].type == "image"
     assert f"({doc_id}) report.pdf | page 2 of" in page.content[0].text
+
+
+@pytest.mark.slow
+async def test_a_page_is_a_resource_a_user_can_attach(client: Client, report: Library) -> None:
+    doc_id, _ = section(report, "2.2 Costs")
+    templates = (await client.list_resource_templates()).resource_templates
+    assert [t.uri_template for t in templates] == ["deepread://doc/{doc_id}/page/{page}.png"]
+    read = await client.read_resource(f"deepread://doc/{doc_id}/page/1.png")
+    (content,) = read.contents
+    assert content.mime_type == "image/png"
+    assert Image.open(io.BytesIO(base64.b64decode(content.blob))).size == (
+        report.view_page(doc_id, 1).image.width, report.view_page(doc_id, 1).image.height
+    )
+    with pytest.raises(Exception, match=r"has pages 1–\d+ \(got 99\)"):
+        await client.read_resource(f"deepread://doc/{doc_id}/page/99.png")
