@@ -12,9 +12,16 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from indexer.embedder import Embedder
+from indexer.models import section_paths
+from indexer.pipeline import BATCH_PARAGRAPHS, embedded_text
+from indexer.store import Store
+from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -111,3 +118,45 @@ class VectorCatchUp:
         with self._lock:  # while held, the next batch waits
             while self._held and not self._stop.is_set():
                 self._resumed.wait()
+
+
+def embed_pending(
+    store: Store, vectors: VectorIndex, embedder: Embedder, heading_context: bool, stop: threading.Event,
+    pace: Callable[[int, float], None] = lambda n, s: None,
+) -> int:
+    """Add the vectors committed versions are missing, document by document, in batches of
+    BATCH_PARAGRAPHS; mark each version embedded once all are in. `pace(paragraphs, seconds)`
+    is called before each batch with the previous one's. Returns the paragraphs embedded."""
+    done = 0
+    last = (0, 0.0)
+    while not stop.is_set():
+        waiting = store.awaiting_vectors()
+        if not waiting:
+            break
+        for doc in waiting:
+            rows = store.document_paragraphs(doc.doc_id)
+            paths = section_paths(store.sections(doc.doc_id))
+            existing = vectors.ids_for_document(doc.doc_id)
+            todo: dict[str, str] = {}
+            for r in rows:
+                if r.vec_id not in existing:
+                    todo.setdefault(r.vec_id, embedded_text(paths.get(r.sec_id, []), r.text, heading_context))
+            items = list(todo.items())
+            for start in range(0, len(items), BATCH_PARAGRAPHS):
+                pace(*last)
+                if stop.is_set():
+                    return done
+                began = time.monotonic()
+                chunk = items[start : start + BATCH_PARAGRAPHS]
+                vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), embedder.embed([t for _, t in chunk]))
+                done += len(chunk)
+                last = (len(chunk), time.monotonic() - began)
+            if store.set_embedded(doc.doc_id, doc.version):
+                log.info("vectors complete for doc %d (%d embedded)", doc.doc_id, len(items))
+                stale = existing - {r.vec_id for r in rows}  # left by a version replaced while it was embedded
+                if stale:
+                    vectors.delete(sorted(stale))
+            if stop.is_set():
+                return done
+    pace(*last)
+    return done

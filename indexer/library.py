@@ -21,11 +21,12 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from indexer.catchup import CatchUpState, VectorCatchUp
+from indexer.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.embedder import DEFAULT_MODEL, Embedder
+from indexer.files import check_roots, root_labels
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
-from indexer.pages import PdfPages, image_tokens
+from indexer.pages import PdfPages, image_tokens, open_pdf
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
@@ -65,9 +66,9 @@ class LibraryConfig:
 
 class Library:
     def __init__(self, config: LibraryConfig):
-        config = replace(config, roots=_check_roots(config.roots))
+        config = replace(config, roots=check_roots(config.roots))
         self.config = config
-        self._labels = _root_labels(config.roots)
+        self._labels = root_labels(config.roots)
         self.progress: Progress | None = None  # set while a reconcile runs
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self._lock = _acquire(config.data_dir)
@@ -108,7 +109,11 @@ class Library:
                 else None
             )
             self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode, reranker)
-            self.catchup = VectorCatchUp(self.indexer.embed_pending)
+            self.catchup = VectorCatchUp(
+                lambda stop, pace: embed_pending(
+                    self.store, self.vectors, self.embedder, config.heading_context, stop, pace
+                )
+            )
             self.indexer.on_commit = self.catchup.wake
             if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
                 self.catchup.wake()
@@ -328,20 +333,7 @@ class Library:
         return PageView(doc_id=doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image)
 
     def _open_pages(self, doc: DocumentRow) -> tuple[PdfPages | None, str | None]:
-        """The document's PDF to render, or why its pages cannot be shown (not a PDF, changed since indexed)."""
-        path = Path(doc.root) / doc.relpath
-        if path.suffix.lower() != ".pdf":
-            return None, f"only a PDF's pages can be rendered, and {self.display_path(doc)} is not one."
-        try:
-            info = path.stat()
-        except OSError:
-            return None, "the file is gone; it will be removed from the index shortly."
-        if (info.st_size, info.st_mtime_ns) != (doc.size, doc.mtime_ns):
-            return None, "the file changed since it was indexed; images return once it is indexed again."
-        try:
-            return PdfPages(path), None
-        except Exception as exc:  # pypdfium2 raises its own errors for damaged files
-            return None, f"the PDF cannot be rendered ({type(exc).__name__})."
+        return open_pdf(Path(doc.root) / doc.relpath, doc.size, doc.mtime_ns, self.display_path(doc))
 
     # --- shared checks ---------------------------------------------------------------
 
@@ -355,30 +347,6 @@ class Library:
                 raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {doc.reason}")
             raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
         return doc
-
-
-def _check_roots(roots: list[Path]) -> list[Path]:
-    """Each root once, resolved (events name real paths); a root inside another would index
-    its files twice, under two names, and is refused."""
-    resolved = list(dict.fromkeys(r.expanduser().resolve() for r in roots))
-    for root in resolved:
-        for other in resolved:
-            if other != root and other.is_relative_to(root):
-                raise InvalidArgument(f"folder {other} is inside {root}, which is served already: serve {root} alone")
-    return resolved
-
-
-def _root_labels(roots: list[Path]) -> dict[str, str]:
-    """Per root, the shortest tail of its path that no other root shares ("notes", or
-    "work/notes" beside "home/notes")."""
-    labels: dict[str, str] = {}
-    for root in roots:
-        for n in range(1, len(root.parts) + 1):
-            tail = Path(*root.parts[-n:]).as_posix()
-            if not any(other != root and Path(*other.parts[-n:]).as_posix() == tail for other in roots):
-                break
-        labels[str(root)] = tail.lstrip("/") or str(root)
-    return labels
 
 
 def _collection_name(data_dir: Path) -> str:

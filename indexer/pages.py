@@ -81,3 +81,20 @@ class PdfPages:
         width_pt, height_pt = max((x1 - x0) * page_w / 1000, 1), max((y1 - y0) * page_h / 1000, 1)
         scale = min(DPI / 72, MAX_SIDE / max(width_pt, height_pt))
         return (scale, crop), (max(1, round(width_pt * scale)), max(1, round(height_pt * scale)))
+
+
+def open_pdf(path: Path, size: int | None, mtime_ns: int | None, shown: str) -> tuple[PdfPages | None, str | None]:
+    """The indexed PDF at `path`, open to render, or why its pages cannot be shown: not a PDF,
+    gone, changed since it was indexed (`size`, `mtime_ns`), or unreadable."""
+    if path.suffix.lower() != ".pdf":
+        return None, f"only a PDF's pages can be rendered, and {shown} is not one."
+    try:
+        info = path.stat()
+    except OSError:
+        return None, "the file is gone; it will be removed from the index shortly."
+    if (info.st_size, info.st_mtime_ns) != (size, mtime_ns):
+        return None, "the file changed since it was indexed; images return once it is indexed again."
+    try:
+        return PdfPages(path), None
+    except Exception as exc:  # pypdfium2 raises its own errors for damaged files
+        return None, f"the PDF cannot be rendered ({type(exc).__name__})."

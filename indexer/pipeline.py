@@ -7,9 +7,8 @@ same for the paths a file event names. Each file is committed as soon as it is
 parsed (`_commit`): the SQLite swap makes its new version visible in one
 transaction (readable, and found by BM25 at once), marked `embedded` only if
 every paragraph already has its vector; vectors no longer referenced go after
-the swap. `embed_pending()` then adds the missing vectors, batch by batch, on
-the catch-up lane (`indexer.catchup`), and marks each version embedded once
-all are in. A crash anywhere leaves a consistent index: a version without its
+the swap. The catch-up lane (`indexer.catchup`) then adds the missing vectors,
+batch by batch, and marks each version embedded once all are in. A crash anywhere leaves a consistent index: a version without its
 flag is embedded by the next start, and unreferenced vectors are reused or
 removed the next time their document is indexed.
 """
@@ -21,7 +20,6 @@ import hashlib
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,8 +29,9 @@ import numpy as np
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.files import is_indexable, real_path, relative_key, title_from_name
-from indexer.models import DocumentStructure, section_paths
+from indexer.models import DocumentStructure
 from indexer.parse import DocumentParser, read_bytes
+from indexer.parse.mineru import MINERU_FORMATS
 from indexer.store import DocumentRow, Store
 from indexer.structure import build
 from indexer.vectors import VectorIndex, vec_id
@@ -242,7 +241,7 @@ class Indexer:
             if progress:
                 progress(Progress(done, total, relpath, outcome.action))
 
-        for (root, relpath), path in files.items():
+        for (root, relpath), path in sorted(files.items(), key=lambda item: _parse_cost(item[1])):
             if self.cancel.is_set():
                 break
             prepared = self._prepare(Path(root), path, known[(root, relpath)])
@@ -337,7 +336,7 @@ class Indexer:
     def _commit(self, batch: list[_Prepared], given: dict[str, np.ndarray] | None = None) -> list[Outcome]:
         """Swap each document's new version in, marked embedded when all its vectors exist
         (unchanged paragraphs keep theirs; `given` vectors are added first); the rest wait
-        for `embed_pending`. Vectors no longer referenced go after the swap."""
+        for the catch-up lane. Vectors no longer referenced go after the swap."""
         outcomes: list[Outcome] = []
         waiting = False
         for p in batch:
@@ -360,44 +359,6 @@ class Indexer:
             self.on_commit()
         return outcomes
 
-    def embed_pending(self, stop: threading.Event, pace: Callable[[int, float], None] = lambda n, s: None) -> int:
-        """Add the vectors committed versions are missing, document by document, in batches of
-        BATCH_PARAGRAPHS; mark each version embedded once all are in. `pace(paragraphs, seconds)`
-        is called before each batch with the previous one's. Returns the paragraphs embedded."""
-        done = 0
-        last = (0, 0.0)
-        while not stop.is_set():
-            waiting = self.store.awaiting_vectors()
-            if not waiting:
-                break
-            for doc in waiting:
-                rows = self.store.document_paragraphs(doc.doc_id)
-                paths = section_paths(self.store.sections(doc.doc_id))
-                existing = self.vectors.ids_for_document(doc.doc_id)
-                todo: dict[str, str] = {}
-                for r in rows:
-                    if r.vec_id not in existing:
-                        todo.setdefault(r.vec_id, embedded_text(paths.get(r.sec_id, []), r.text, self.heading_context))
-                items = list(todo.items())
-                for start in range(0, len(items), BATCH_PARAGRAPHS):
-                    pace(*last)
-                    if stop.is_set():
-                        return done
-                    began = time.monotonic()
-                    chunk = items[start : start + BATCH_PARAGRAPHS]
-                    self.vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), self.embedder.embed([t for _, t in chunk]))
-                    done += len(chunk)
-                    last = (len(chunk), time.monotonic() - began)
-                if self.store.set_embedded(doc.doc_id, doc.version):
-                    log.info("vectors complete for doc %d (%d embedded)", doc.doc_id, len(items))
-                    stale = existing - {r.vec_id for r in rows}  # left by a version replaced while it was embedded
-                    if stale:
-                        self.vectors.delete(sorted(stale))
-                if stop.is_set():
-                    return done
-        pace(*last)
-        return done
-
     def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
         """Mark failed and drop the old content: it no longer describes the file."""
         self.store.mark_failed(doc_id, reason, **facts)
@@ -415,3 +376,15 @@ class Indexer:
         # is gone, so the next reconcile removes it; the other order would leak vectors.
         self.vectors.delete_document(doc_id)
         self.store.delete_document(doc_id)
+
+
+def _parse_cost(path: Path) -> tuple[bool, int]:
+    """Quick files first: text files parse in milliseconds, and among the rest a smaller file
+    is sooner done, so one long PDF (a 300-page scan under OCR) cannot hold a folder of short
+    ones behind it. Ids are given in path order before, so the order changes no id."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # unreadable: it fails at once
+    return path.suffix.lower() in MINERU_FORMATS, size
+

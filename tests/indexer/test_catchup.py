@@ -79,3 +79,22 @@ def test_vectors_a_stop_left_undone_are_completed_by_the_next_start(
     assert again.reconcile().indexed == [], "nothing is parsed again"
     again.use_search("dense")
     assert again.retrieve("animals that sleep holding hands").results[0].text.startswith("Sea otters")
+
+
+def test_quick_files_are_parsed_first_whatever_their_names(folder: Path, open_library: Callable[..., Library]) -> None:
+    """A long PDF cannot hold short files behind it: text first, then by size; ids stay in path order."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Kingfishers dive for small fish from a perch above the water. " * 8)
+    pdf.output(str(folder / "a-report.pdf"))
+    write(folder, "b-long.md", "# Long\n\n" + "\n\n".join(f"Paragraph {i} about tides." for i in range(300)))
+    write(folder, "c-short.md", OTTERS)
+    lib = open_library(folder)
+    order: list[str] = []
+    lib.reconcile(lambda p: order.append(p.path) if p.action == "indexed" else None)
+    assert order == ["c-short.md", "b-long.md", "a-report.pdf"]
+    ids = {d.path: d.doc_id for d in lib.toc().documents}
+    assert ids["a-report.pdf"] < ids["b-long.md"] < ids["c-short.md"], "ids in path order, as before"
