@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 GUIDE = """\
-You answer questions from a folder of documents using three tools.
+You answer questions from a folder of documents using four tools.
 
 How to work:
 1. Look at the table of contents below (or call get_toc) to see which documents and sections exist,
@@ -17,7 +17,10 @@ How to work:
    contiguously. Evidence is often a whole passage, list or table, not one paragraph.
 4. If a section continues (next_start_para), keep reading from there; its sub-sections are sections of
    their own (get_toc(doc_id, sec_id) lists them): read those that matter.
-5. Answer from what you read, citing document, section and page. If the documents do not contain the
+5. When the answer is in a chart, a figure or the look of a page, and you can see images: read the
+   section with images=true (each figure, chart and table comes as an image of its region), or
+   view_page(doc_id, page) for a whole page. Images cost tokens (about 200–1,300 each): ask when needed.
+6. Answer from what you read, citing document, section and page. If the documents do not contain the
    answer, say so.
 
 Do not stitch an answer together from many small hits when a section read would show the whole context."""
