@@ -1,11 +1,12 @@
-"""The Python API of deepread: `Library.toc()`, `.retrieve()`, `.read_section()`.
+"""The Python API of deepread: `Library.toc()`, `.retrieve()`, `.read_section()`, `.view_page()`.
 
 It owns the data directory (one process, enforced by a lock file), opens the
 store, the vectors and the embedding model, rebuilds what a changed model or
-token count invalidates, and answers the three questions of the tool contract
-in DESIGN.md, each built in its own module (`toc`, `retrieve`, `read`) from one
-consistent snapshot of the store. The MCP server and the CLI are thin layers
-over it.
+token count invalidates, runs the lane on which vectors catch up
+(`indexer.catchup`), and answers the questions of the tool contract in
+DESIGN.md, each built in its own module (`toc`, `retrieve`, `read`, `pages`)
+from one consistent snapshot of the store. The MCP server and the CLI are thin
+layers over it.
 """
 
 from __future__ import annotations
