@@ -233,7 +233,8 @@ class Library:
         check_depth(max_depth)
         maps = TocBuilder(self.store, self.display_path, self.config.token_budget)
         if (sec_id is not None or after is not None) and doc_id is None:
-            raise InvalidArgument("sec_id and after need a doc_id: get_toc(doc_id=D, sec_id=S)")
+            given = " and ".join(name for name, value in (("sec_id", sec_id), ("after", after)) if value is not None)
+            raise InvalidArgument(f"{given} needs a doc_id: get_toc(doc_id=D, sec_id=S)")
         if doc_id is not None:
             return maps.document(self._ready_document(doc_id), max_depth, sec_id, after)
         toc = maps.all_documents(max_depth)

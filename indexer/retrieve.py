@@ -118,6 +118,11 @@ class Retriever:
                 f"Semantic search covers {coverage.semantic} of {coverage.documents} documents so far (the rest are "
                 "being embedded); keyword search covers all."
             )
+        if results and self.search.mode != "dense" and not self.store.lexical_search(query, 1, doc_ids):
+            notes.append(
+                "None of the query's words occurs in the documents searched: these hits are only near in meaning; "
+                "check them, or search with the words the document would use."
+            )
         if not results:
             notes.append("No paragraph matched. Rephrase with words the document would use, or browse get_toc.")
             if pending := sum(1 for d in self.store.documents() if d.status in ("pending", "indexing")):

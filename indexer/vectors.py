@@ -131,6 +131,8 @@ class VectorIndex:
             if found is None:
                 generation = self._scoped.generation(doc_id)
                 got = self._collection.get(where={"doc_id": doc_id}, include=["embeddings"])
+                if not got["ids"]:  # its vectors are not in yet: nothing to scan (keyword search still finds it)
+                    continue
                 vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
                 found = (list(got["ids"]), vectors)
                 self._scoped.put(doc_id, found, generation)

@@ -132,7 +132,8 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         ] = None,
         max_depth: Annotated[
             int | None,
-            Field(ge=0, le=20, description="Deepest level to list (with sec_id: levels below it; 0 = no sections)."),
+            Field(ge=0, le=20, description="Deepest level to list (with sec_id: levels below it); 0 = document lines "
+                  "only, each with a +N mark for what it holds."),
         ] = None,
         after: Annotated[
             int | None,

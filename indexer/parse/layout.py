@@ -45,6 +45,7 @@ from indexer.parse.outline import OutlineEntry, apply_outline
 from indexer.parse.running import header_key, headers_in_place, recurring_headers, running_texts
 
 _TAGS = re.compile(r"<[^>]+>")
+_PAGE_NUMBER = re.compile(r"[-–—(\s]*(?:\d{1,3}|[ivxlc]{1,6})[-–—)\s]*", re.I)
 
 
 def blocks_from_content_list(
@@ -140,6 +141,8 @@ def _block(
             return None
         if kind == "text" and normalise(text) in repeated and len(text) < 120:
             return None  # a running header that flash did not label as one
+        if paged and _PAGE_NUMBER.fullmatch(text) and _at_page_edge(item):
+            return None  # a page number ("59", "- ii -"), which a search would otherwise return for "Item 59"
         return Block("text", text, page=page) if has_words(text) else None
     if kind == "text":
         text = clean(item.get("text", ""))
@@ -181,3 +184,9 @@ def _figure(item: dict, page: int | None) -> Block | None:
     recognised = (item.get("content") or item.get("text_layer") or "").strip()  # text inside a chart or scan
     text = "\n".join(p for p in [" ".join(parts), recognised] if p)
     return Block("figure", text, page=page) if has_words(text) else None
+
+
+def _at_page_edge(item: dict) -> bool:
+    box = item.get("bbox")
+    return bool(box) and (box[1] >= 900 or box[3] <= 100)
+

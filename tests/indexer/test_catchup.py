@@ -34,6 +34,8 @@ def test_documents_are_readable_and_found_by_keyword_before_their_vectors(
 
         found = lib.retrieve("heron reed bed")
         assert found.results[0].doc_id == herons, "keyword search finds it at once"
+        scoped = lib.retrieve("heron reed bed", doc_ids=[herons])  # no vector of it exists yet
+        assert scoped.results[0].doc_id == herons and scoped.coverage is not None
         assert found.coverage is not None and (found.coverage.documents, found.coverage.semantic) == (2, 0)
         assert "Semantic search covers 0 of 2 documents so far" in render_retrieve(found)
         lib.use_search("dense")
@@ -98,3 +100,13 @@ def test_quick_files_are_parsed_first_whatever_their_names(folder: Path, open_li
     assert order == ["c-short.md", "b-long.md", "a-report.pdf"]
     ids = {d.path: d.doc_id for d in lib.toc().documents}
     assert ids["a-report.pdf"] < ids["b-long.md"] < ids["c-short.md"], "ids in path order, as before"
+
+
+def test_a_query_no_document_contains_says_its_hits_are_only_near(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(folder, "herons.md", HERONS)
+    lib = open_library(folder)
+    lib.reconcile()
+    nonsense = lib.retrieve("zzqxv flibbertigibbet")
+    assert nonsense.results, "semantic search always has a nearest paragraph"
+    assert "None of the query's words occurs in the documents searched" in (nonsense.hint or "")
+    assert "None of the query's words" not in (lib.retrieve("heron").hint or "")

@@ -623,3 +623,16 @@ def test_an_outline_misfiling_an_item_or_missing_one_does_not_nest_items() -> No
     items = [(sec.level, sec.title) for sec in s.sections if sec.title.upper().startswith("ITEM")]
     assert {level for level, _ in items} == {1}, items
     assert [(sec.level, sec.title) for sec in s.sections if sec.title.startswith("Note")] == [(2, "Note 1 – Leases")]
+
+
+def test_a_lone_page_number_at_the_page_edge_is_not_a_paragraph() -> None:
+    body = "The company reported results for the year in line with its guidance to investors."
+    s = pdf(
+        [line(0, 60, "1 Results", level=2), line(0, 100, body), line(0, 950, "59"), line(1, 60, body),
+         line(1, 30, "- ii -"), line(1, 500, "59"), line(1, 950, "2012")],
+        n_pages=2,
+    )
+    lines = [line for p in s.paragraphs for line in p.text.split("\n")]
+    assert lines.count("59") == 1, "the page's number goes; a number inside the page is content"
+    assert "- ii -" not in lines
+    assert "2012" in lines, "a year is not a page number"

@@ -49,7 +49,7 @@ CASES: list[tuple[str, dict, str]] = [
     ("get_toc", {"doc_id": BIG}, "less than or equal to"),
     ("get_toc", {"doc_id": 2147483647}, "there is no document 2147483647; valid doc_ids are 1"),
     ("get_toc", {"doc_id": 1, "sec_id": 42}, "doc 1 has no section 42"),
-    ("get_toc", {"sec_id": 1}, "sec_id and after need a doc_id"),
+    ("get_toc", {"sec_id": 1}, "sec_id needs a doc_id"),
     ("get_toc", {"max_depth": -3}, "greater than or equal to 0"),
     ("retrieve", {"query": "slugs", "doc_ids": []}, "at least 1 item"),
     ("retrieve", {"query": "slugs", "doc_ids": [BIG]}, "less than or equal to"),
