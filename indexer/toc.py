@@ -16,6 +16,7 @@ Costs are estimates of the rendered text (`server/render.py`) in the tokens of
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +24,9 @@ from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, SectionInfo, Toc
 from indexer.store import DocumentRow, SectionRow, Store
 from indexer.tokens import count_tokens, shorten
+
+# Headings after which a document's back matter begins (a filing's exhibits follow its signatures).
+_BACK_MATTER = re.compile(r"^(signatures?|exhibit index|index to exhibits|appendix|appendices|references|bibliography)\b", re.I)
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
 DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
@@ -47,6 +51,7 @@ class _Tree:
     by_id: dict[int, SectionInfo]
     size: dict[int, int]  # sections in each subtree, the section itself excluded
     cost: dict[int, int] = field(default_factory=dict)  # rendered line, without a hidden mark
+    back_from: int | None = None  # the first back-matter section (Signatures, Appendix, …): opened last
 
     @classmethod
     def load(cls, store: Store, doc: DocumentRow) -> _Tree:
@@ -59,8 +64,9 @@ class _Tree:
         for s in reversed(sections):  # children come after their parents
             if s.parent is not None and s.parent in size:
                 size[s.parent] += 1 + size[s.sec_id]
-        cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(before the …)"
-        return cls(doc, sections, by_id, size, cost)
+        cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(opening text)"
+        back = [s.sec_id for s in sections if 1 <= s.level <= 2 and _BACK_MATTER.match(s.title)]
+        return cls(doc, sections, by_id, size, cost, back[0] if back else None)
 
 
 class TocBuilder:
@@ -212,7 +218,9 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
     `after`, when paging on) are listed as far as they fit.
     """
     result = _Unfolded({id(t): {} for t, _ in tops})
-    heap: list[tuple[int, int, int, int, _Tree]] = []  # (level, cost of the children, order, sec_id, tree)
+    # (back matter?, level, cost of the children, order, sec_id, tree): the body before what follows
+    # its signatures or appendices (a filing's exhibits), then shallow before deep, small groups first.
+    heap: list[tuple[bool, int, int, int, int, _Tree]] = []
     order = 0
     single = tops[0] if len(tops) == 1 else None
 
@@ -229,13 +237,14 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
         result.shown[id(tree)][sec_id] = sum(1 + tree.size[c] for c in children)
         if children and (max_level is None or s.level + 1 <= max_level):
             cost = sum(tree.cost[c] for c in children)
-            heapq.heappush(heap, (s.level, cost, order, sec_id, tree))
+            back = tree.back_from is not None and sec_id >= tree.back_from
+            heapq.heappush(heap, (back, s.level, cost, order, sec_id, tree))
             order += 1
 
     for tree, top in tops:  # the callers paid for the top sections' lines
         offer(tree, top)
     while heap:
-        _, cost, _, sec_id, tree = heapq.heappop(heap)
+        _, _, cost, _, sec_id, tree = heapq.heappop(heap)
         children = children_of(tree, sec_id)
         # Opening a section drops its +N mark and adds its children, each possibly marked.
         extra = cost + sum(HIDDEN_MARK for c in children if tree.by_id[c].children) - HIDDEN_MARK

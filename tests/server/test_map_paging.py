@@ -14,6 +14,7 @@ from mcp import Client
 from indexer.library import Library
 from indexer.tokens import count_tokens
 from server.app import build_server
+from server.render import render_toc
 from tests.conftest import write
 
 pytestmark = pytest.mark.anyio
@@ -74,3 +75,18 @@ async def test_a_folded_branch_opens_with_the_call_it_names_and_pages_on(client:
     titles = [s["title"] for s in deeper.structured_content["documents"][0]["sections"]]
     number = exhibit["title"].split()[-1]
     assert f"Terms {number}" in titles and f"Schedule {number}" in titles, "two calls reach any heading"
+
+
+def test_the_body_opens_before_the_back_matter(folder: Path, open_library: Callable[..., Library]) -> None:
+    """A filing's exhibits after its signatures are many small sections; the budget goes to the
+    body's branches first (Item 7's sub-sections), the exhibits stay folded behind one mark."""
+    body = ["# Annual Report\n\nThe year.\n", "## Item 7. Discussion\n\nOverview of results.\n"]
+    body += [f"### Topic {i}\n\nTopic {i} in a long sentence about revenue and costs.\n" for i in range(25)]
+    body.append("## SIGNATURES\n\nSigned.\n")
+    body += [f"### Exhibit {i}\n\nText.\n" for i in range(20)]  # a cheaper group than the topics
+    write(folder, "filing.md", "\n".join(body))
+    library = open_library(folder, token_budget=1100)  # room for one of the two groups
+    library.reconcile()
+    text = render_toc(library.toc(doc_id=1))
+    assert "[2] Topic 0" in text and "[26] Topic 24" in text and "Exhibit 0" not in text
+    assert re.search(r"\] SIGNATURES \| .* \+20 sections: get_toc\(doc_id=1, sec_id=\d+\)", text)
