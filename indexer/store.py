@@ -258,10 +258,11 @@ class Store:
             return cur.rowcount > 0
 
     def awaiting_vectors(self) -> list[DocumentRow]:
-        """Readable versions whose paragraphs do not all have their vectors yet, oldest first."""
+        """Readable versions whose paragraphs do not all have their vectors yet, smallest first:
+        a short note is fully searchable in seconds, not after the 3,000 paragraphs of a 10-K."""
         rows = self._query(
             "SELECT * FROM documents WHERE embedded = 0 AND status IN ('ready', 'indexing') AND n_sections > 0"
-            " ORDER BY doc_id"
+            " ORDER BY n_paras, doc_id"
         )
         return [_typed(DocumentRow, r) for r in rows]
 

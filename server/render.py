@@ -69,12 +69,15 @@ def render_retrieve(result: RetrieveResult) -> str:
         lines = [f'{hits} hit(s) for "{result.query}" — (doc_id, sec_id, para_idx):']
     else:
         lines = [f'No hits for "{result.query}".']
+    previous: tuple[int, int] | None = None
     for r in result.results:
         page = f" | p.{_pages(r.page, r.page_end)}" if r.page is not None else ""
         kind = f" {r.kind}" if r.kind != "text" else ""
         head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
         where = f"({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page}{kind}"
-        lines.append(f"\n{head} {where} | {shown_path(r.section_path)}")
+        path = "same section" if (r.doc_id, r.sec_id) == previous else shown_path(r.section_path)
+        previous = (r.doc_id, r.sec_id)
+        lines.append(f"\n{head} {where} | {path}")
         lines.append(r.text)
     if result.hint:
         lines.append(f"\nNote: {result.hint}")

@@ -114,7 +114,7 @@ RETRIEVE = """\
   neighbour (3, 2, 4) v2 | p.4 | … > Part I > 1 Results > 1.1 Revenue by region
 Revenue by region is shown in the table below.
 
-#1 score=0.03279 (3, 2, 5) v2 | p.4–5 table | … > Part I > 1 Results > 1.1 Revenue by region
+#1 score=0.03279 (3, 2, 5) v2 | p.4–5 table | same section
 Region | 2023 | 2024
 Region 01 | 101 | 121
 Region 02 | 102 | 122
