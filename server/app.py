@@ -1,8 +1,9 @@
-"""The MCP server: three read-only tools and one prompt over a `Library`.
+"""The MCP server: four read-only tools, a page resource and one prompt over a `Library`.
 
 Tools validate, call the library on a worker thread, and answer with compact
-text plus the same data as structured content. Domain errors become tool
-errors whose text says what is valid.
+text plus the same data as structured content (and PNG image content for the
+pages and crops a host asks to see). Domain errors become tool errors whose
+text says what is valid.
 """
 
 from __future__ import annotations
