@@ -57,10 +57,31 @@ class HybridSearch:
             rankings.append(self.dense(query, depth, doc_ids))
         if self.mode in ("hybrid", "lexical"):
             rankings.append([pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)])
-        fused = self.distinct(rrf_fuse(rankings))
+        fused = rrf_fuse(rankings)
+        if self.mode == "hybrid":
+            fused = self._stand_in_for_missing_vectors(fused, rankings[1])
+        fused = self.distinct(fused)
         if self.reranker is None:
             return fused[:top_k]
         return self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])[:top_k]
+
+    def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int]) -> list[Ranked]:
+        """A document whose vectors are still being computed cannot rank in dense search, so
+        its paragraphs would lose every tie to documents that can: until they are in, a
+        paragraph's BM25 rank stands in for the dense rank it cannot have yet."""
+        waiting = {d.doc_id for d in self.store.awaiting_vectors()}
+        if not waiting or not lexical:
+            return fused
+        rows = self.store.paragraphs_by_id(lexical)
+        bonus = {
+            pid: 1.0 / (RRF_K + rank)
+            for rank, pid in enumerate(lexical, start=1)
+            if pid in rows and rows[pid].doc_id in waiting
+        }
+        if not bonus:
+            return fused
+        rescored = [Ranked(r.paragraph_id, r.score + bonus.get(r.paragraph_id, 0.0)) for r in fused]
+        return sorted(rescored, key=lambda r: -r.score)
 
     def distinct(self, ranked: list[Ranked]) -> list[Ranked]:
         """Drop a hit whose text repeats a better hit of the same document.

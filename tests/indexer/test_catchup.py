@@ -110,3 +110,16 @@ def test_a_query_no_document_contains_says_its_hits_are_only_near(folder: Path, 
     assert nonsense.results, "semantic search always has a nearest paragraph"
     assert "None of the query's words occurs in the documents searched" in (nonsense.hint or "")
     assert "None of the query's words" not in (lib.retrieve("heron").hint or "")
+
+
+def test_a_document_waiting_for_vectors_is_not_outranked_for_its_own_words(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """Dense search cannot see it yet: its keyword rank stands in, so the exact match wins."""
+    write(folder, "otters.md", OTTERS)
+    lib = open_library(folder)
+    lib.reconcile()
+    with lib.catchup.held():
+        write(folder, "badgers.md", "# Badgers\n\nBadgers dig setts in woodland.\n")
+        lib.reconcile(wait=False)
+        assert lib.retrieve("badgers woodland", top_k=1).results[0].text.startswith("Badgers")

@@ -1,0 +1,73 @@
+"""Where embedding time goes: the same real paragraphs embedded with other batch sizes and threads.
+
+    python -m benchmarks.embedding [--index DIR] [--paragraphs 2000] [--rounds 3]
+                                   [--out benchmarks/results/embedding.md]
+
+Reads `--paragraphs` paragraphs (with their heading paths, as the index embeds them) from an
+existing index's store (`--index`, a data dir such as the one `benchmarks.images` keeps), then
+times `Embedder.embed` on them for each setting, interleaved round by round so the machine's
+load falls on all alike. Paragraphs/s, median of `--rounds`, and the ratio to the default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from datetime import date
+from pathlib import Path
+
+from indexer.embedder import DEFAULT_MODEL, Embedder
+from indexer.models import section_paths
+from indexer.pipeline import embedded_text
+from indexer.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+SETTINGS = [(16, None), (32, None), (64, None), (16, 1), (16, 2)]  # (batch size, ONNX threads); first = default
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", type=Path, default=Path("/tmp/deepread-images/index"))
+    parser.add_argument("--models", type=Path, default=None, help="models dir (default: next to the index)")
+    parser.add_argument("--paragraphs", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "embedding.md")
+    args = parser.parse_args()
+
+    store = Store(args.index / "index.sqlite3")
+    texts: list[str] = []
+    for doc in store.documents():
+        paths = section_paths(store.sections(doc.doc_id))
+        texts.extend(embedded_text(paths.get(p.sec_id, []), p.text, True) for p in store.document_paragraphs(doc.doc_id))
+    store.close()
+    texts = random.Random(0).sample(texts, min(args.paragraphs, len(texts)))
+    models = args.models or args.index.parent / "models"
+    embedders = {threads: Embedder(models, DEFAULT_MODEL, threads=threads) for threads in {t for _, t in SETTINGS}}
+    rates: dict[tuple[int, int | None], list[float]] = {s: [] for s in SETTINGS}
+    for _ in range(args.rounds):
+        for batch, threads in SETTINGS:
+            start = time.perf_counter()
+            embedders[threads].embed(texts, batch_size=batch)
+            rates[(batch, threads)].append(len(texts) / (time.perf_counter() - start))
+    base = statistics.median(rates[SETTINGS[0]])
+    lines = [
+        f"# Embedding throughput ({date.today()}, `python -m benchmarks.embedding`)",
+        "",
+        f"{len(texts):,} real paragraphs (with heading paths) of the index in `{args.index}`, bundled MiniLM int8, "
+        f"median of {args.rounds} interleaved rounds.",
+        "",
+        "| batch size | ONNX threads | paragraphs/s | × default |",
+        "|---|---|---|---|",
+    ]
+    for batch, threads in SETTINGS:
+        rate = statistics.median(rates[(batch, threads)])
+        lines.append(f"| {batch} | {threads or 'all cores'} | {rate:.1f} | {rate / base:.2f} |")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
