@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from indexer.errors import InvalidArgument
 from indexer.models import Coverage, RetrievedParagraph, RetrieveResult, section_paths
-from indexer.search import HybridSearch
+from indexer.search import HybridSearch, Ranked
 from indexer.store import ParagraphRow, Store
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
 
@@ -77,7 +77,8 @@ class Retriever:
 
     def answer(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> RetrieveResult:
         """`query` cleaned (`clean_query`), `doc_ids` checked by the caller."""
-        groups = self._windows(query, top_k, doc_ids, before, after)
+        found = self.search.search(query, top_k, doc_ids)
+        groups = self._windows(found.hits, before, after)
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
         available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
         # While even the least share does not fit, the lowest-ranked hits go (and, for a lone
@@ -112,13 +113,13 @@ class Retriever:
             results.append(item)
 
         notes = []
-        coverage = self._coverage(doc_ids)
+        coverage = self._coverage(doc_ids, found.waiting)
         if coverage is not None:
             notes.append(
                 f"Semantic search covers {coverage.semantic} of {coverage.documents} documents so far (the rest are "
                 "being embedded); keyword search covers all."
             )
-        if results and self.search.mode != "dense" and not self.store.lexical_search(query, 1, doc_ids):
+        if results and found.lexical_matched is False:
             notes.append(
                 "None of the query's words occurs in the documents searched: these hits are only near in meaning; "
                 "check them, or search with the words the document would use."
@@ -136,18 +137,18 @@ class Retriever:
             notes.append(f"{clipped} long paragraph(s) cut to share the token budget; each says how to read it.")
         return RetrieveResult(query=shown_query, results=results, coverage=coverage, hint=" ".join(notes) or None)
 
-    def _coverage(self, doc_ids: list[int] | None) -> Coverage | None:
-        """How many of the documents searched semantic search covers, while it does not cover all."""
-        if self.search.mode == "lexical":
+    def _coverage(self, doc_ids: list[int] | None, waiting: set[int]) -> Coverage | None:
+        """How many of the documents searched semantic search covers, while it does not cover all
+        (`waiting`: readable documents without all their vectors; `doc_ids` were checked readable)."""
+        missing = waiting if doc_ids is None else waiting.intersection(doc_ids)
+        if not missing:
             return None
-        searched = [d for d in self.store.documents() if d.readable and (doc_ids is None or d.doc_id in doc_ids)]
-        semantic = sum(1 for d in searched if d.embedded)
-        return Coverage(documents=len(searched), semantic=semantic) if semantic < len(searched) else None
+        searched = len(doc_ids) if doc_ids is not None else sum(1 for d in self.store.documents() if d.readable)
+        return Coverage(documents=searched, semantic=searched - len(missing))
 
-    def _windows(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> list[list[_Entry]]:
+    def _windows(self, hits: list[Ranked], before: int, after: int) -> list[list[_Entry]]:
         """Each hit with its window, in rank order; a paragraph already shown is not shown again
         (a hit that was a neighbour of a better hit marks that entry as a hit)."""
-        hits = self.search.search(query, top_k, doc_ids)
         rows = self.store.paragraphs_by_id([h.paragraph_id for h in hits])
         paths: dict[int, dict[int, list[str]]] = {}
         groups: list[list[_Entry]] = []

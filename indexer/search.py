@@ -25,6 +25,15 @@ class Ranked:
     score: float
 
 
+@dataclass
+class Found:
+    """A search's hits, and what the answer says about them."""
+
+    hits: list[Ranked]
+    lexical_matched: bool | None  # whether BM25 matched any paragraph; None when it did not run (dense mode)
+    waiting: set[int]  # documents whose vectors are not all in yet: dense search cannot see them
+
+
 def rrf_fuse(rankings: list[list[int]], weights: list[float] | None = None, k: int = RRF_K) -> list[Ranked]:
     """Reciprocal rank fusion: score = Σ weight / (k + rank); ties keep first-seen order."""
     weights = weights or [1.0] * len(rankings)
@@ -50,28 +59,29 @@ class HybridSearch:
         self.mode = mode
         self.reranker = reranker
 
-    def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> list[Ranked]:
+    def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> Found:
         depth = max(4 * top_k, 40)
         rankings: list[list[int]] = []
+        waiting: set[int] = set()
         if self.mode in ("hybrid", "dense"):
             rankings.append(self.dense(query, depth, doc_ids))
+            waiting = {d.doc_id for d in self.store.awaiting_vectors()}
+        lexical: list[int] | None = None
         if self.mode in ("hybrid", "lexical"):
-            rankings.append([pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)])
+            lexical = [pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)]
+            rankings.append(lexical)
         fused = rrf_fuse(rankings)
-        if self.mode == "hybrid":
-            fused = self._stand_in_for_missing_vectors(fused, rankings[1])
+        if self.mode == "hybrid" and waiting and lexical:
+            fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.distinct(fused)
-        if self.reranker is None:
-            return fused[:top_k]
-        return self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])[:top_k]
+        if self.reranker is not None:
+            fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
+        return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
 
-    def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int]) -> list[Ranked]:
+    def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int], waiting: set[int]) -> list[Ranked]:
         """A document whose vectors are still being computed cannot rank in dense search, so
         its paragraphs would lose every tie to documents that can: until they are in, a
         paragraph's BM25 rank stands in for the dense rank it cannot have yet."""
-        waiting = {d.doc_id for d in self.store.awaiting_vectors()}
-        if not waiting or not lexical:
-            return fused
         rows = self.store.paragraphs_by_id(lexical)
         bonus = {
             pid: 1.0 / (RRF_K + rank)
