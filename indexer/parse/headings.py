@@ -70,8 +70,7 @@ def is_page_title(item: dict) -> bool:
     left (the company's name on the right). Parenthesised notes ("($ in millions)") are
     ignored; the caller keeps out header lines that recur on other pages."""
     bbox = item.get("bbox")
-    centred = abs((bbox[0] + bbox[2]) / 2 - 500) <= 60 if bbox else False
-    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP or not (centred or item.get("type") == "header"):
+    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP or not (_centred(bbox) or item.get("type") == "header"):
         return False
     text = clean(item.get("text", ""))
     words = re.sub(r"\([^)]*\)", " ", text).split()
@@ -108,7 +107,7 @@ def centred_titles_first(items: list[dict]) -> list[dict]:
     out = list(items)
     for at, item in enumerate(out):  # a move goes backwards: the items after `at` keep their places
         box = item.get("bbox")
-        if not box or abs((box[0] + box[2]) / 2 - 500) > 60 or not is_numbered_title(clean(item.get("text", ""))):
+        if not box or not _centred(box) or not is_numbered_title(clean(item.get("text", ""))):
             continue
         j = at
         while (
@@ -240,7 +239,12 @@ def demote_small_headings(blocks: list[Block], keep: set[str]) -> None:
 
 def _tops_its_page(block: Block) -> bool:
     box = block.bbox
-    return box is not None and box[1] <= _PAGE_TOP and abs((box[0] + box[2]) / 2 - 500) <= 60
+    return box is not None and box[1] <= _PAGE_TOP and _centred(box)
+
+
+def _centred(box: list[int]) -> bool:
+    """Centred on the page (0–1000 units), as titles are set."""
+    return abs((box[0] + box[2]) / 2 - 500) <= 60
 
 
 def demote_front_matter(blocks: list[Block], end: int, keep: set[str]) -> None:
