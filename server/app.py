@@ -83,7 +83,10 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     async def call(ctx: Context[ServerState], fn: Callable[[Library], T], render: Callable[[T], str]) -> CallToolResult:
         library = ctx.request_context.lifespan_context.library
         if (progress := library.progress) is not None:  # let the host show that indexing is under way
-            await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path or 'starting'}")
+            if progress.action == "scanning":  # the number of files is not known yet
+                await ctx.report_progress(0, None, "indexing: scanning the folders")
+            else:
+                await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path or 'starting'}")
         elif library.catchup.busy and (left := library.vectors_left()) is not None:
             eta = f", ~{left.eta_s:.0f} s left" if left.eta_s is not None else ""
             await ctx.report_progress(

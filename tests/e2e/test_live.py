@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -172,8 +173,16 @@ async def test_tool_calls_during_indexing_report_progress(tmp_path: Path) -> Non
         toc_while_indexing = result.structured_content
     assert updates, "a call made while indexing reports progress"
     done, total, message = updates[0]
-    assert total == 40 and 0 <= done < 40 and message and message.startswith("indexing")
-    assert toc_while_indexing["pending"], "get_toc lists what is still being indexed"
+    assert message, "every update says what is under way"
+    if message.startswith("indexing: scanning"):  # caught before the files were counted: no total yet
+        assert total is None and done == 0
+    elif message.startswith("indexing"):
+        assert total == 40 and 0 <= done < 40
+    else:  # caught while the vectors catch up, after the files were all read
+        assert message.startswith("semantic search catching up") and total is not None and 0 <= done < total
+    assert re.search(r"Scanning the folder|Indexing in progress|Semantic search is catching up", toc_while_indexing["hint"] or ""), (
+        "get_toc says what is still under way"
+    )
 
 
 def _group_members(pgid: int) -> list[int]:
