@@ -49,6 +49,15 @@ def is_keyword_numbered(title: str) -> bool:
     return found is not None and found.scheme in KEYWORD_SCHEMES
 
 
+MIN_PICTURE_AREA = 0.04  # share of its page a picture covers to be more than a logo or an icon
+UNCAPTIONED = "[picture without caption or text]"  # a figure paragraph's text when it has no words
+
+
+def is_sizeable(bbox: list[int] | None) -> bool:
+    """A region (0–1000 page units) big enough to be a figure worth reading or showing."""
+    return bool(bbox) and (bbox[2] - bbox[0]) * (bbox[3] - bbox[1]) >= MIN_PICTURE_AREA * 1_000_000
+
+
 def union(boxes: list[list[int]]) -> list[int]:
     """The box around several boxes (x0, y0, x1, y1)."""
     return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]

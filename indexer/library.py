@@ -31,11 +31,13 @@ from indexer.pages import PdfPages, image_tokens, open_pdf
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
-from indexer.read import read_section
+from indexer.pictures import StoredPictures
+from indexer.read import Images, read_section
 from indexer.rerank import Reranker
 from indexer.retrieve import Retriever, check_window, clean_query
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, Store
+from indexer.structure import STRUCTURE_VERSION
 from indexer.toc import TocBuilder, check_depth
 from indexer.tokens import TOKEN_COUNT_VERSION
 from indexer.vectors import VectorIndex
@@ -83,16 +85,16 @@ class Library:
             collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
             self.vectors = VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url)
             self._check_signature()
-            self._check_token_count()
-            parser = DocumentParser(
-                MineruOptions(
-                    cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
-                    home=config.mineru_home or config.data_dir / "mineru",
-                    work_dir=work_dir,
-                    timeout_s=config.parse_timeout_s,
-                    memory_mb=config.parse_memory_mb,
-                )
+            self._check_structure()
+            parse_options = MineruOptions(
+                cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
+                home=config.mineru_home or config.data_dir / "mineru",
+                work_dir=work_dir,
+                timeout_s=config.parse_timeout_s,
+                memory_mb=config.parse_memory_mb,
             )
+            self._pictures_dir = parse_options.pictures_dir
+            parser = DocumentParser(parse_options)
             self._check_parser_models(parser)
             self.indexer = Indexer(
                 self.store,
@@ -147,14 +149,16 @@ class Library:
             self.vectors.reset()
             self.store.set_meta("index_signature", signature)
 
-    def _check_token_count(self) -> None:
-        """Token counts are stored (sizes in the map, budgets): when the way they are counted
-        changes, every file is structured again (parses come from the cache, vectors are kept)."""
-        previous = self.store.get_meta("token_count")
-        if previous != TOKEN_COUNT_VERSION:
+    def _check_structure(self) -> None:
+        """Sections, paragraphs and their token counts are stored: when the way they are made or
+        counted changes, every file is structured again (parses come from the cache, vectors are kept)."""
+        version = f"structure {STRUCTURE_VERSION}, tokens {TOKEN_COUNT_VERSION}"
+        previous = self.store.get_meta("structure")
+        if previous != version:
             if previous is not None or self.store.documents():
+                log.info("documents were structured by an earlier version: structuring them again")
                 self.store.forget_file_facts()
-            self.store.set_meta("token_count", TOKEN_COUNT_VERSION)
+            self.store.set_meta("structure", version)
 
     def _check_parser_models(self, parser: DocumentParser) -> None:
         """After MinerU models are installed (or removed), PDFs and office files are parsed again."""
@@ -302,17 +306,22 @@ class Library:
 
         `version` is the document version the caller's coordinates came from; when
         the document changed since, the answer says so. `images`: figures, charts and
-        tables also as PNG crops of their PDF page, within the same budget.
+        tables also as crops of their PDF page, and an office file's pictures, within the same budget.
         """
         with self.store.snapshot():
             doc = self._ready_document(doc_id)
             if not images:
                 return read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
             pages, why_not = self._open_pages(doc)
+            if pages is None and Path(doc.relpath).suffix.lower() != ".pdf":
+                why_not = (
+                    f"{self.display_path(doc)} is not a PDF, so only the pictures kept from it can be shown, "
+                    "and the paragraphs read here have none."
+                )
             with pages or nullcontext():
                 return read_section(
-                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, pages,
-                    f"No images: {why_not}" if why_not else None,
+                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget,
+                    Images(pages, StoredPictures(self._pictures_dir), why_not),
                 )
 
     def view_page(self, doc_id: int, page: int) -> PageView:
@@ -330,7 +339,7 @@ class Library:
             rendered = pages.render(page)
         image = PageImage(
             doc_id=doc_id, page=page, width=rendered.width, height=rendered.height,
-            tokens=image_tokens(rendered.width, rendered.height), png=rendered.png,
+            tokens=image_tokens(rendered.width, rendered.height), data=rendered.data,
         )
         return PageView(doc_id=doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image)
 

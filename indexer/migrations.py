@@ -109,6 +109,11 @@ def _m006_document_embedded(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE documents ADD COLUMN embedded INTEGER NOT NULL DEFAULT 1")
 
 
+def _m007_paragraph_picture(db: sqlite3.Connection) -> None:
+    """A picture kept from an office file, shown by read_section(images=true)."""
+    db.execute("ALTER TABLE paragraphs ADD COLUMN picture TEXT")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -117,4 +122,5 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m004_paragraph_page_end,
     _m005_document_warnings,
     _m006_document_embedded,
+    _m007_paragraph_picture,
 ]

@@ -39,6 +39,7 @@ class Block:
     bbox: list[int] | None = None  # x0, y0, x1, y1 in 0–1000 page units (PDFs), on `page`
     last_page: int | None = None  # where a block that runs over a page break ends (a continued table)
     size: float | None = None  # font size relative to the document's body text (PDF headings), 1.0 = body
+    picture: str | None = None  # a picture the parser kept from an office file (`indexer.pages.StoredPictures` key)
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Paragraph:
     n_tokens: int
     bbox: list[int] | None = None
     page_end: int | None = None  # the last page it runs on; `page` when it stays on one
+    picture: str | None = None  # see Block.picture
 
 
 @dataclass
@@ -189,17 +191,19 @@ class RetrieveResult(BaseModel):
 
 
 class PageImage(BaseModel):
-    """A rendered region of a PDF page (a figure, chart or table) or a whole page, as PNG."""
+    """A rendered region of a PDF page (a figure, chart or table), a whole page, or a picture
+    kept from an office file."""
 
     doc_id: int
-    page: int
+    page: int | None = Field(description="1-based; null for a picture of a file without pages (DOCX, XLSX).")
     sec_id: int | None = None
     para_idx: int | None = Field(None, description="The paragraph shown; null for a whole page.")
-    bbox: list[int] | None = Field(None, description="The region, 0–1000 page units; null for a whole page.")
+    bbox: list[int] | None = Field(None, description="The region, 0–1000 page units; null for a whole page or a kept picture.")
     width: int
     height: int
     tokens: int = Field(description="What the image costs a host, about width × height / 750.")
-    png: bytes = Field(b"", exclude=True, repr=False)  # sent as image content, not in the structured data
+    mime_type: str = "image/png"
+    data: bytes = Field(b"", exclude=True, repr=False)  # sent as image content, not in the structured data
 
 
 class ParagraphText(BaseModel):

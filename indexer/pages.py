@@ -27,9 +27,10 @@ def image_tokens(width: int, height: int) -> int:
 
 @dataclass
 class Rendered:
-    png: bytes
+    data: bytes
     width: int
     height: int
+    mime_type: str = "image/png"
 
 
 class PdfPages:

@@ -4,14 +4,18 @@ The answer stops before the paragraph that would overflow and names the exact ca
 that continues; a single paragraph longer than the budget is cut, and says so. A
 caller's stale coordinates (an older document version) are answered with a note.
 With images, each figure, chart and table paragraph that has a page and a box also
-brings its region as a PNG (`indexer.pages`), whose tokens count against the same budget.
+brings its region of the PDF page (`indexer.pages`), and a picture kept from an office file
+comes as it is (`indexer.pictures`); their tokens count against the same budget.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import PageImage, ParagraphText, SectionText
-from indexer.pages import PdfPages, image_tokens
+from indexer.pages import PdfPages, Rendered, image_tokens
+from indexer.pictures import StoredPictures
 from indexer.store import DocumentRow, ParagraphRow, Store
 from indexer.tokens import clip_to_tokens, count_tokens
 
@@ -21,12 +25,36 @@ PICTURED = ("figure", "table")  # paragraph kinds whose region is shown as an im
 IMAGE_NOTE = 8  # " — image 2 below" and the image's own framing
 
 
+@dataclass
+class Images:
+    """Where a section's images come from, when they are asked for: the regions of the PDF's
+    pages (`pages`, None when it cannot be rendered, and `why_not` says why) and the pictures
+    kept from an office file."""
+
+    pages: PdfPages | None
+    stored: StoredPictures
+    why_not: str | None = None
+
+    def size(self, row: ParagraphRow) -> tuple[int, int] | None:
+        """The pixel size of the paragraph's image; None when it has none to show."""
+        if row.picture:
+            return self.stored.size(row.picture)
+        if self.pages is not None and row.kind in PICTURED and row.page is not None and row.box is not None:
+            return self.pages.size(row.page, row.box)
+        return None
+
+    def render(self, row: ParagraphRow) -> Rendered:
+        if row.picture:
+            return self.stored.render(row.picture)
+        assert self.pages is not None and row.page is not None and row.box is not None
+        return self.pages.render(row.page, row.box)
+
+
 def read_section(
     store: Store, doc: DocumentRow, sec_id: int, start_para: int, end_para: int | None, version: int | None,
-    token_budget: int, pages: PdfPages | None = None, no_images: str | None = None,
+    token_budget: int, images: Images | None = None,
 ) -> SectionText:
-    """`pages`: the document's PDF, when images are asked for and can be rendered; `no_images`:
-    why they cannot, said in the answer."""
+    """`images`: set when the caller asked for them."""
     doc_id = doc.doc_id
     changed = ""
     if version is not None and version != doc.version:
@@ -76,8 +104,8 @@ def read_section(
     for row in rows:
         cost = _paragraph_line(row) + row.n_tokens
         picture = 0
-        if pages is not None and row.kind in PICTURED and row.page is not None and row.box is not None:
-            picture = image_tokens(*pages.size(row.page, row.box)) + IMAGE_NOTE
+        if images is not None and (size := images.size(row)) is not None:
+            picture = image_tokens(*size) + IMAGE_NOTE
         if out and used + cost + picture > available:
             break
         if picture and cost + picture > available:  # alone with its image it would not fit: text only
@@ -93,7 +121,7 @@ def read_section(
         if picture:
             pictured.append(row)
         used += cost + picture
-    images = [_image(pages, doc_id, row) for row in pictured] if pages is not None else []
+    shown = [_image(images, doc_id, row) for row in pictured] if images is not None else []
     end_read = out[-1].para_idx
     next_start = end_read + 1 if end_read < last else None
     notes = [changed.strip()] if changed else []
@@ -110,23 +138,34 @@ def read_section(
         notes.append(f"Paragraph {out[0].para_idx} is longer than the token budget and was cut.")
     if too_big:
         notes.append(f"{too_big} image(s) left out: with its paragraph, one would not fit the token budget.")
-    if no_images:
-        notes.append(no_images)
-    elif pages is not None and not images and any(r.kind in PICTURED for r in rows if r.para_idx <= end_read):
-        notes.append("No image: the figures and tables read here have no box on their page (view_page shows a page).")
+    if images is not None and not shown and not too_big:
+        notes.extend(_why_no_image(images, [r for r in rows if r.para_idx <= end_read]))
     return SectionText(
-        **base, end_para=end_read, paragraphs=out, next_start_para=next_start, images=images,
+        **base, end_para=end_read, paragraphs=out, next_start_para=next_start, images=shown,
         hint=" ".join(notes) or None,
     )
 
 
-def _image(pages: PdfPages, doc_id: int, row: ParagraphRow) -> PageImage:
-    assert row.page is not None and row.box is not None
-    rendered = pages.render(row.page, row.box)
+def _why_no_image(images: Images, rows: list[ParagraphRow]) -> list[str]:
+    gone = [r.para_idx for r in rows if r.picture]
+    if gone:  # someone emptied the parse cache
+        return [
+            f"No image: the pictures of paragraph(s) {', '.join(map(str, gone))} are gone: the parse cache was "
+            "cleared; they return when the file changes or the index is built again."
+        ]
+    if images.why_not:
+        return [f"No images: {images.why_not}"]
+    if any(r.kind in PICTURED for r in rows):
+        return ["No image: the figures and tables read here have no box on their page (view_page shows a page)."]
+    return []
+
+
+def _image(images: Images, doc_id: int, row: ParagraphRow) -> PageImage:
+    rendered = images.render(row)
     return PageImage(
         doc_id=doc_id, page=row.page, sec_id=row.sec_id, para_idx=row.para_idx, bbox=row.box,
         width=rendered.width, height=rendered.height, tokens=image_tokens(rendered.width, rendered.height),
-        png=rendered.png,
+        mime_type=rendered.mime_type, data=rendered.data,
     )
 
 

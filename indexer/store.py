@@ -90,6 +90,7 @@ class ParagraphRow:
     vec_id: str
     bbox: str | None = None  # JSON
     page_end: int | None = None
+    picture: str | None = None  # a kept picture's key (office files)
 
     @property
     def box(self) -> list[int] | None:
@@ -215,10 +216,10 @@ class Store:
             for para, vec_id in zip(structure.paragraphs, vec_ids, strict=True):
                 cur = db.execute(
                     "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox,"
-                    " page_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " page_end, picture) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
-                        json.dumps(para.bbox) if para.bbox else None, para.page_end,
+                        json.dumps(para.bbox) if para.bbox else None, para.page_end, para.picture,
                     ),
                 )
                 db.execute(

@@ -27,6 +27,10 @@ from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, 
 from indexer.numbering import levels_from_numbering, numbering_depth
 from indexer.tokens import count_tokens
 
+# Bump when parsing or structuring changes what is stored for a file (its sections and
+# paragraphs): every index is structured again on its next start (parses come from the cache,
+# unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs.
+STRUCTURE_VERSION = "2"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
@@ -85,7 +89,8 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         page_end = block.last_page or block.page
         paragraphs.append(
             Paragraph(
-                current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end
+                current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end,
+                block.picture,
             )
         )
         current.n_paras += 1

@@ -109,7 +109,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         if (tokens := count_tokens(text)) > budget:  # the estimates missed: the budget is a promise all the same
             log.warning("answer of %d tokens over the budget of %d; cut", tokens, budget)
             text = clip_to_tokens(text, budget - 30) + "\n[…answer cut to the token budget: ask for less at once]"
-        pictures = [ImageContent(type="image", data=base64.b64encode(i.png).decode(), mime_type="image/png") for i in images]
+        pictures = [ImageContent(type="image", data=base64.b64encode(i.data).decode(), mime_type=i.mime_type) for i in images]
         return CallToolResult(
             content=[TextContent(type="text", text=text), *pictures],
             structured_content=result.model_dump(mode="json"),
@@ -239,7 +239,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             view = await anyio.to_thread.run_sync(library.view_page, int(doc_id), int(page))
         except DeepreadError as exc:
             raise ResourceError(explain(str(exc))) from None
-        return view.image.png
+        return view.image.data
 
     @server.prompt(
         name="locate_then_read",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from indexer.blocks import union
+from indexer.blocks import UNCAPTIONED, is_sizeable, union
 from indexer.models import Block, ParsedDocument
 from indexer.numbering import split_run_in_heading
 from indexer.parse.cells import group_table_cells, merge_tables_across_pages, render_cells
@@ -183,7 +183,11 @@ def _figure(item: dict, page: int | None) -> Block | None:
     parts = [clean(x) for x in [*captions, *footnotes, item.get("text", "")] if x]
     recognised = (item.get("content") or item.get("text_layer") or "").strip()  # text inside a chart or scan
     text = "\n".join(p for p in [" ".join(parts), recognised] if p)
-    return Block("figure", text, page=page) if has_words(text) else None
+    if has_words(text):
+        return Block("figure", text, page=page, picture=item.get("picture"))
+    if item.get("picture") or is_sizeable(item.get("bbox")):  # a photo, a diagram: shown by read_section(images=true)
+        return Block("figure", UNCAPTIONED, page=page, picture=item.get("picture"))
+    return None
 
 
 def _at_page_edge(item: dict) -> bool:

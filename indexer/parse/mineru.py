@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer import pictures
 from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.layout import blocks_from_content_list
@@ -82,6 +83,11 @@ class MineruOptions:
     timeout_s: float = DEFAULT_TIMEOUT_S  # the most any file may take; a small file gets less (`time_limit`)
     memory_mb: int = DEFAULT_MEMORY_MB  # the child's address-space ceiling
 
+    @property
+    def pictures_dir(self) -> Path:
+        """Pictures kept from office files (`indexer.pictures`), beside the parses that refer to them."""
+        return self.cache_dir / "pictures"
+
 
 def mineru_environment(home: Path) -> dict[str, str]:
     return {
@@ -100,7 +106,9 @@ class MineruParser:
     def parse(self, path: Path, content_hash: str) -> ParsedDocument:
         suffix = path.suffix.lower()
         paged, levels_reliable = MINERU_FORMATS[suffix]
-        raw = self._cached(content_hash) or self._run(path, content_hash)
+        raw = self._cached(content_hash, pdf=suffix == ".pdf") or self._run(
+            path, content_hash, {"pictures_dir": str(self.options.pictures_dir)}
+        )
         if not raw.get("ok"):
             raise ParseError(raw.get("reason") or "MinerU returned no result")
         outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in raw.get("outline", [])]
@@ -128,17 +136,22 @@ class MineruParser:
         """Keyed by the file's bytes and the installed models, so a better tier parses again."""
         return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{CACHE_VERSION}.json.gz"
 
-    def _cached(self, content_hash: str) -> dict | None:
+    def _cached(self, content_hash: str, pdf: bool) -> dict | None:
         path = self._cache_path(content_hash)
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
-                return json.load(f)
+                raw = json.load(f)
         except FileNotFoundError:
             return None
         except Exception:  # a torn cache file (bad gzip, truncated stream, broken JSON): parse again
             log.warning("unreadable parse cache file %s: parsing again", path.name)
             path.unlink(missing_ok=True)
             return None
+        # An office file parsed before pictures were kept, or whose pictures were deleted since:
+        # parse again rather than answer without them (a PDF's pictures come from its pages).
+        if not pdf and not (raw.get("pictures_kept") and pictures.all_kept(raw["content_list"], self.options.pictures_dir)):
+            return None
+        return raw
 
     def _store(self, content_hash: str, raw: dict) -> None:
         """Cache a successful parse (failures are cheap to find again, or may be passing)."""

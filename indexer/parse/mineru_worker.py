@@ -7,7 +7,8 @@ touch the MCP stdio stream or take the server down. The parent
 ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
 (corrupt, encrypted, no text layer), picks the best tier whose models are
 installed, parses (a scan without model tiers goes to `indexer.parse.ocr`), and
-writes a JSON result: the content list (inline images dropped), the page count,
+writes a JSON result: the content list (an office file's pictures kept apart by
+`indexer.pictures`, a PDF's dropped: its pages are rendered instead), the page count,
 the PDF outline, the tier used and `warnings`: what went wrong without failing the
 file (an outline or type sizes that could not be read, pages OCR could not read),
 which the parent logs and `get_toc` shows with the document.
@@ -239,9 +240,15 @@ def run(request: dict) -> dict:
 
     parsed = parse(path, tier=tier, ocr_mode="txt")
     items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
-    for item in items:  # inline JPEG crops: megabytes we never index
-        if str(item.get("img_path", "")).startswith("data:"):
-            item["img_path"] = None
+    if is_pdf or not request.get("pictures_dir"):
+        for item in items:  # inline JPEG crops: megabytes we never index
+            if str(item.get("img_path", "")).startswith("data:"):
+                item["img_path"] = None
+    else:
+        from indexer.pictures import keep
+
+        keep(items, Path(request["pictures_dir"]), warnings)
+        result["pictures_kept"] = True
     if is_pdf:
         fill_from_text_layer(path, items)
         try:

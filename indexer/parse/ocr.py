@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from indexer.blocks import is_sizeable
 from indexer.parse.items import body_size
 
 RENDER_DPI = 150  # enough for slide and body text; higher costs time for little gain
@@ -41,7 +42,6 @@ _MIN_SCORE = 0.5  # recognitions the model itself doubts are noise
 _HEADING_SIZE = 1.2  # a short line with letters this much taller than the body's is a heading
 IMAGE_BUDGET_S = 120.0  # seconds of OCR on the pictures of one document
 BLANK_PAGES_BUDGET_S = 300.0  # …and on the pages without a text layer of a PDF that has one
-_MIN_IMAGE_AREA = 0.04  # share of the page a picture must cover to be read
 _MIN_IMAGE_SCORE = 0.8  # a photo's texture read as letters scores low; a chart label does not
 _WORD = re.compile(r"[^\W_]{2,}")  # a line without two letters or digits in a row is a stray mark
 _RUN = re.compile(r"[A-Za-z]{6,}")  # a run of letters this long may be several words
@@ -163,7 +163,7 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
 def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) -> tuple[int, int]:
     """Set `content` on the picture items (`image`, `chart`) of a text-layer PDF that have no
     text yet, from OCR of their region: the labels of a chart, the words of an infographic
-    or a screenshot become searchable with the figure. Pictures under `_MIN_IMAGE_AREA` of
+    or a screenshot become searchable with the figure. Pictures under `MIN_PICTURE_AREA` of
     the page are skipped (logos, icons), and so is the rest once `budget_s` is spent (a
     catalogue of photos must not take the whole parse timeout). Returns how many were read, of how many."""
     import time
@@ -177,7 +177,7 @@ def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) 
         if it.get("type") in ("image", "chart")
         and it.get("bbox")
         and not (it.get("content") or it.get("text_layer"))
-        and (it["bbox"][2] - it["bbox"][0]) * (it["bbox"][3] - it["bbox"][1]) >= _MIN_IMAGE_AREA * 1_000_000
+        and is_sizeable(it["bbox"])
     ]
     if not todo:
         return 0, 0

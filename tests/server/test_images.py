@@ -64,10 +64,10 @@ def test_a_chart_and_a_table_come_as_crops_of_their_page(report: Library) -> Non
     assert (image.doc_id, image.sec_id, image.para_idx, image.page, image.bbox) == (
         doc_id, costs, figure.para_idx, figure.page, figure.bbox
     )
-    decoded = Image.open(io.BytesIO(image.png))
+    decoded = Image.open(io.BytesIO(image.data))
     assert decoded.format == "PNG" and decoded.size == (image.width, image.height)
     assert max(image.width, image.height) <= MAX_SIDE and image.tokens == math.ceil(image.width * image.height / 750)
-    assert ink(image.png) > 0.05, "the crop holds the chart's pixels, not a blank region"
+    assert ink(image.data) > 0.05, "the crop holds the chart's pixels, not a blank region"
     assert f"[{figure.para_idx}] p.{figure.page} figure — image 1 below" in render_section(answer)
     assert "Figure 1: Operating costs" in figure.text, "its caption is in the text"
 
@@ -98,12 +98,12 @@ def test_a_whole_page_and_what_cannot_be_shown(report: Library) -> None:
     doc_id, _ = section(report, "2.2 Costs")
     page = report.view_page(doc_id, 1)
     assert page.n_pages >= 2 and max(page.image.width, page.image.height) == MAX_SIDE
-    assert ink(page.image.png) > 0.01
+    assert ink(page.image.data) > 0.01
     with pytest.raises(InvalidArgument, match=rf"document {doc_id} has pages 1–{page.n_pages} \(got 99\)"):
         report.view_page(doc_id, 99)
     notes = next(d.doc_id for d in report.toc().documents if d.path == "notes.md")
     answer = report.read_section(notes, 0, images=True)
-    assert answer.images == [] and "only a PDF's pages can be rendered" in (answer.hint or "")
+    assert answer.images == [] and "notes.md is not a PDF, so only the pictures kept from it can be shown" in (answer.hint or "")
     with pytest.raises(NotReady, match="only a PDF's pages can be rendered"):
         report.view_page(notes, 1)
 
@@ -125,7 +125,7 @@ async def test_the_host_receives_png_image_content(client: Client, report: Libra
     png = base64.b64decode(images[0].data)
     assert Image.open(io.BytesIO(png)).size == (result.structured_content["images"][0]["width"],
                                                 result.structured_content["images"][0]["height"])
-    assert "png" not in result.structured_content["images"][0], "the bytes travel as image content only"
+    assert "data" not in result.structured_content["images"][0], "the bytes travel as image content only"
 
     page = await client.call_tool("view_page", {"doc_id": doc_id, "page": 2})
     assert not page.is_error and page.content[1].type == "image"
