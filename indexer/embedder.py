@@ -109,6 +109,13 @@ class Embedder:
             raise ModelUnavailable(f"cannot load embedding model {model_name!r}: {exc}") from exc
         self.dim = len(self.embed(["probe"])[0])
 
+    @property
+    def providers(self) -> list[str]:
+        """The ONNX Runtime execution providers the model runs on, best first. fastembed picks
+        CUDA by itself when `onnxruntime-gpu` is installed and sees a GPU; CPU otherwise."""
+        session = getattr(getattr(self._model, "model", None), "model", None)
+        return list(session.get_providers()) if hasattr(session, "get_providers") else []
+
     def embed(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """Embed in batches of similar length: a batch is padded to its longest text, so
         mixing a one-line paragraph with a long code block wastes most of the work."""

@@ -172,7 +172,10 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
         server = build_server(library, settings.log_level)
         setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
-        log.info("serving %s (index: %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir())
+        log.info(
+            "serving %s (index: %s; embedding on %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir(),
+            ", ".join(library.embedder.providers) or "an unknown provider",
+        )
         background.start()
         try:
             if settings.transport == "http":
@@ -315,6 +318,8 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     try:
         embedder = Embedder(settings.models_dir(), settings.embedding_model)
         print(f"embedding model: {embedder.name} ({embedder.dim} dimensions) loads offline: ok")
+        runs_on = ", ".join(p.removesuffix("ExecutionProvider") for p in embedder.providers) or "unknown"
+        print(f"  runs on: {runs_on} (CUDA when onnxruntime-gpu is installed and a GPU is visible; see the README)")
     except ModelUnavailable as exc:
         ok = False
         print(f"embedding model: {exc}")

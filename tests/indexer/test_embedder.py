@@ -25,3 +25,11 @@ def test_a_tampered_model_file_is_replaced_from_the_verified_source(models_dir: 
     tokenizer.write_text(tokenizer.read_text().replace("256", "999"))
     assert assemble_default_model(models_dir) == models_dir / DEFAULT_MODEL
     assert '"max_length": 256' in tokenizer.read_text()
+
+
+def test_it_says_what_it_runs_on(models_dir: Path) -> None:
+    import onnxruntime
+
+    providers = Embedder(models_dir).providers
+    assert providers and set(providers) <= set(onnxruntime.get_available_providers())
+    assert providers[-1] == "CPUExecutionProvider" or "CUDAExecutionProvider" in providers, "CPU unless a GPU is there"
