@@ -21,6 +21,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +42,9 @@ log = logging.getLogger(__name__)
 # Paragraphs embedded and written to Chroma together: a Chroma add costs ~80 ms however
 # few vectors it carries, and a batch is also how often the catch-up lane can be stopped.
 BATCH_PARAGRAPHS = 256
+# Files parsed at once (each MinerU parse is a child process of about one core): one slow
+# file (a long scan under OCR, a hostile PDF running into its time limit) takes one lane.
+PARSE_LANES = 2
 
 
 @dataclass
@@ -241,15 +245,24 @@ class Indexer:
             if progress:
                 progress(Progress(done, total, relpath, outcome.action))
 
-        for (root, relpath), path in sorted(files.items(), key=lambda item: _parse_cost(item[1])):
+        def prepare(root: str, relpath: str, path: Path) -> Outcome | _Prepared | None:
             if self.cancel.is_set():
-                break
-            prepared = self._prepare(Path(root), path, known[(root, relpath)])
-            if isinstance(prepared, Outcome):
-                record(relpath, prepared)
-                continue
-            (outcome,) = self._commit([prepared])  # readable now; its vectors follow on the lane
-            record(relpath, outcome)
+                return None
+            return self._prepare(Path(root), path, known[(root, relpath)])
+
+        # Files are parsed PARSE_LANES at a time, quickest first, and each is committed on this
+        # thread as soon as its parse is done: a long PDF holds one lane while the rest of the
+        # folder flows through the other.
+        queue = sorted(files.items(), key=lambda item: _parse_cost(item[1]))
+        with ThreadPoolExecutor(PARSE_LANES, thread_name_prefix="deepread-parse") as lanes:
+            running = {lanes.submit(prepare, root, relpath, path): relpath for (root, relpath), path in queue}
+            for future in as_completed(running):
+                prepared = future.result()
+                if prepared is None:  # cancelled before it started
+                    continue
+                if not isinstance(prepared, Outcome):
+                    (prepared,) = self._commit([prepared])  # readable now; its vectors follow on the lane
+                record(running[future], prepared)
         if self.cancel.is_set():
             return report
 

@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,7 +158,7 @@ class MineruParser:
         """Cache a successful parse (failures are cheap to find again, or may be passing)."""
         self.options.cache_dir.mkdir(parents=True, exist_ok=True)
         path = self._cache_path(content_hash)
-        tmp = path.with_suffix(".part")
+        tmp = path.with_name(f"{path.name}.{threading.get_ident()}.part")  # two lanes may parse equal files
         with gzip.open(tmp, "wt", encoding="utf-8") as f:
             json.dump(raw, f, ensure_ascii=False)
         tmp.replace(path)

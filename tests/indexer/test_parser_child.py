@@ -341,3 +341,45 @@ def test_a_torn_cache_file_is_parsed_again_and_replaced(
 
     pdf.unlink()  # the cache alone now answers: the file is not even read
     assert [b.text for b in parser.parse(pdf, content_hash).blocks] == expected
+
+
+# --- parse lanes -----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_stuck_file_holds_one_lane_while_the_others_are_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_library: Callable[..., object]
+) -> None:
+    """The smallest PDF (so first in the queue) hangs its parser until the time limit; the
+    others are parsed beside it and are readable before it fails."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import json, sys, time\n"
+        f"if {WORKER!r} in ' '.join(sys.orig_argv) and len(sys.argv) > 1 and sys.argv[1].endswith('.json'):\n"
+        "    if json.load(open(sys.argv[1]))['path'].endswith('/stuck.pdf'):\n"
+        "        time.sleep(300)\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.cell(0, 6, "Stuck.")
+    pdf.output(str(docs / "stuck.pdf"))
+    for name in ("otters.pdf", "beavers.pdf"):
+        make_pdf(docs / name)
+    assert (docs / "stuck.pdf").stat().st_size < (docs / "otters.pdf").stat().st_size, "the stuck file is queued first"
+
+    library = open_library(docs, parse_timeout_s=60)
+    order: list[tuple[str, str, float]] = []
+    started = time.monotonic()
+    library.reconcile(lambda p: order.append((p.path, p.action, time.monotonic() - started)) if p.path else None)
+    outcomes = {path: (action, at) for path, action, at in order}
+    assert outcomes["stuck.pdf"][0] == "failed" and outcomes["stuck.pdf"][1] >= 60
+    for name in ("otters.pdf", "beavers.pdf"):
+        action, at = outcomes[name]
+        assert action == "indexed" and at < outcomes["stuck.pdf"][1], f"{name} waited for the stuck file"
+    reason = next(d.reason for d in library.store.documents() if d.relpath == "stuck.pdf")
+    assert reason and reason.startswith("parsing took longer than 60 s")
