@@ -19,7 +19,7 @@ import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from indexer.errors import DeepreadError
 from indexer.library import MAX_ID, Library
@@ -53,13 +53,52 @@ class ServerState:
 
 
 class _Server(MCPServer[ServerState]):
-    """An unknown tool name is answered with the names that exist."""
+    """An unknown tool name is answered with the names that exist, and arguments that do not
+    fit the schema with what is wrong and what the tool takes (not pydantic's report)."""
 
     async def call_tool(self, name, arguments, context=None):  # noqa: ANN001, ANN201 (the SDK's signature)
-        if self._tool_manager.get_tool(name) is None:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
             known = ", ".join(t.name for t in self._tool_manager.list_tools())
             raise ToolError(f"there is no tool {name[:80]!r}; the tools are {known}")
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(bad_arguments(name, tool.parameters, exc.__cause__)) from None
+            raise
+
+
+def bad_arguments(name: str, schema: dict, error: ValidationError) -> str:
+    """`retrieve: top_k must be at most 50 (got 500). It takes query (text), top_k (integer 1–50) …`"""
+    problems = []
+    for e in error.errors(include_url=False)[:5]:
+        field = ".".join(str(part) for part in e["loc"]) or "the arguments"
+        if e["type"] == "missing":
+            problems.append(f"{field} is required")
+        else:
+            got = repr(e.get("input"))
+            problems.append(f"{field}: {e['msg'][:1].lower()}{e['msg'][1:]} (got {got[:60]}{'…' if len(got) > 60 else ''})")
+    required = set(schema.get("required", []))
+    takes = ", ".join(
+        f"{param} ({_kind(spec)}{'' if param in required else ', optional'})"
+        for param, spec in schema.get("properties", {}).items()
+    )
+    return f"{name}: {'; '.join(problems)}. It takes {takes}."
+
+
+def _kind(spec: dict) -> str:
+    """A parameter's JSON-schema type in a few words: `integer 1–50`, `text`, `list of integers`."""
+    spec = next((s for s in spec.get("anyOf", []) if s.get("type") != "null"), spec)
+    names = {"string": "text", "integer": "integer", "boolean": "true/false", "number": "number"}
+    if spec.get("type") == "array":
+        return f"list of {names.get(spec.get('items', {}).get('type', ''), 'value')}s"
+    kind = names.get(spec.get("type", ""), "")
+    if "minimum" in spec and "maximum" in spec and spec["maximum"] < 10**6:
+        kind += f" {spec['minimum']}–{spec['maximum']}"
+    elif "minimum" in spec:
+        kind += f" ≥ {spec['minimum']}"
+    return kind or "value"
 
 
 def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerState]:

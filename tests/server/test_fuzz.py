@@ -62,6 +62,9 @@ CASES: list[tuple[str, dict, str]] = [
     ("retrieve", {}, "query"),
     ("retrieve", {"query": "slugs", "top_k": 0}, "greater than or equal to 1"),
     ("retrieve", {"query": "slugs", "before": 99}, "less than or equal to 10"),
+    ("retrieve", {"query": "slugs", "top_k": 500},
+     "retrieve: top_k: input should be less than or equal to 50 (got 500). It takes query (text), top_k (integer 1–50, optional)"),
+    ("read_section", {"sec_id": 0}, "read_section: doc_id is required. It takes doc_id (integer ≥ 0), sec_id (integer ≥ 0)"),
     ("delete_everything", {}, "there is no tool 'delete_everything'; the tools are get_toc, retrieve, read_section"),
 ]
 
@@ -73,6 +76,7 @@ async def test_bad_calls_say_what_is_valid(client: Client, tool: str, args: dict
     assert result.is_error, text
     assert message in text, text
     assert text.strip() != f"Error executing tool {tool}"
+    assert "pydantic" not in text and "type=" not in text, "no validation library's report"
     assert not (await client.call_tool("get_toc", {})).is_error
 
 
