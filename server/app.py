@@ -70,7 +70,8 @@ class _Server(MCPServer[ServerState]):
 
 
 def bad_arguments(name: str, schema: dict, error: ValidationError) -> str:
-    """`retrieve: top_k must be at most 50 (got 500). It takes query (text), top_k (integer 1–50) …`"""
+    """`retrieve: top_k: input should be less than or equal to 50 (got 500). It takes query (text),
+    top_k (integer 1–50, optional), …`: the problems, then the whole signature to retry with."""
     problems = []
     for e in error.errors(include_url=False)[:5]:
         field = ".".join(str(part) for part in e["loc"]) or "the arguments"
