@@ -49,6 +49,8 @@ class BackgroundIndexer:
         self._debounce = debounce
         self._max_delay = max_delay
         self._pending: set[Path] = set()
+        self._collect = False  # a parse left running by an earlier batch is done: commit it
+        library.indexer.lanes.on_finished = self._parse_finished
         self._first_at: float | None = None
         self._last_at = 0.0
         self._wake = threading.Condition()
@@ -93,6 +95,13 @@ class BackgroundIndexer:
             self._idle.clear()
             self._wake.notify()
 
+    def _parse_finished(self) -> None:
+        """Called from a parse lane: a parse an earlier batch left running is done."""
+        with self._wake:
+            self._collect = True
+            self._idle.clear()
+            self._wake.notify()
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """True once the startup reconcile is done, no event is waiting and semantic search has
         caught up (tests, CLI)."""
@@ -118,8 +127,12 @@ class BackgroundIndexer:
             while True:
                 if self._stopping:
                     return None
+                if not self._pending and self._collect:
+                    self._collect = False
+                    return []  # a sync of no paths commits what the lanes finished
                 if not self._pending:
-                    self._idle.set()
+                    if not self.library.indexer.lanes.busy():  # else a parse is under way, or to commit
+                        self._idle.set()
                     self._wake.wait()
                     continue
                 now = time.monotonic()

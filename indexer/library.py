@@ -25,6 +25,7 @@ from filelock import FileLock, Timeout
 from indexer.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.files import check_roots, root_labels
+from indexer.lanes import SLOW_PARSE_S
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
 from indexer.pages import PdfPages, image_tokens, open_pdf
@@ -175,12 +176,15 @@ class Library:
     def reconcile(self, progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
         """Bring the index in line with the folders; `toc()` reports progress meanwhile. Each
         document is readable and found by keyword search once parsed; `wait`: return once
-        semantic search covers them too (the server does not wait)."""
-        return self._tracked(lambda record: self.indexer.reconcile(record), progress, wait)
+        semantic search covers them too (the server does not wait, and leaves a slow parse to
+        finish on its own: `indexer.lanes`)."""
+        patience = None if wait else SLOW_PARSE_S
+        return self._tracked(lambda record: self.indexer.reconcile(record, patience), progress, wait)
 
     def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
         """Re-index or remove just these paths (file events)."""
-        return self._tracked(lambda record: self.indexer.sync_paths(paths, record), progress, wait)
+        patience = None if wait else SLOW_PARSE_S
+        return self._tracked(lambda record: self.indexer.sync_paths(paths, record, patience), progress, wait)
 
     def note_scanning(self) -> None:
         """Until the files found are registered, get_toc says the folder is being scanned."""

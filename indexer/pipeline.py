@@ -21,7 +21,6 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +29,7 @@ import numpy as np
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.files import is_indexable, real_path, relative_key, title_from_name
+from indexer.lanes import ParseLanes
 from indexer.models import DocumentStructure
 from indexer.parse import DocumentParser, read_bytes
 from indexer.parse.mineru import MINERU_FORMATS
@@ -42,9 +42,6 @@ log = logging.getLogger(__name__)
 # Paragraphs embedded and written to Chroma together: a Chroma add costs ~80 ms however
 # few vectors it carries, and a batch is also how often the catch-up lane can be stopped.
 BATCH_PARAGRAPHS = 256
-# Files parsed at once (each MinerU parse is a child process of about one core): one slow
-# file (a long scan under OCR, a hostile PDF running into its time limit) takes one lane.
-PARSE_LANES = 2
 
 
 @dataclass
@@ -114,6 +111,8 @@ class Indexer:
         self.excluded = [e.resolve() for e in excluded or []]
         self.cancel = threading.Event()  # set to stop a running reconcile between files
         self.on_commit: Callable[[], None] = lambda: None  # a version waits for vectors: wake the lane
+        # (root, relpath, path) → what parsing it gave; `sync` commits it
+        self.lanes: ParseLanes[tuple[str, str, Path], Outcome | _Prepared] = ParseLanes()
 
     # --- the folder ------------------------------------------------------------------
 
@@ -162,13 +161,15 @@ class Indexer:
 
     # --- reconcile -------------------------------------------------------------------
 
-    def reconcile(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+    def reconcile(self, progress: ProgressCallback | None = None, patience: float | None = None) -> ReconcileReport:
         """The whole folder: every file on disk against every document in the index."""
         files = self.scan()
         gone = [d for d in self.store.documents() if (d.root, d.relpath) not in files]
-        return self.sync(files, gone, progress)
+        return self.sync(files, gone, progress, patience)
 
-    def sync_paths(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> ReconcileReport:
+    def sync_paths(
+        self, paths: Iterable[Path], progress: ProgressCallback | None = None, patience: float | None = None
+    ) -> ReconcileReport:
         """Just these paths (from file events): index what exists, remove what is gone.
 
         A path may be a folder (created, moved in, moved away or deleted): everything
@@ -195,7 +196,7 @@ class Indexer:
             touched.extend(self.store.documents_under(str(root), relpath))
         # What the index holds under these paths but the disk no longer shows is gone.
         gone = {d.doc_id: d for d in touched if (d.root, d.relpath) not in files}
-        return self.sync(dict(sorted(files.items())), list(gone.values()), progress)
+        return self.sync(dict(sorted(files.items())), list(gone.values()), progress, patience)
 
     def root_of(self, path: Path) -> Path | None:
         """The served root a path lies under (lexically: links are judged when indexing)."""
@@ -211,8 +212,11 @@ class Indexer:
         files: dict[tuple[str, str], Path],
         gone_docs: list[DocumentRow],
         progress: ProgressCallback | None = None,
+        patience: float | None = None,
     ) -> ReconcileReport:
-        """Index `files` (if changed) and remove `gone_docs`, keeping doc_ids of moved files."""
+        """Index `files` (if changed) and remove `gone_docs`, keeping doc_ids of moved files.
+        `patience`: leave parses running this long to finish on their own once the rest of the
+        batch is done (`indexer.lanes`); None waits for every file, and for those left before."""
         report = ReconcileReport()
         known = {(d.root, d.relpath): d for d in self.store.documents()}
         gone = {(d.root, d.relpath): d for d in gone_docs}
@@ -245,24 +249,27 @@ class Indexer:
             if progress:
                 progress(Progress(done, total, relpath, outcome.action))
 
-        def prepare(root: str, relpath: str, path: Path) -> Outcome | _Prepared | None:
-            if self.cancel.is_set():
-                return None
-            return self._prepare(Path(root), path, known[(root, relpath)])
+        # Parses an earlier batch left running that are done now (all of them, when waiting).
+        for job, result in self.lanes.finished(wait=patience is None):
+            if (outcome := self._settle(job, result)) is not None:
+                total += 1
+                record(job[1], outcome)
+            elif job[2].exists() and job[:2] not in files:  # changed while it was parsed: again
+                files[job[:2]] = job[2]
+                total += 1
 
-        # Files are parsed PARSE_LANES at a time, quickest first, and each is committed on this
-        # thread as soon as its parse is done: a long PDF holds one lane while the rest of the
-        # folder flows through the other.
-        queue = sorted(files.items(), key=lambda item: _parse_cost(item[1]))
-        with ThreadPoolExecutor(PARSE_LANES, thread_name_prefix="deepread-parse") as lanes:
-            running = {lanes.submit(prepare, root, relpath, path): relpath for (root, relpath), path in queue}
-            for future in as_completed(running):
-                prepared = future.result()
-                if prepared is None:  # cancelled before it started
-                    continue
-                if not isinstance(prepared, Outcome):
-                    (prepared,) = self._commit([prepared])  # readable now; its vectors follow on the lane
-                record(running[future], prepared)
+        # Files are parsed on the lanes, quickest first, and each is committed on this thread as
+        # soon as its parse is done; a file still parsing from an earlier batch is left to it
+        # (`_settle` parses it again if it changed meanwhile).
+        carried = {job[:2] for job in self.lanes.carried()}
+        queued = sorted(files.items(), key=lambda f: _parse_cost(f[1]))
+        jobs = [(root, relpath, path) for (root, relpath), path in queued if (root, relpath) not in carried]
+        total -= len(files) - len(jobs)
+        work = lambda job: self._prepare(Path(job[0]), job[2], known.get(job[:2]))  # noqa: E731
+        for job, prepared in self.lanes.run(jobs, work, self.cancel, patience):
+            if not isinstance(prepared, Outcome):
+                (prepared,) = self._commit([prepared])  # readable now; its vectors follow on the lane
+            record(job[1], prepared)
         if self.cancel.is_set():
             return report
 
@@ -371,6 +378,26 @@ class Indexer:
         if waiting:
             self.on_commit()
         return outcomes
+
+    def _settle(self, job: tuple[str, str, Path], result: Outcome | _Prepared | BaseException) -> Outcome | None:
+        """A parse carried from an earlier batch, now done: committed if its document is still
+        there and its file unchanged since it was read; None otherwise (a changed file is
+        parsed again, a removed one was removed)."""
+        if isinstance(result, BaseException):
+            log.error("parsing %s failed: %r; it is tried again at the next start", job[1], result)
+            return None
+        if isinstance(result, Outcome):
+            return result
+        try:
+            stat = job[2].stat()
+        except OSError:
+            return None
+        if self.store.document(result.doc_id) is None or (stat.st_size, stat.st_mtime_ns) != (
+            result.facts["size"], result.facts["mtime_ns"]
+        ):
+            return None
+        (outcome,) = self._commit([result])
+        return outcome
 
     def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
         """Mark failed and drop the old content: it no longer describes the file."""

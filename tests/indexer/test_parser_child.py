@@ -346,12 +346,9 @@ def test_a_torn_cache_file_is_parsed_again_and_replaced(
 # --- parse lanes -----------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_a_stuck_file_holds_one_lane_while_the_others_are_indexed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_library: Callable[..., object]
-) -> None:
-    """The smallest PDF (so first in the queue) hangs its parser until the time limit; the
-    others are parsed beside it and are readable before it fails."""
+def stuck_parser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder whose `stuck.pdf` (the smallest file, so first in the queue) hangs its parser
+    until the time limit; any other PDF parses as usual."""
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(
@@ -368,18 +365,56 @@ def test_a_stuck_file_holds_one_lane_while_the_others_are_indexed(
     pdf.set_font("Helvetica", size=11)
     pdf.cell(0, 6, "Stuck.")
     pdf.output(str(docs / "stuck.pdf"))
+    return docs
+
+
+@pytest.mark.slow
+def test_a_stuck_file_holds_one_lane_while_the_others_are_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_library: Callable[..., object]
+) -> None:
+    """The others are parsed beside the stuck file and are readable before it fails."""
+    docs = stuck_parser(tmp_path, monkeypatch)
     for name in ("otters.pdf", "beavers.pdf"):
         make_pdf(docs / name)
     assert (docs / "stuck.pdf").stat().st_size < (docs / "otters.pdf").stat().st_size, "the stuck file is queued first"
 
-    library = open_library(docs, parse_timeout_s=60)
+    library = open_library(docs, parse_timeout_s=40)
     order: list[tuple[str, str, float]] = []
     started = time.monotonic()
     library.reconcile(lambda p: order.append((p.path, p.action, time.monotonic() - started)) if p.path else None)
     outcomes = {path: (action, at) for path, action, at in order}
-    assert outcomes["stuck.pdf"][0] == "failed" and outcomes["stuck.pdf"][1] >= 60
+    assert outcomes["stuck.pdf"][0] == "failed" and outcomes["stuck.pdf"][1] >= 40
     for name in ("otters.pdf", "beavers.pdf"):
         action, at = outcomes[name]
         assert action == "indexed" and at < outcomes["stuck.pdf"][1], f"{name} waited for the stuck file"
     reason = next(d.reason for d in library.store.documents() if d.relpath == "stuck.pdf")
-    assert reason and reason.startswith("parsing took longer than 60 s")
+    assert reason and reason.startswith("parsing took longer than 40 s")
+
+
+@pytest.mark.slow
+def test_a_parse_outliving_its_batch_is_left_to_finish_while_new_files_are_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_library: Callable[..., object]
+) -> None:
+    """The server's indexer does not wait for a stuck parse: once the rest of its batch is done
+    and it has run past the patience, a file saved meanwhile is indexed, and the stuck one is
+    committed (failed, with its reason) when its time limit ends it."""
+    from indexer.background import BackgroundIndexer
+    from tests.conftest import wait_for
+
+    monkeypatch.setattr("indexer.library.SLOW_PARSE_S", 2.0)
+    docs = stuck_parser(tmp_path, monkeypatch)
+    library = open_library(docs, parse_timeout_s=40)
+    background = BackgroundIndexer(library, debounce=0.3)
+    background.start()
+    try:
+        wait_for(lambda: any(d.relpath == "stuck.pdf" and d.status == "indexing" for d in library.store.documents()))
+        time.sleep(3)  # past the patience: the startup batch has returned, the parse goes on alone
+        write(docs, "later.md", "# Later\n\nSaved while the stuck file was still parsing.\n")
+        wait_for(lambda: any(d.relpath == "later.md" and d.readable for d in library.store.documents()), timeout=25)
+        stuck = next(d for d in library.store.documents() if d.relpath == "stuck.pdf")
+        assert stuck.status == "indexing", "the new file did not wait for the stuck one"
+        assert background.wait_idle(90), "idle only once the stuck parse is settled"
+        stuck = next(d for d in library.store.documents() if d.relpath == "stuck.pdf")
+        assert stuck.status == "failed" and (stuck.reason or "").startswith("parsing took longer than 40 s")
+    finally:
+        background.stop()
