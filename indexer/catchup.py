@@ -146,6 +146,9 @@ def embed_pending(
                 pace(*last)
                 if stop.is_set():
                     return done
+                now = store.document(doc.doc_id)
+                if now is None or now.version != doc.version:  # removed or replaced meanwhile
+                    break
                 began = time.monotonic()
                 chunk = items[start : start + BATCH_PARAGRAPHS]
                 vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), embedder.embed([t for _, t in chunk]))
@@ -156,6 +159,8 @@ def embed_pending(
                 stale = existing - {r.vec_id for r in rows}  # left by a version replaced while it was embedded
                 if stale:
                     vectors.delete(sorted(stale))
+            elif store.document(doc.doc_id) is None:  # removed while it was embedded: so are the vectors it got
+                vectors.delete_document(doc.doc_id)
             if stop.is_set():
                 return done
     pace(*last)

@@ -4,6 +4,7 @@ got, and what a stop leaves undone the next start completes."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -123,3 +124,29 @@ def test_a_document_waiting_for_vectors_is_not_outranked_for_its_own_words(
         write(folder, "badgers.md", "# Badgers\n\nBadgers dig setts in woodland.\n")
         lib.reconcile(wait=False)
         assert lib.retrieve("badgers woodland", top_k=1).results[0].text.startswith("Badgers")
+
+
+def test_a_document_removed_while_its_vectors_are_made_leaves_none_behind(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    from indexer.catchup import embed_pending
+    from indexer.pipeline import BATCH_PARAGRAPHS
+
+    body = "\n\n".join(f"Paragraph {i} about the heron colony." for i in range(BATCH_PARAGRAPHS + 40))
+    write(folder, "herons.md", f"# Herons\n\n{body}\n")
+    lib = open_library(folder)
+    with lib.catchup.held():  # the test plays the lane, and removes the file between its batches
+        lib.reconcile(wait=False)
+        (doc,) = lib.store.documents()
+        calls = []
+
+        def pace(paragraphs: int, seconds: float) -> None:
+            calls.append(paragraphs)
+            if len(calls) == 2:  # after the first batch is in
+                assert lib.vectors.ids_for_document(doc.doc_id), "the first batch was added"
+                (folder / "herons.md").unlink()
+                lib.reconcile(wait=False)
+
+        embed_pending(lib.store, lib.vectors, lib.embedder, True, threading.Event(), pace)
+        assert lib.store.document(doc.doc_id) is None
+        assert lib.vectors.ids_for_document(doc.doc_id) == set() and lib.vectors.count() == 0, "no orphan vectors"
