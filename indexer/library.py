@@ -33,7 +33,7 @@ from indexer.parse import DocumentParser
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.pictures import StoredPictures
-from indexer.read import Images, read_section
+from indexer.read import Images, read_section, render_images
 from indexer.rerank import Reranker
 from indexer.retrieve import Retriever, check_window, clean_query
 from indexer.search import HybridSearch, SearchMode
@@ -315,18 +315,25 @@ class Library:
         with self.store.snapshot():
             doc = self._ready_document(doc_id)
             if not images:
-                return read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
-            pages, why_not = self._open_pages(doc)
-            if pages is None and Path(doc.relpath).suffix.lower() != ".pdf":
-                why_not = (
-                    f"{self.display_path(doc)} is not a PDF, so only the pictures kept from it can be shown, "
-                    "and the paragraphs read here have none."
+                answer, _ = read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
+                return answer
+        pages, why_not = self._open_pages(doc)
+        if pages is None and Path(doc.relpath).suffix.lower() != ".pdf":
+            why_not = (
+                f"{self.display_path(doc)} is not a PDF, so only the pictures kept from it can be shown, "
+                "and the paragraphs read here have none."
+            )
+        shown = Images(pages, StoredPictures(self._pictures_dir), why_not)
+        with pages or nullcontext():
+            with self.store.snapshot():
+                checked, doc = doc, self._ready_document(doc_id)
+                if doc.version != checked.version:  # indexed again since the PDF was checked: its crops may not match
+                    shown = Images(None, shown.stored, "the file changed while it was read; ask again.")
+                answer, pictured = read_section(
+                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, shown
                 )
-            with pages or nullcontext():
-                return read_section(
-                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget,
-                    Images(pages, StoredPictures(self._pictures_dir), why_not),
-                )
+            answer.images = render_images(shown, doc_id, pictured)  # outside the snapshot: commits need not wait
+        return answer
 
     def view_page(self, doc_id: int, page: int) -> PageView:
         """One page of a PDF as an image: the evidence where the text has no box (a scan, a

@@ -53,8 +53,10 @@ class Images:
 def read_section(
     store: Store, doc: DocumentRow, sec_id: int, start_para: int, end_para: int | None, version: int | None,
     token_budget: int, images: Images | None = None,
-) -> SectionText:
-    """`images`: set when the caller asked for them."""
+) -> tuple[SectionText, list[ParagraphRow]]:
+    """The answer, and the paragraphs whose images it announces: `images` (set when the caller
+    asked for them) sizes them here, and `render_images` makes them once the caller has let go
+    of the store's snapshot (rendering takes tens of ms an image; a commit need not wait)."""
     doc_id = doc.doc_id
     changed = ""
     if version is not None and version != doc.version:
@@ -92,7 +94,7 @@ def read_section(
             if children
             else "Section is empty."
         )
-        return SectionText(**base, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint)
+        return SectionText(**base, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint), []
 
     end = last if end_para is None else min(end_para, last)
     rows = store.paragraphs(doc_id, sec_id, start_para, end)
@@ -121,7 +123,6 @@ def read_section(
         if picture:
             pictured.append(row)
         used += cost + picture
-    shown = [_image(images, doc_id, row) for row in pictured] if images is not None else []
     end_read = out[-1].para_idx
     next_start = end_read + 1 if end_read < last else None
     notes = [changed.strip()] if changed else []
@@ -138,12 +139,12 @@ def read_section(
         notes.append(f"Paragraph {out[0].para_idx} is longer than the token budget and was cut.")
     if too_big:
         notes.append(f"{too_big} image(s) left out: with its paragraph, one would not fit the token budget.")
-    if images is not None and not shown and not too_big:
+    if images is not None and not pictured and not too_big:
         notes.extend(_why_no_image(images, [r for r in rows if r.para_idx <= end_read]))
-    return SectionText(
-        **base, end_para=end_read, paragraphs=out, next_start_para=next_start, images=shown,
-        hint=" ".join(notes) or None,
+    answer = SectionText(
+        **base, end_para=end_read, paragraphs=out, next_start_para=next_start, hint=" ".join(notes) or None
     )
+    return answer, pictured
 
 
 def _why_no_image(images: Images, rows: list[ParagraphRow]) -> list[str]:
@@ -160,13 +161,19 @@ def _why_no_image(images: Images, rows: list[ParagraphRow]) -> list[str]:
     return []
 
 
-def _image(images: Images, doc_id: int, row: ParagraphRow) -> PageImage:
-    rendered = images.render(row)
-    return PageImage(
-        doc_id=doc_id, page=row.page, sec_id=row.sec_id, para_idx=row.para_idx, bbox=row.box,
-        width=rendered.width, height=rendered.height, tokens=image_tokens(rendered.width, rendered.height),
-        mime_type=rendered.mime_type, data=rendered.data,
-    )
+def render_images(images: Images, doc_id: int, rows: list[ParagraphRow]) -> list[PageImage]:
+    """The images read_section announced, in order."""
+    out = []
+    for row in rows:
+        rendered = images.render(row)
+        out.append(
+            PageImage(
+                doc_id=doc_id, page=row.page, sec_id=row.sec_id, para_idx=row.para_idx, bbox=row.box,
+                width=rendered.width, height=rendered.height, tokens=image_tokens(rendered.width, rendered.height),
+                mime_type=rendered.mime_type, data=rendered.data,
+            )
+        )
+    return out
 
 
 def _paragraph_line(row: ParagraphRow) -> int:
