@@ -1,7 +1,8 @@
 """Which files in a served folder are documents, and the names they are known by.
 
 Hidden, temporary and lock files are never indexed; a file name that is not valid
-UTF-8 is kept with `\\xNN` escapes; links are followed to where they lead.
+UTF-8 is kept with `\\xNN` escapes; links are followed to where they lead. `Folders`
+walks the served roots for them.
 """
 
 from __future__ import annotations
@@ -71,3 +72,75 @@ def root_labels(roots: list[Path]) -> dict[str, str]:
                 break
         labels[str(root)] = tail.lstrip("/") or str(root)
     return labels
+
+
+class Folders:
+    """The served roots: which of their files are documents, and which root a path is under.
+
+    Roots are resolved; `excluded` folders (the data dir) are never looked into."""
+
+    def __init__(self, roots: list[Path], excluded: list[Path] | None = None):
+        self.roots = [r.resolve() for r in roots]
+        self.excluded = [e.resolve() for e in excluded or []]
+
+    def scan(self) -> dict[tuple[str, str], Path]:
+        """Every indexable file under the roots, as `(root, relpath) → path`.
+
+        Hidden folders and excluded ones (the data dir) are skipped; symbolic
+        links are followed only when they stay inside their root, and a link to a
+        file that is indexed under its own name is skipped (one document, not two).
+        """
+        found: dict[tuple[str, str], Path] = {}
+        for root in self.roots:
+            found.update(self.scan_dir(root, root))
+        return dict(sorted(found.items()))  # new files get ids in path order
+
+    def scan_dir(self, root: Path, top: Path) -> dict[tuple[str, str], Path]:
+        found: dict[tuple[str, str], Path] = {}
+        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+            here = Path(dirpath)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self.is_excluded(here / d))
+            for name in sorted(filenames):
+                path = here / name
+                if is_indexable(path) and self.within_root(path, root) and not self.is_duplicate_link(path, root):
+                    found[(str(root), relative_key(path, root))] = path
+        return found
+
+    def within_root(self, path: Path, root: Path) -> bool:
+        return real_path(path).is_relative_to(root)
+
+    def is_duplicate_link(self, path: Path, root: Path) -> bool:
+        """A symbolic link to a file of the same root that is indexed under its own name."""
+        if not path.is_symlink():
+            return False
+        target = real_path(path)
+        if target == path or not target.is_relative_to(root) or not is_indexable(target):
+            return False
+        hidden = any(part.startswith(".") for part in target.relative_to(root).parts)
+        try:
+            regular = target.is_file() and not target.is_symlink()
+        except OSError:
+            return False
+        return regular and not hidden and not self.is_excluded(target)
+
+    def is_excluded(self, path: Path) -> bool:
+        return any(path == e or e in path.parents for e in self.excluded) or real_path(path) in self.excluded
+
+    def root_of(self, path: Path) -> Path | None:
+        """The served root a path lies under (lexically: links are judged when indexing)."""
+        for root in self.roots:
+            if path == root or root in path.parents:
+                if any(part.startswith(".") for part in path.relative_to(root).parts) or self.is_excluded(path):
+                    return None
+                return root
+        return None
+
+    def is_document(self, path: Path, root: Path) -> bool:
+        """A file event's path (not a folder) that is a document of `root`, or a link that stands for one."""
+        return (
+            (path.exists() or path.is_symlink())
+            and is_indexable(path)
+            and self.within_root(path, root)
+            and not self.is_excluded(path)
+            and not self.is_duplicate_link(path, root)
+        )

@@ -18,7 +18,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import logging
-import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ import numpy as np
 
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
-from indexer.files import is_indexable, real_path, relative_key, title_from_name
+from indexer.files import Folders, real_path, relative_key, title_from_name
 from indexer.lanes import ParseLanes
 from indexer.models import DocumentStructure
 from indexer.parse import DocumentParser, read_bytes
@@ -105,65 +104,19 @@ class Indexer:
         self.vectors = vectors
         self.embedder = embedder
         self.parser = parser
-        self.roots = [r.resolve() for r in roots]
+        self.folders = Folders(roots, excluded)
         self.max_file_bytes = max_file_bytes
         self.heading_context = heading_context
-        self.excluded = [e.resolve() for e in excluded or []]
         self.cancel = threading.Event()  # set to stop a running reconcile between files
         self.on_commit: Callable[[], None] = lambda: None  # a version waits for vectors: wake the lane
         # (root, relpath, path) → what parsing it gave; `sync` commits it
         self.lanes: ParseLanes[tuple[str, str, Path], Outcome | _Prepared] = ParseLanes()
 
-    # --- the folder ------------------------------------------------------------------
-
-    def scan(self) -> dict[tuple[str, str], Path]:
-        """Every indexable file under the roots, as `(root, relpath) → path`.
-
-        Hidden folders and excluded ones (the data dir) are skipped; symbolic
-        links are followed only when they stay inside their root, and a link to a
-        file that is indexed under its own name is skipped (one document, not two).
-        """
-        found: dict[tuple[str, str], Path] = {}
-        for root in self.roots:
-            found.update(self._scan_dir(root, root))
-        return dict(sorted(found.items()))  # new files get ids in path order
-
-    def _scan_dir(self, root: Path, top: Path) -> dict[tuple[str, str], Path]:
-        found: dict[tuple[str, str], Path] = {}
-        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
-            here = Path(dirpath)
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self._is_excluded(here / d))
-            for name in sorted(filenames):
-                path = here / name
-                if is_indexable(path) and self.within_root(path, root) and not self.is_duplicate_link(path, root):
-                    found[(str(root), relative_key(path, root))] = path
-        return found
-
-    def within_root(self, path: Path, root: Path) -> bool:
-        return real_path(path).is_relative_to(root)
-
-    def is_duplicate_link(self, path: Path, root: Path) -> bool:
-        """A symbolic link to a file of the same root that is indexed under its own name."""
-        if not path.is_symlink():
-            return False
-        target = real_path(path)
-        if target == path or not target.is_relative_to(root) or not is_indexable(target):
-            return False
-        hidden = any(part.startswith(".") for part in target.relative_to(root).parts)
-        try:
-            regular = target.is_file() and not target.is_symlink()
-        except OSError:
-            return False
-        return regular and not hidden and not self._is_excluded(target)
-
-    def _is_excluded(self, path: Path) -> bool:
-        return any(path == e or e in path.parents for e in self.excluded) or real_path(path) in self.excluded
-
     # --- reconcile -------------------------------------------------------------------
 
     def reconcile(self, progress: ProgressCallback | None = None, patience: float | None = None) -> ReconcileReport:
         """The whole folder: every file on disk against every document in the index."""
-        files = self.scan()
+        files = self.folders.scan()
         gone = [d for d in self.store.documents() if (d.root, d.relpath) not in files]
         return self.sync(files, gone, progress, patience)
 
@@ -179,33 +132,18 @@ class Indexer:
         touched: list[DocumentRow] = []
         for path in paths:
             path = real_path(path.parent) / path.name  # the roots are resolved: so is the folder of a path
-            root = self.root_of(path)
+            root = self.folders.root_of(path)
             if root is None:
                 continue
             relpath = relative_key(path, root)
             if path.is_dir() and not path.is_symlink():
-                files.update(self._scan_dir(root, path))
-            elif (
-                (path.exists() or path.is_symlink())
-                and is_indexable(path)
-                and self.within_root(path, root)
-                and not self._is_excluded(path)
-                and not self.is_duplicate_link(path, root)
-            ):
+                files.update(self.folders.scan_dir(root, path))
+            elif self.folders.is_document(path, root):
                 files[(str(root), relpath)] = path
             touched.extend(self.store.documents_under(str(root), relpath))
         # What the index holds under these paths but the disk no longer shows is gone.
         gone = {d.doc_id: d for d in touched if (d.root, d.relpath) not in files}
         return self.sync(dict(sorted(files.items())), list(gone.values()), progress, patience)
-
-    def root_of(self, path: Path) -> Path | None:
-        """The served root a path lies under (lexically: links are judged when indexing)."""
-        for root in self.roots:
-            if path == root or root in path.parents:
-                if any(part.startswith(".") for part in path.relative_to(root).parts) or self._is_excluded(path):
-                    return None
-                return root
-        return None
 
     def sync(
         self,

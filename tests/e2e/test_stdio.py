@@ -120,7 +120,7 @@ async def test_retrieve_then_read_section(client: Client) -> None:
     top = hits[0]
     assert (top["doc_id"], top["sec_id"], top["para_idx"], top["is_hit"], top["rank"]) == (manual, 5, 0, True, 1)
     assert top["section_path"] == ["Espresso Machine Manual", "3 Cleaning"]
-    assert f"#1 score=" in result.content[0].text and f"({manual}, 5, 0) v1" in result.content[0].text
+    assert "#1 score=" in result.content[0].text and f"({manual}, 5, 0) v1" in result.content[0].text
 
     scoped = await client.call_tool("retrieve", {"query": "warranty", "doc_ids": [manual]})
     assert {r["doc_id"] for r in scoped.structured_content["results"]} == {manual}

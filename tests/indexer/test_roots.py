@@ -92,7 +92,7 @@ def test_root_of_picks_the_root_a_path_lies_under(
     tmp_path: Path, docs: Path, docs2: Path, open_library: Callable[..., Library]
 ) -> None:
     lib = open_library(docs, docs2, data_dir=docs / "index")  # the index inside a served folder
-    root_of = lib.indexer.root_of
+    root_of = lib.indexer.folders.root_of
     x = docs.parent
     assert root_of(docs / "a.md") == docs
     assert root_of(docs / "deep" / "er" / "a.md") == docs
@@ -114,8 +114,8 @@ def test_the_order_of_the_roots_does_not_change_which_root_owns_a_path(
     first = open_library(docs2, docs, data_dir=tmp_path / "data-a")
     second = open_library(docs, docs2, data_dir=tmp_path / "data-b")
     for lib in (first, second):
-        assert lib.indexer.root_of(docs / "a.md") == docs
-        assert lib.indexer.root_of(docs2 / "a.md") == docs2
+        assert lib.indexer.folders.root_of(docs / "a.md") == docs
+        assert lib.indexer.folders.root_of(docs2 / "a.md") == docs2
 
 
 def test_file_events_are_indexed_under_the_right_root(
