@@ -3,14 +3,15 @@
 `Indexer.reconcile()` brings the index in line with the folders (new files
 indexed, changed ones re-indexed, deleted ones removed, unchanged ones not
 touched: size and mtime first, then the content hash); `sync_paths()` does the
-same for the paths a file event names. Each file is committed as soon as it is
-parsed (`_commit`): the SQLite swap makes its new version visible in one
-transaction (readable, and found by BM25 at once), marked `embedded` only if
-every paragraph already has its vector; vectors no longer referenced go after
-the swap. The catch-up lane (`indexer.catchup`) then adds the missing vectors,
-batch by batch, and marks each version embedded once all are in. A crash anywhere leaves a consistent index: a version without its
-flag is embedded by the next start, and unreferenced vectors are reused or
-removed the next time their document is indexed.
+same for the paths a file event names. Files are parsed on two lanes, quickest
+first (`indexer.lanes`), and each is committed as soon as it is parsed
+(`_commit`): the SQLite swap makes its new version visible in one transaction
+(readable, and found by BM25 at once), marked `embedded` only if every paragraph
+already has its vector; vectors no longer referenced go after the swap. The
+catch-up lane (`indexer.catchup`) then adds the missing vectors, batch by batch,
+and marks each version embedded once all are in. A crash anywhere leaves a
+consistent index: a version without its flag is embedded by the next start, and
+unreferenced vectors are reused or removed the next time their document is indexed.
 """
 
 from __future__ import annotations
