@@ -2,8 +2,11 @@
 
 A new version is committed without waiting for its embeddings: `get_toc` lists it,
 `read_section` reads it and BM25 finds it at once; its paragraphs then wait for their
-vectors, which this lane computes in batches while the indexer parses the next files
-(a PDF parses in a child process, so the two share the machine's cores). A document
+vectors, which this lane computes in batches while the indexer parses the next files.
+On a machine with few cores the two compete for them: the lane runs at a lower CPU
+priority (`LANE_NICENESS`, Linux), with its own copy of the model loaded on its thread so
+that the threads ONNX Runtime starts for it inherit that priority, and parsing (what makes
+a document readable) and queries come first; the total work is the same. A document
 counts as embedded (`documents.embedded`) only once all its vectors are in Chroma, so
 after a crash the next start finds what is missing and completes it.
 """
@@ -11,6 +14,8 @@ after a crash the next start finds what is missing and completes it.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +31,18 @@ from indexer.vectors import VectorIndex
 log = logging.getLogger(__name__)
 
 RATE_WEIGHT = 0.3  # how fast the rate estimate follows the latest batch
+LANE_NICENESS = 10  # nice value of the lane's threads: they take the CPU time parsing leaves
+
+
+def lower_priority() -> None:
+    """Lower the calling thread's CPU priority to LANE_NICENESS. On Linux the nice value is
+    per thread and the threads it starts inherit it; elsewhere this is left alone (it would
+    apply to the whole process)."""
+    if sys.platform.startswith("linux"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LANE_NICENESS)
+        except OSError:  # not allowed here: same priority as the rest, which is only slower to read
+            log.debug("could not lower the vector lane's priority")
 
 
 @dataclass
@@ -97,6 +114,7 @@ class VectorCatchUp:
         self._idle.set()
 
     def _run(self) -> None:
+        lower_priority()
         while not self._stop.is_set():
             self._wake.wait()
             self._wake.clear()

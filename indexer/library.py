@@ -113,9 +113,10 @@ class Library:
                 else None
             )
             self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode, reranker)
+            self._lane_model: Embedder | None = None
             self.catchup = VectorCatchUp(
                 lambda stop, pace: embed_pending(
-                    self.store, self.vectors, self.embedder, config.heading_context, stop, pace
+                    self.store, self.vectors, self._lane_embedder(), config.heading_context, stop, pace
                 )
             )
             self.indexer.on_commit = self.catchup.wake
@@ -124,6 +125,13 @@ class Library:
         except BaseException:
             self._lock.release()
             raise
+
+    def _lane_embedder(self) -> Embedder:
+        """The vector lane's own copy of the model, loaded on the lane's thread (`indexer.catchup`)."""
+        if self._lane_model is None:
+            config = self.config
+            self._lane_model = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
+        return self._lane_model
 
     def close(self) -> None:
         self.catchup.stop()  # after the batch under way; the next start embeds the rest

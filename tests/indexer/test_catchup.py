@@ -4,9 +4,12 @@ got, and what a stop leaves undone the next start completes."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from indexer.library import Library
 from server.render import render_retrieve, render_toc
@@ -150,3 +153,32 @@ def test_a_document_removed_while_its_vectors_are_made_leaves_none_behind(
         embed_pending(lib.store, lib.vectors, lib.embedder, True, threading.Event(), pace)
         assert lib.store.document(doc.doc_id) is None
         assert lib.vectors.ids_for_document(doc.doc_id) == set() and lib.vectors.count() == 0, "no orphan vectors"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads thread priorities from /proc")
+def test_the_lane_computes_at_a_lower_priority_than_parsing_and_queries(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    from indexer.catchup import LANE_NICENESS
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    if base >= LANE_NICENESS:
+        pytest.skip(f"the tests run at nice {base} already")
+    for i in range(8):
+        write(folder, f"d{i}.md", f"# Doc {i}\n\n" + "\n\n".join(f"Heron {j} waits in the reeds of pond {i}." for j in range(40)))
+    lib = open_library(folder)
+    assert lib.reconcile().embedded == 320
+
+    def threads() -> list[tuple[int, int]]:
+        """(nice, CPU ticks) of this process's threads."""
+        out = []
+        for task in Path("/proc/self/task").iterdir():
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            out.append((int(fields[16]), int(fields[11]) + int(fields[12])))
+        return out
+
+    lowered = [ticks for nice, ticks in threads() if nice == LANE_NICENESS]
+    assert len(lowered) >= 2 and sum(lowered) > 0, "the lane and the model threads it started run niced, and did the work"
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base, "the caller's thread keeps its priority"
+    lib.use_search("dense")
+    assert lib.retrieve("grey bird waiting in reeds").results, "queries use the model at normal priority"
