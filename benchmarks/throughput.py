@@ -33,7 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from indexer.library import Library, LibraryConfig
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import MineruOptions
-from indexer.pipeline import PARSE_LANES, embedded_text
+from indexer.lanes import LANES
+from indexer.pipeline import embedded_text
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
@@ -93,7 +94,7 @@ def main() -> None:
 
 
 def parse_only(folder: Path, scratch: Path) -> float:
-    """Seconds to parse every file of `folder` cold, `PARSE_LANES` at a time, and nothing else."""
+    """Seconds to parse every file of `folder` cold, `LANES` at a time, and nothing else."""
     parser = DocumentParser(MineruOptions(cache_dir=scratch / "cache", home=scratch / "mineru", work_dir=scratch / "tmp"))
 
     def parse(path: Path) -> None:
@@ -101,7 +102,7 @@ def parse_only(folder: Path, scratch: Path) -> float:
         parser.parse(path, data, hashlib.sha256(data).hexdigest())
 
     start = time.perf_counter()
-    with ThreadPoolExecutor(PARSE_LANES) as lanes:
+    with ThreadPoolExecutor(LANES) as lanes:
         list(lanes.map(parse, sorted(folder.iterdir())))
     elapsed = time.perf_counter() - start
     shutil.rmtree(scratch, ignore_errors=True)
