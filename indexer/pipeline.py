@@ -204,7 +204,9 @@ class Indexer:
         queued = sorted(files.items(), key=lambda f: _parse_cost(f[1]))
         jobs = [(root, relpath, path) for (root, relpath), path in queued if (root, relpath) not in carried]
         total -= len(files) - len(jobs)
-        work = lambda job: self._prepare(Path(job[0]), job[2], known.get(job[:2]))  # noqa: E731
+        def work(job: tuple[str, str, Path]) -> Outcome | _Prepared:
+            return self._prepare(Path(job[0]), job[2], known.get(job[:2]))
+
         for job, prepared in self.lanes.run(jobs, work, self.cancel, patience):
             if not isinstance(prepared, Outcome):
                 (prepared,) = self._commit([prepared])  # readable now; its vectors follow on the lane
