@@ -176,12 +176,17 @@ def _table(item: dict, page: int | None) -> Block | None:
     return Block("table", text, page=page) if has_words(_TAGS.sub(" ", text)) else None
 
 
+_FILE_NAME = re.compile(r"[\w\s.()-]{1,80}\.(?:png|jpe?g|gif|bmp|tiff?|emf|wmf|svg|webp)", re.I)
+
+
 def _figure(item: dict, page: int | None) -> Block | None:
     kind = item["type"]
     captions = item.get(f"{kind}_caption", []) or item.get("image_caption", [])
     footnotes = item.get(f"{kind}_footnote", []) or item.get("image_footnote", [])
     parts = [clean(x) for x in [*captions, *footnotes, item.get("text", "")] if x]
     recognised = (item.get("content") or item.get("text_layer") or "").strip()  # text inside a chart or scan
+    if _FILE_NAME.fullmatch(recognised):  # an office picture's alt text is often just its file name
+        recognised = ""
     text = "\n".join(p for p in [" ".join(parts), recognised] if p)
     if has_words(text):
         return Block("figure", text, page=page, picture=item.get("picture"))
