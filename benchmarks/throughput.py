@@ -12,6 +12,9 @@ all are, and until semantic search covers all; pages/s for each; and, as the sam
 baseline, the time to embed the same paragraphs alone (same model, same process). Peak RSS.
 With `--parse-alone` (cold runs), the files are first parsed alone, as the indexer does (its
 parse lanes, a throwaway cache), and the time to all readable is also given as a ratio to it.
+With `--flat-baseline`, the same process then times the flat-chunk baseline of
+`benchmarks.retrieval` to a full index of the same files: text layer read by pypdfium2, cut
+into 800-word windows (step 400), each embedded by the same model.
 The script reads only what every version of the library has, so it can time an older
 checkout too: `PYTHONPATH=<checkout> python benchmarks/throughput.py --label before`.
 """
@@ -47,6 +50,7 @@ def main() -> None:
     parser.add_argument("--parse-cache", type=Path, default=None, help="a warm MinerU parse cache (else: cold parse)")
     parser.add_argument("--label", default="now")
     parser.add_argument("--parse-alone", action="store_true", help="time the cold parse alone first (same-run baseline)")
+    parser.add_argument("--flat-baseline", action="store_true", help="time the flat-chunk baseline's full index after")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "throughput.md")
     args = parser.parse_args()
 
@@ -62,6 +66,7 @@ def main() -> None:
         )
         library = Library(config)
         row = measure(library, n_files=len(list(folder.iterdir())))
+        flat = flat_index(folder, library) if args.flat_baseline else None
         library.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -73,6 +78,7 @@ def main() -> None:
         f"{row['pages'] / row['readable']:.1f} | {row['pages'] / row['embedded']:.1f} | {row['embed_alone']:.1f} | "
         f"{row['embedded'] / row['embed_alone']:.2f} | "
         + (f"{parse_alone:.1f} | {row['readable'] / parse_alone:.2f} | " if parse_alone else "– | – | ")
+        + (f"{flat[1]:.1f} ({flat[0]:,} chunks) | " if flat else "– | ")
         + f"{row['rss_mb']:,.0f} |"
     )
     print(line)
@@ -86,8 +92,8 @@ def main() -> None:
             "and nothing else, before the run.\n\n"
             "| code | parse | files | pages | paragraphs | first readable s | all readable s | all embedded s | "
             "pages/s readable | pages/s embedded | embedding alone s | embedded ÷ alone | parse alone s | "
-            "readable ÷ parse alone | peak RSS MB |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+            "readable ÷ parse alone | flat-chunk baseline, full index s | peak RSS MB |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         )
     with args.out.open("a") as f:
         f.write(line + "\n")
@@ -107,6 +113,16 @@ def parse_only(folder: Path, scratch: Path) -> float:
     elapsed = time.perf_counter() - start
     shutil.rmtree(scratch, ignore_errors=True)
     return elapsed
+
+
+def flat_index(folder: Path, library: Library) -> tuple[int, float]:
+    """The flat-chunk baseline's chunks, and seconds to read, cut and embed them (same model)."""
+    from benchmarks.retrieval import file_pages, word_windows
+
+    start = time.perf_counter()
+    texts = [text for path in sorted(folder.iterdir()) for text, _ in word_windows(file_pages(path))]
+    library.embedder.embed(texts)
+    return len(texts), time.perf_counter() - start
 
 
 def measure(library: Library, n_files: int) -> dict[str, float]:
