@@ -24,9 +24,9 @@ from filelock import FileLock, Timeout
 
 from indexer.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.embedder import DEFAULT_MODEL, Embedder
+from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.files import check_roots, root_labels
 from indexer.lanes import SLOW_PARSE_S
-from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
 from indexer.pages import PdfPages, image_tokens, open_pdf
 from indexer.parse import DocumentParser
@@ -326,7 +326,7 @@ class Library:
                 answer, _ = read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
                 return answer
         pages, why_not = self._open_pages(doc)
-        if pages is None and Path(doc.relpath).suffix.lower() != ".pdf":
+        if Path(doc.relpath).suffix.lower() != ".pdf":  # open_pdf's reason would be about pages alone
             why_not = (
                 f"{self.display_path(doc)} is not a PDF, so only the pictures kept from it can be shown, "
                 "and the paragraphs read here have none."

@@ -193,7 +193,7 @@ class Indexer:
             if (outcome := self._settle(job, result)) is not None:
                 total += 1
                 record(job[1], outcome)
-            elif job[2].exists() and job[:2] not in files:  # changed while it was parsed: again
+            elif job[2].exists() and job[:2] not in files:  # changed while it was parsed, or the parse failed: again
                 files[job[:2]] = job[2]
                 total += 1
 
@@ -204,6 +204,7 @@ class Indexer:
         queued = sorted(files.items(), key=lambda f: _parse_cost(f[1]))
         jobs = [(root, relpath, path) for (root, relpath), path in queued if (root, relpath) not in carried]
         total -= len(files) - len(jobs)
+
         def work(job: tuple[str, str, Path]) -> Outcome | _Prepared:
             return self._prepare(Path(job[0]), job[2], known.get(job[:2]))
 
@@ -325,7 +326,7 @@ class Indexer:
         there and its file unchanged since it was read; None otherwise (a changed file is
         parsed again, a removed one was removed)."""
         if isinstance(result, BaseException):
-            log.error("parsing %s failed: %r; it is tried again at the next start", job[1], result)
+            log.error("parsing %s failed: %r; parsing it again", job[1], result)
             return None
         if isinstance(result, Outcome):
             return result
