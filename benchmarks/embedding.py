@@ -24,7 +24,7 @@ from pathlib import Path
 
 from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.models import section_paths
-from indexer.pipeline import embedded_text
+from indexer.passages import vector_ids
 from indexer.store import Store
 from indexer.vectors import VectorIndex
 
@@ -45,7 +45,7 @@ def main() -> None:
     texts: list[str] = []
     for doc in store.documents():
         paths = section_paths(store.sections(doc.doc_id))
-        texts.extend(embedded_text(paths.get(p.sec_id, []), p.text, True) for p in store.document_paragraphs(doc.doc_id))
+        texts.extend(vector_ids(doc.doc_id, store.document_paragraphs(doc.doc_id), paths, True)[1].values())
     store.close()
     texts = random.Random(0).sample(texts, min(args.paragraphs, len(texts)))
     models = args.models or args.index.parent / "models"

@@ -13,7 +13,7 @@ on the 2-core box, so the collection is synthetic, built from real material:
    the real headings; each text gets a numeric suffix (distinct rows for BM25) and each
    vector is its source's vector plus gaussian noise (`--noise` per dimension), re-normalised.
 3. Documents are committed with `Indexer.add_structures` (the indexer's own commit, the
-   vectors given instead of embedded), in batches of `BATCH_PARAGRAPHS`, into a Library
+   vectors given instead of embedded), in batches of `BATCH_PASSAGES`, into a Library
    opened on an empty temporary folder, whose `reconcile()` is never called (it would
    remove documents without files).
    The collection grows through `--sizes`, measured at each.
@@ -48,7 +48,8 @@ import numpy as np
 from indexer.library import Library, LibraryConfig
 from indexer.models import Block, DocumentStructure, ParsedDocument
 from indexer.parse import parse_text_file
-from indexer.pipeline import BATCH_PARAGRAPHS, embedded_text
+from indexer.passages import embedded_text
+from indexer.pipeline import BATCH_PASSAGES
 from indexer.search import SearchMode
 from indexer.structure import MAX_TEXT_TOKENS, build
 
@@ -189,7 +190,7 @@ def _grow(library: Library, material: Material, size: int, args: argparse.Namesp
     batch: list[int] = []
     for k in range(have, want):
         batch.append(k)
-        if len(batch) * args.doc_paragraphs >= BATCH_PARAGRAPHS or k == want - 1:
+        if len(batch) * args.doc_paragraphs >= BATCH_PASSAGES or k == want - 1:
             _commit(library, material, batch, args)
             batch = []
     return time.perf_counter() - start, (want - have) * args.doc_paragraphs
@@ -353,7 +354,7 @@ def _report(
         f"text + ` [k]`, vector = source vector + N(0, {args.noise}²) per dimension, re-normalised (cosine to the "
         f"source ≈ {1 / (1 + args.noise**2 * material.vectors.shape[1]) ** 0.5:.2f}). Written with "
         f"`Store.add_document`, `VectorIndex.ids_for_document/add`, `Store.replace_content` in batches of "
-        f"{BATCH_PARAGRAPHS}+ paragraphs (`Indexer.add_structures`), growing through the sizes; queried with "
+        f"{BATCH_PASSAGES}+ paragraphs (`Indexer.add_structures`), growing through the sizes; queried with "
         f"`Library.retrieve(top_k=5, before=0, after=0)` over {min(args.queries, len(material.headings))} real "
         f"headings; p50/p95 are medians over {args.rounds} rounds. *Baseline*: a separate {sizes[0]:,}-paragraph "
         "library (the same first documents) queried in turn with the growing one, query by query, so "

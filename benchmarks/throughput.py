@@ -37,7 +37,6 @@ from indexer.library import Library, LibraryConfig
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import MineruOptions
 from indexer.lanes import LANES
-from indexer.pipeline import embedded_text
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
@@ -74,11 +73,11 @@ def main() -> None:
         print(f"parse alone: {parse_alone:.1f} s; all readable: {row['readable']:.1f} s = {row['readable'] / parse_alone:.2f}x")
     line = (
         f"| {args.label} | {'warm' if args.parse_cache else 'cold'} | {row['files']} | {row['pages']:,} | "
-        f"{row['paragraphs']:,} | {row['first']:.1f} | {row['readable']:.1f} | {row['embedded']:.1f} | "
+        f"{row['paragraphs']:,} ({row['vectors']:,} vectors) | {row['first']:.1f} | {row['readable']:.1f} | {row['embedded']:.1f} | "
         f"{row['pages'] / row['readable']:.1f} | {row['pages'] / row['embedded']:.1f} | {row['embed_alone']:.1f} | "
         f"{row['embedded'] / row['embed_alone']:.2f} | "
         + (f"{parse_alone:.1f} | {row['readable'] / parse_alone:.2f} | " if parse_alone else "– | – | ")
-        + (f"{flat[1]:.1f} ({flat[0]:,} chunks) | " if flat else "– | ")
+        + (f"{flat[1]:.1f} ({flat[0]:,} chunks; complete ÷ flat {row['embedded'] / flat[1]:.2f}) | " if flat else "– | ")
         + f"{row['rss_mb']:,.0f} |"
     )
     print(line)
@@ -148,22 +147,33 @@ def measure(library: Library, n_files: int) -> dict[str, float]:
     library.embedder.embed(texts)
     alone = time.perf_counter() - began
     return {
-        "files": len(docs), "pages": sum(d.n_pages or 0 for d in docs), "paragraphs": len(texts),
+        "files": len(docs), "pages": sum(d.n_pages or 0 for d in docs), "paragraphs": sum(d.n_paras for d in docs),
+        "vectors": len(texts),
         "first": first or embedded, "readable": readable or embedded, "embedded": embedded, "embed_alone": alone,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
 
 def _embedded_texts(library: Library, docs: list) -> list[str]:  # noqa: ANN001 (store rows of any version)
-    """What the model saw for each paragraph (heading path and text), read back from the store."""
+    """What the model saw (passages, or paragraphs before them), read back from the store."""
+    try:
+        from indexer.passages import vector_ids
+    except ImportError:  # a checkout from before passages: one vector per paragraph
+        from indexer.pipeline import embedded_text  # type: ignore[attr-defined]
+
+        vector_ids = None
     texts = []
     for d in docs:
         paths: dict[int, list[str]] = {}
+        rows = []
         for s in library.store.sections(d.doc_id):  # typed rows now, sqlite3.Row before
             sec_id, parent, title = (s.sec_id, s.parent, s.title) if hasattr(s, "sec_id") else (s["sec_id"], s["parent"], s["title"])
             paths[sec_id] = [*(paths.get(parent, []) if parent is not None else []), title]
-            for p in library.store.paragraphs(d.doc_id, sec_id, 0, 10**9):
-                texts.append(embedded_text(paths[sec_id], p.text, library.config.heading_context))
+            rows.extend(library.store.paragraphs(d.doc_id, sec_id, 0, 10**9))
+        if vector_ids is not None:
+            texts.extend(vector_ids(d.doc_id, rows, paths, library.config.heading_context)[1].values())
+        else:
+            texts.extend(embedded_text(paths[p.sec_id], p.text, library.config.heading_context) for p in rows)
     return texts
 
 

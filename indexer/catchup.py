@@ -18,13 +18,15 @@ import os
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from indexer.embedder import Embedder
 from indexer.models import section_paths
-from indexer.pipeline import BATCH_PARAGRAPHS, embedded_text
+from indexer.passages import vector_ids
+from indexer.pipeline import BATCH_PASSAGES
 from indexer.store import Store
 from indexer.vectors import VectorIndex
 
@@ -142,9 +144,9 @@ def embed_pending(
     store: Store, vectors: VectorIndex, embedder: Embedder, heading_context: bool, stop: threading.Event,
     pace: Callable[[int, float], None] = lambda n, s: None,
 ) -> int:
-    """Add the vectors committed versions are missing, document by document, in batches of
-    BATCH_PARAGRAPHS; mark each version embedded once all are in. `pace(paragraphs, seconds)`
-    is called before each batch with the previous one's. Returns the paragraphs embedded."""
+    """Add the passage vectors committed versions are missing, document by document, in batches
+    of BATCH_PASSAGES; mark each version embedded once all are in. `pace(paragraphs, seconds)` is
+    called before each batch with the previous one's. Returns the paragraphs covered."""
     done = 0
     last = (0, 0.0)
     while not stop.is_set():
@@ -153,14 +155,11 @@ def embed_pending(
             break
         for doc in waiting:
             rows = store.document_paragraphs(doc.doc_id)
-            paths = section_paths(store.sections(doc.doc_id))
+            ids, texts = vector_ids(doc.doc_id, rows, section_paths(store.sections(doc.doc_id)), heading_context)
             existing = vectors.ids_for_document(doc.doc_id)
-            todo: dict[str, str] = {}
-            for r in rows:
-                if r.vec_id not in existing:
-                    todo.setdefault(r.vec_id, embedded_text(paths.get(r.sec_id, []), r.text, heading_context))
-            items = list(todo.items())
-            for start in range(0, len(items), BATCH_PARAGRAPHS):
+            covers = Counter(ids)  # paragraphs per passage: the rate and ETA are in paragraphs
+            todo = [(vid, text) for vid, text in texts.items() if vid not in existing]
+            for start in range(0, len(todo), BATCH_PASSAGES):
                 pace(*last)
                 if stop.is_set():
                     return done
@@ -168,13 +167,14 @@ def embed_pending(
                 if now is None or now.version != doc.version:  # removed or replaced meanwhile
                     break
                 began = time.monotonic()
-                chunk = items[start : start + BATCH_PARAGRAPHS]
+                chunk = todo[start : start + BATCH_PASSAGES]
                 vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), embedder.embed([t for _, t in chunk]))
-                done += len(chunk)
-                last = (len(chunk), time.monotonic() - began)
+                paragraphs = sum(covers[v] for v, _ in chunk)
+                done += paragraphs
+                last = (paragraphs, time.monotonic() - began)
             if store.set_embedded(doc.doc_id, doc.version):
-                log.info("vectors complete for doc %d (%d embedded)", doc.doc_id, len(items))
-                stale = existing - {r.vec_id for r in rows}  # left by a version replaced while it was embedded
+                log.info("vectors complete for doc %d (%d passages embedded)", doc.doc_id, len(todo))
+                stale = existing - set(ids)  # left by a version replaced while it was embedded
                 if stale:
                     vectors.delete(sorted(stale))
             elif store.document(doc.doc_id) is None:  # removed while it was embedded: so are the vectors it got

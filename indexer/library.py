@@ -27,9 +27,10 @@ from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.files import check_roots, root_labels
 from indexer.lanes import SLOW_PARSE_S
-from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
+from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc, section_paths
 from indexer.pages import PdfPages, image_tokens, open_pdf
 from indexer.parse import DocumentParser
+from indexer.passages import PASSAGE_VERSION, vector_ids
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
 from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.pictures import StoredPictures
@@ -145,18 +146,28 @@ class Library:
         self.close()
 
     def _check_signature(self) -> None:
-        """Vectors of another model (or other embedded text) must never be mixed in: rebuild."""
+        """Vectors of another model, other embedded text or other passages must never be mixed in:
+        they are dropped, every document's paragraphs are packed into passages again and the vector
+        lane embeds them in the background; reading and keyword search work throughout."""
         signature = (
             f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
-            f"context={self.config.heading_context}"
+            f"context={self.config.heading_context};passages={PASSAGE_VERSION}"
         )
         previous = self.store.get_meta("index_signature")
         if previous != signature:
-            if previous is not None:
-                log.warning("index was built with %s; rebuilding vectors for %s", previous, signature)
-                self.store.forget_file_facts()
             self.vectors.reset()
+            if previous is not None:
+                log.warning("index was built with %s; embedding again for %s in the background", previous, signature)
+                self._repack()
             self.store.set_meta("index_signature", signature)
+
+    def _repack(self) -> None:
+        for doc in self.store.documents():
+            if doc.readable:
+                rows = self.store.document_paragraphs(doc.doc_id)
+                paths = section_paths(self.store.sections(doc.doc_id))
+                ids, _ = vector_ids(doc.doc_id, rows, paths, self.config.heading_context)
+                self.store.assign_vectors(doc.doc_id, {row.id: vid for row, vid in zip(rows, ids, strict=True)})
 
     def _check_structure(self) -> None:
         """Sections, paragraphs and their token counts are stored: when the way they are made or

@@ -33,15 +33,16 @@ from indexer.lanes import ParseLanes
 from indexer.models import DocumentStructure
 from indexer.parse import DocumentParser, read_bytes
 from indexer.parse.mineru import MINERU_FORMATS
+from indexer.passages import vector_ids
 from indexer.store import DocumentRow, Store
 from indexer.structure import build
-from indexer.vectors import VectorIndex, vec_id
+from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
-# Paragraphs embedded and written to Chroma together: a Chroma add costs ~80 ms however
+# Passages embedded and written to Chroma together: a Chroma add costs ~80 ms however
 # few vectors it carries, and a batch is also how often the catch-up lane can be stopped.
-BATCH_PARAGRAPHS = 256
+BATCH_PASSAGES = 128
 
 
 @dataclass
@@ -82,11 +83,6 @@ class ReconcileReport:
 
 
 ProgressCallback = Callable[[Progress], None]
-
-
-def embedded_text(path: list[str], text: str, with_context: bool) -> str:
-    """What the embedding model sees: the heading path gives a short paragraph its topic."""
-    return f"{' > '.join(path)}: {text}" if with_context else text
 
 
 class Indexer:
@@ -229,7 +225,7 @@ class Indexer:
         self, root: Path, documents: list[tuple[str, DocumentStructure]], vectors: np.ndarray | None = None
     ) -> list[int]:
         """Documents built without a file, committed as parsed files are; for benchmarks that build
-        a synthetic collection. `vectors` (one row per paragraph, in order) stand in for embedding.
+        a synthetic collection. `vectors` (one row per paragraph, in order; a passage takes its last paragraph's) stand in for embedding.
         A reconcile removes such documents, since no file backs them."""
         batch = []
         for relpath, structure in documents:
@@ -291,9 +287,8 @@ class Indexer:
         return self._prepared(doc_id, relpath, structure, facts)
 
     def _prepared(self, doc_id: int, relpath: str, structure: DocumentStructure, facts: dict[str, object]) -> _Prepared:
-        paths = structure.section_paths()
-        texts = (embedded_text(paths[p.sec_id], p.text, self.heading_context) for p in structure.paragraphs)
-        return _Prepared(doc_id, relpath, structure, facts, [vec_id(doc_id, t) for t in texts])
+        ids, _ = vector_ids(doc_id, structure.paragraphs, structure.section_paths(), self.heading_context)
+        return _Prepared(doc_id, relpath, structure, facts, ids)
 
     def _commit(self, batch: list[_Prepared], given: dict[str, np.ndarray] | None = None) -> list[Outcome]:
         """Swap each document's new version in, marked embedded when all its vectors exist

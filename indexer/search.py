@@ -122,12 +122,23 @@ class HybridSearch:
         return sorted((Ranked(pid, s) for pid, s in zip(present, scores, strict=True)), key=lambda r: -r.score)
 
     def dense(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
-        """Paragraph ids by embedding similarity; vectors of replaced versions are skipped."""
+        """Paragraph ids by the similarity of their passage's vector (`indexer.passages`);
+        vectors of replaced versions are skipped.
+
+        A passage's rank goes to the one of its paragraphs that best matches the query's words
+        (BM25 among them; the first when none does): that is where the hit lands. Its other
+        paragraphs follow every passage's lead paragraph, in the same order, so dense search
+        still vouches for them, but below the leads of other passages."""
         embedding = self.embedder.embed([query])[0]
         # Over-fetch: some vectors may belong to a version being replaced right now.
         hits = self.vectors.query(embedding, depth + 10, doc_ids)
         current = self.store.paragraph_ids_for_vectors([vid for vid, _ in hits])
-        ranking: list[int] = []
-        for vid, _ in hits:
-            ranking.extend(sorted(current.get(vid, [])))
-        return ranking[:depth]
+        passages = [sorted(current[vid]) for vid, _ in hits if vid in current]
+        scores = self.store.lexical_scores(query, [pid for members in passages for pid in members if len(members) > 1])
+        leads: list[int] = []
+        rest: list[int] = []
+        for members in passages:
+            lead = max(members, key=lambda pid: scores.get(pid, 0.0)) if scores else members[0]
+            leads.append(lead)
+            rest.extend(pid for pid in members if pid != lead)
+        return (leads + rest)[:depth]

@@ -258,6 +258,12 @@ class Store:
             )
             return cur.rowcount > 0
 
+    def assign_vectors(self, doc_id: int, vec_ids: dict[int, str]) -> None:
+        """Point paragraphs (by id) at other vectors, and mark the document as waiting for them."""
+        with self.transaction() as db:
+            db.executemany("UPDATE paragraphs SET vec_id = ? WHERE id = ?", [(v, i) for i, v in vec_ids.items()])
+            db.execute("UPDATE documents SET embedded = 0 WHERE doc_id = ?", (doc_id,))
+
     def awaiting_vectors(self) -> list[DocumentRow]:
         """Readable versions whose paragraphs do not all have their vectors yet, smallest first:
         a short note is fully searchable in seconds, not after the 3,000 paragraphs of a 10-K."""
@@ -332,10 +338,9 @@ class Store:
 
     def lexical_search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
         """BM25 over paragraphs: `(paragraph id, score)`, best first (score higher is better)."""
-        terms = query_terms(query)
-        if not terms:
+        match = _match(query)
+        if not match:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
         params: list[object] = [match]
         if doc_ids is not None:
@@ -346,6 +351,23 @@ class Store:
         sql += " ORDER BY score LIMIT ?"
         params.append(limit)
         return [(r["id"], -r["score"]) for r in self._query(sql, params)]
+
+    def lexical_scores(self, query: str, ids: list[int]) -> dict[int, float]:
+        """BM25 scores of just these paragraphs (higher is better); those matching no query term are left out."""
+        match = _match(query)
+        if not match or not ids:
+            return {}
+        rows = self._query(
+            f"SELECT rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
+            f" WHERE lexical MATCH ? AND rowid IN ({_marks(ids)})",
+            [match, *ids],
+        )
+        return {r["id"]: -r["score"] for r in rows}
+
+
+def _match(query: str) -> str:
+    """An FTS5 expression matching any of the query's terms ("" when it has none)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in query_terms(query))
 
 
 def _marks(values: list[object] | list[int] | list[str]) -> str:

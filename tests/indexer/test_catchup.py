@@ -134,9 +134,10 @@ def test_a_document_removed_while_its_vectors_are_made_leaves_none_behind(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
     from indexer.catchup import embed_pending
-    from indexer.pipeline import BATCH_PARAGRAPHS
+    from indexer.pipeline import BATCH_PASSAGES
 
-    body = "\n\n".join(f"Paragraph {i} about the heron colony." for i in range(BATCH_PARAGRAPHS + 40))
+    # A section each: one passage each, so the vectors come in more than one batch.
+    body = "\n\n".join(f"## Nest {i}\n\nParagraph {i} about the heron colony." for i in range(BATCH_PASSAGES + 40))
     write(folder, "herons.md", f"# Herons\n\n{body}\n")
     lib = open_library(folder)
     with lib.catchup.held():  # the test plays the lane, and removes the file between its batches

@@ -229,7 +229,7 @@ def test_failed_documents_are_reported_and_the_rest_works(folder: Path, open_lib
 def test_ids_are_stable_unchanged_files_are_not_reembedded_and_ids_never_reused(
     folder: Path, tmp_path: Path, open_library: Callable[..., Library]
 ) -> None:
-    write(folder, "a.md", "# A\n\nAlpha text.\n\nSecond alpha paragraph.")
+    write(folder, "a.md", "# A\n\nAlpha text.\n\n## More\n\nSecond alpha paragraph.")  # two passages
     write(folder, "b.md", "# B\n\nBeta text.")
     data = tmp_path / "data"
     lib = open_library(folder, data_dir=data)
@@ -239,7 +239,7 @@ def test_ids_are_stable_unchanged_files_are_not_reembedded_and_ids_never_reused(
     lib.close()
 
     (folder / "b.md").unlink()
-    write(folder, "a.md", "# A\n\nAlpha text.\n\nSecond alpha paragraph, edited.")
+    write(folder, "a.md", "# A\n\nAlpha text.\n\n## More\n\nSecond alpha paragraph, edited.")
     write(folder, "c.md", "# C\n\nGamma text.")
     lib = open_library(folder, data_dir=data)
     report = lib.reconcile()
@@ -248,7 +248,7 @@ def test_ids_are_stable_unchanged_files_are_not_reembedded_and_ids_never_reused(
     now = {d.path: d.doc_id for d in lib.toc().documents}
     assert now["a.md"] == ids["a.md"]
     assert now["c.md"] not in ids.values(), "a deleted document's id is never reused"
-    assert "edited" in lib.read_section(now["a.md"], 0).paragraphs[1].text
+    assert "edited" in lib.read_section(now["a.md"], 1).paragraphs[0].text
     assert lib.reconcile().embedded == 0 and lib.vectors.count() == 3
 
 
@@ -299,10 +299,14 @@ def test_changing_the_embedded_text_rebuilds_vectors(folder: Path, tmp_path: Pat
     write(folder, "a.md", "# A\n\nAlpha.\n\n## Sub\n\nBeta.")
     lib = open_library(folder, data_dir=tmp_path / "d", heading_context=True)
     lib.reconcile()
+    before = lib.store.vec_ids(1)
     lib.close()
     lib = open_library(folder, data_dir=tmp_path / "d", heading_context=False)
+    assert lib.read_section(1, 1).paragraphs[0].text == "Beta.", "readable while its vectors are made again"
+    assert [r.text for r in lib.retrieve("beta").results] == ["Beta."], "and found by its words"
     report = lib.reconcile()
-    assert report.indexed == ["a.md"] and report.embedded == 2 and lib.vectors.count() == 2
+    assert report.indexed == [], "the file is not parsed again: its stored paragraphs are packed anew"
+    assert report.embedded == 2 and lib.vectors.count() == 2 and lib.store.vec_ids(1).isdisjoint(before)
 
 
 @pytest.mark.slow

@@ -100,7 +100,8 @@ def test_failed_file_is_retried_when_it_changes(live: tuple[Library, BackgroundI
 
 def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_library: Callable[..., Library]) -> None:
     for i in range(100):
-        write(folder, f"d{i:03d}.md", f"# Doc {i}\n\nParagraph one of document {i}.\n\nParagraph two of document {i}.")
+        # Two sections, so two passages: an edit to one re-embeds it alone.
+        write(folder, f"d{i:03d}.md", f"# Doc {i}\n\nParagraph one of document {i}.\n\n## Two\n\nParagraph two of document {i}.")
     library = open_library(folder)
     background = BackgroundIndexer(library, debounce=0.3)
     background.start()
@@ -108,9 +109,9 @@ def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_libra
         assert background.wait_idle(300)
         assert background.totals.embedded == 200
         versions = {d.doc_id: d.version for d in library.toc().documents}
-        write(folder, "d042.md", "# Doc 42\n\nParagraph one of document 42.\n\nParagraph two, rewritten.")
+        write(folder, "d042.md", "# Doc 42\n\nParagraph one of document 42.\n\n## Two\n\nParagraph two, rewritten.")
         doc_42 = paths(library)["d042.md"]
-        wait_for(lambda: "rewritten" in library.read_section(doc_42, 0).paragraphs[1].text)
+        wait_for(lambda: "rewritten" in library.read_section(doc_42, 1).paragraphs[0].text)
         wait_for(lambda: background.totals.embedded > 200)  # totals are counted after the swap is visible
         assert background.totals.embedded == 201, "only the rewritten paragraph is embedded again"
         changed = {d.doc_id for d in library.toc().documents if d.version != versions[d.doc_id]}

@@ -1,0 +1,92 @@
+"""Passages: paragraphs packed for dense search, and how a passage's rank reaches its paragraphs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from indexer.library import Library
+from indexer.parse.markdown import parse_markdown
+from indexer.passages import WINDOW_TOKENS, describe, pack, table_rows
+from indexer.structure import build
+from indexer.tokens import count_tokens
+from tests.conftest import write
+
+STATEMENT = (
+    "Consolidated Statements of Income (in millions, except per share data)\n"
+    "| | 2022 | 2021 |\n|---|---|---|\n"
+    + "\n".join(
+        f"| {label} | $ {1000 + i * 37:,}.{i} | $ {900 + i * 31:,}.{i} |"
+        for i, label in enumerate(
+            ["Revenue", "Cost of revenue", "Gross profit", "Research and development", "Sales and marketing",
+             "General and administrative", "Operating income", "Interest expense", "Income before taxes",
+             "Provision for income taxes", "Net income", "Basic net income per share", "Diluted net income per share"]
+            * 3
+        )
+    )
+)
+
+
+def _structure(markdown: str):  # noqa: ANN202
+    return build(parse_markdown(markdown), fallback_title="doc")
+
+
+def test_a_section_of_short_paragraphs_is_one_passage_and_no_passage_crosses_a_heading() -> None:
+    structure = _structure(
+        "# Guide\n\nFirst short paragraph.\n\nSecond short paragraph.\n\nThird one.\n\n## Next\n\nAnother section."
+    )
+    passages = pack(structure.paragraphs, structure.section_paths(), True)
+    assert [[structure.paragraphs[i].text for i in p.members] for p in passages] == [
+        ["First short paragraph.", "Second short paragraph.", "Third one."],
+        ["Another section."],
+    ]
+    assert passages[1].text == "Guide > Next: Another section.", "the heading path gives a passage its topic"
+
+
+def test_a_long_section_is_cut_into_passages_of_about_equal_size_within_the_window() -> None:
+    body = "\n\n".join(f"Sentence number {i} says something about kestrels and their hunting." for i in range(40))
+    structure = _structure(f"# Birds\n\n{body}")
+    passages = pack(structure.paragraphs, structure.section_paths(), True)
+    sizes = [count_tokens(p.text) for p in passages]
+    assert len(passages) > 1
+    assert max(sizes) <= WINDOW_TOKENS and max(sizes) - min(sizes) <= 30, sizes
+    assert [i for p in passages for i in p.members] == list(range(40)), "every paragraph, in order, once"
+
+
+def test_a_long_table_stands_alone_described_by_its_caption_heads_labels_and_units() -> None:
+    structure = _structure(f"# Annual report\n\n## Item 8\n\nThe statements follow.\n\n{STATEMENT}\n\nNotes follow the statements.")
+    passages = pack(structure.paragraphs, structure.section_paths(), True)
+    assert [len(p.members) for p in passages] == [2, 1, 1], "prose and the title line, the table alone, prose"
+    text = passages[1].text
+    assert text.startswith("Annual report > Item 8: Consolidated Statements of Income"), "the line before is its title"
+    for words in ("Columns: 2022 | 2021", "Revenue; Cost of revenue; Gross profit", "Net income", "in millions"):
+        assert words in text, words
+    assert "1,037" not in text, "the figures are left out"
+    assert count_tokens(text) < count_tokens(STATEMENT) / 3
+
+
+def test_tables_are_read_from_html_and_from_pipes() -> None:
+    html = "Table 2: Sales<table><tr><th>Region</th><th>2023</th></tr><tr><td>North &amp; East</td><td>12</td></tr></table>"
+    assert table_rows(html) == ("Table 2: Sales", [["Region", "2023"], ["North & East", "12"]])
+    described = describe(type("P", (), {"kind": "table", "text": html, "sec_id": 0, "n_tokens": 30})())
+    assert described == "Table 2: Sales\nColumns: Region | 2023\nRows: North & East"
+
+
+def test_a_dense_hit_lands_on_the_paragraph_of_its_passage_that_holds_the_query_words(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    write(
+        folder,
+        "herons.md",
+        "# Herons\n\nHerons nest in colonies called heronries.\n\nThey eat fish, frogs and insects.\n\n"
+        "The grey heron lives across Europe and Asia.\n\n## Other birds\n\nSparrows are small.",
+    )
+    lib = open_library(folder)
+    lib.reconcile()
+    doc = lib.toc().documents[0]
+    assert lib.vectors.count() == 2 and len(lib.store.vec_ids(doc.doc_id)) == 2, "one vector per passage"
+    lib.use_search("dense")
+    top = lib.retrieve("where does the grey heron live", top_k=1).results[0]
+    assert (top.sec_id, top.para_idx) == (0, 2) and top.text.startswith("The grey heron")
+    top = lib.retrieve("what do they feed on", top_k=2).results
+    assert top[0].text.startswith("Herons nest"), "no word of the passage matches: its first paragraph"
