@@ -46,7 +46,8 @@ from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
-MAX_ID = 2**31 - 1  # ids, paragraph indexes and versions are far below this (SQLite stops at 2**63)
+MAX_ID = 2**31 - 1
+MAX_IGNORED = 5  # doc_ids a retrieve answer names as ignored, with their reason; the rest are counted  # ids, paragraph indexes and versions are far below this (SQLite stops at 2**63)
 
 
 @dataclass
@@ -306,13 +307,29 @@ class Library:
     def _retrieve(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> RetrieveResult:
         query = clean_query(query)
         check_window(top_k, before, after)
+        ignored: list[str] = []
         if doc_ids is not None:
             if not doc_ids:
                 raise InvalidArgument("doc_ids is empty: omit it to search every document, or give ids from get_toc")
-            doc_ids = sorted(set(doc_ids))
-            for doc_id in doc_ids:
-                self._ready_document(doc_id)
-        return Retriever(self.store, self.search, self.config.token_budget).answer(query, top_k, doc_ids, before, after)
+            readable = []
+            for doc_id in sorted(set(doc_ids)):
+                try:
+                    readable.append(self._ready_document(doc_id).doc_id)
+                except (NotFound, NotReady) as exc:
+                    if len(set(doc_ids)) == 1:
+                        raise
+                    ignored.append(str(exc).split(" (call get_toc")[0])
+            if not readable:  # nothing to search: the first reason says what is valid
+                raise NotFound("none of doc_ids can be searched: " + "; ".join(ignored) + " (call get_toc to list them)")
+            doc_ids = readable
+        answer = Retriever(self.store, self.search, self.config.token_budget).answer(query, top_k, doc_ids, before, after)
+        if ignored:
+            more = f"; and {len(ignored) - MAX_IGNORED} more" if len(ignored) > MAX_IGNORED else ""
+            ignored = ignored[:MAX_IGNORED]
+            note = f"Searched doc_ids {_describe_searched(doc_ids)}; ignored: " + "; ".join(ignored) + more + "."
+            answer.hint = f"{note} {answer.hint}" if answer.hint else note
+            answer.ignored = ignored
+        return answer
 
     # --- read_section ----------------------------------------------------------------
 
@@ -417,6 +434,10 @@ def _describe_ids(ids: list[int]) -> str:
     if len(ids) <= 20:
         return "valid doc_ids are " + ", ".join(map(str, ids))
     return f"valid doc_ids range over {ids[0]}–{ids[-1]} ({len(ids)} documents)"
+
+
+def _describe_searched(ids: list[int]) -> str:
+    return ", ".join(map(str, ids)) if len(ids) <= 20 else f"{', '.join(map(str, ids[:20]))} and {len(ids) - 20} more"
 
 
 def _duration(seconds: float) -> str:

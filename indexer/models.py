@@ -187,6 +187,7 @@ class RetrieveResult(BaseModel):
     query: str
     results: list[RetrievedParagraph]
     coverage: Coverage | None = Field(None, description="Set while semantic search is still catching up.")
+    ignored: list[str] = Field(default_factory=list, description="doc_ids that could not be searched, and why.")
     hint: str | None = None
 
 

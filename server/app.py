@@ -210,7 +210,11 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many paragraphs to rank.")] = 5,
         doc_ids: Annotated[
             list[Annotated[int, Field(ge=0, le=MAX_ID)]] | None,
-            Field(min_length=1, description="Search only these documents (ids from get_toc); omit for all."),
+            Field(
+                min_length=1,
+                description="Search only these documents (ids from get_toc); omit for all. Ids that cannot be "
+                "searched (unknown, failed) are named in the answer and the rest are searched.",
+            ),
         ] = None,
         before: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add before each hit.")] = 0,
         after: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add after each hit.")] = 0,

@@ -8,9 +8,11 @@ stdout while serving over stdio: stdout belongs to the protocol.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import logging.handlers
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -167,7 +169,10 @@ def setup_logging(settings: Settings, quiet: bool) -> None:
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from indexer.background import BackgroundIndexer
     from server.app import build_server
+    from server.http import resolve_token
 
+    listening = _listen(settings) if settings.transport == "http" else None  # a port in use is told before anything starts
+    token = resolve_token(settings) if listening is not None else None
     with _open(settings) as library:
         background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
         server = build_server(library, settings.log_level)
@@ -178,8 +183,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         )
         background.start()
         try:
-            if settings.transport == "http":
-                _serve_http(server, settings)
+            if listening is not None:
+                _serve_http(server, settings, listening, token)
             else:
                 if sys.stdin.isatty():
                     print(
@@ -193,16 +198,35 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _serve_http(server, settings: Settings) -> None:  # noqa: ANN001
+def _listen(settings: Settings) -> socket.socket:
+    """The HTTP port, bound and listening before the index opens: a port in use is an error at
+    once, not a uvicorn log line after indexing started. Connections wait in its backlog until
+    the server takes them."""
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((settings.host, settings.port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise DeepreadError(f"port {settings.port} is in use; choose another with --port") from None
+        raise DeepreadError(
+            f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}; choose another --host or --port"
+        ) from None
+    sock.listen(2048)
+    return sock
+
+
+def _serve_http(server, settings: Settings, listening: socket.socket, token: str | None) -> None:  # noqa: ANN001
     """Streamable HTTP behind the bearer-token check (server/http.py), on our own uvicorn so that
     its logs go where ours go (stderr and the log file; uvicorn's default sends access lines to stdout)."""
     import uvicorn
 
-    from server.http import BearerTokenMiddleware, resolve_token, transport_security, url_host
+    from server.http import BearerTokenMiddleware, RefusalHintMiddleware, transport_security, url_host
 
     security = transport_security(settings)
-    app = server.streamable_http_app(host=settings.host, transport_security=security)
-    token = resolve_token(settings)
+    app = RefusalHintMiddleware(server.streamable_http_app(host=settings.host, transport_security=security))
     if token is not None:
         app = BearerTokenMiddleware(app, token)
     if security is not None:
@@ -215,7 +239,7 @@ def _serve_http(server, settings: Settings) -> None:  # noqa: ANN001
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_config=None, log_level=settings.log_level.lower(),
     )
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[listening])
 
 
 def _open(settings: Settings):  # noqa: ANN202

@@ -179,3 +179,51 @@ class BearerTokenMiddleware:
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+class RefusalHintMiddleware:
+    """Says which setting admits a refused Host or Origin: the SDK's own answers are a bare
+    `421 Invalid Host header` and `403 Invalid Origin header`, which leave a user with the right
+    token guessing. Pure ASGI, like the token check; every other answer passes untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {name.lower(): value.decode("latin-1") for name, value in scope.get("headers", ())}
+        replaced: bytes | None = None
+
+        async def hinted(message: dict) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] in (421, 403):
+                replaced = _refusal(message["status"], headers).encode()
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in (b"content-length", b"content-type")]
+                kept += [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(replaced)).encode())]
+                await send({**message, "headers": kept})
+            elif message["type"] == "http.response.body" and replaced is not None:
+                if not message.get("more_body"):
+                    await send({"type": "http.response.body", "body": replaced})
+            else:
+                await send(message)
+
+        await self.app(scope, receive, hinted)
+
+
+def _refusal(status: int, headers: dict[bytes, str]) -> str:
+    host = headers.get(b"host", "")
+    if status == 421:
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return (
+            f"421 Misdirected Request: the Host '{host}' is not one this server answers to. Start it with "
+            f"--allowed-host {name or 'NAME'} (or add it to DEEPREAD_ALLOWED_HOSTS, comma-separated).\n"
+        )
+    origin = headers.get(b"origin", "")
+    origin_host = origin.split("://", 1)[-1].split("/", 1)[0]
+    return (
+        f"403 Forbidden: the Origin '{origin}' is not allowed. Origins must be http(s):// followed by an allowed "
+        f"host: start the server with --allowed-host {origin_host.rsplit(':', 1)[0] or 'NAME'} "
+        "(or add it to DEEPREAD_ALLOWED_HOSTS).\n"
+    )

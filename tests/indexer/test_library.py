@@ -159,6 +159,16 @@ def test_retrieve_doc_filter_and_errors(library: Library) -> None:
         library.retrieve("soil", before=11)
     with pytest.raises(NotFound, match="there is no document 999; valid doc_ids are"):
         library.retrieve("soil", doc_ids=[999])
+    with pytest.raises(NotFound, match="none of doc_ids can be searched: there is no document 998; .*999"):
+        library.retrieve("soil", doc_ids=[999, 998])
+
+
+def test_unknown_doc_ids_among_known_ones_are_ignored_and_named(library: Library) -> None:
+    notes = doc_id(library, "notes.txt")
+    result = library.retrieve("compost", top_k=5, doc_ids=[notes, 999])
+    assert result.results and {r.doc_id for r in result.results} == {notes}, "the known document is searched"
+    assert result.ignored == [f"there is no document 999; valid doc_ids are {', '.join(map(str, sorted(d.doc_id for d in library.toc().documents)))}"]
+    assert (result.hint or "").startswith(f"Searched doc_ids {notes}; ignored: there is no document 999")
 
 
 def test_read_section_reads_in_order_and_clips(library: Library) -> None:

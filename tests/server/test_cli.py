@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -94,6 +95,23 @@ def test_streamable_http_transport(tmp_path: Path) -> None:
         server.terminate()
         server.wait(timeout=30)
     assert server.returncode is not None
+
+
+def test_a_port_in_use_is_an_error_before_the_index_opens(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    write(docs, "notes.md", DOC)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "server", "serve", str(docs), "--data-dir", str(tmp_path / "data"),
+             "--transport", "http", "--port", str(port)],
+            cwd=REPO, capture_output=True, text=True, timeout=120,
+        )
+    assert done.returncode == 1
+    assert f"deepread-mcp: port {port} is in use; choose another with --port" in done.stderr
+    assert not list((tmp_path / "data").rglob("index.sqlite3")), "the index was never opened"
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--help"]])

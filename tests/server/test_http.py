@@ -22,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from server.http import TOKEN_FILE, resolve_token, transport_security
 from server.settings import Settings
-from tests.conftest import REPO, free_port, wait_for_port, write
+from tests.conftest import REPO, free_port, wait_for, wait_for_port, write
 
 DOC = "# Field Notes\n\n## Birds\n\nThe heron waits in the shallows at dawn.\n"
 TOKEN = "test-token-4c1d8a0e-2f7b-4e55-9a3c"
@@ -141,9 +141,10 @@ def test_foreign_host_or_origin_is_refused_even_with_the_token(served: Served) -
     auth = {"Authorization": f"Bearer {TOKEN}"}
     assert post(served, auth).status_code == 200
     host = post(served, {**auth, "Host": f"evil.example:{served.port}"})
-    assert 400 <= host.status_code < 500, host.text
+    assert host.status_code == 421 and "--allowed-host evil.example" in host.text, host.text
+    assert "DEEPREAD_ALLOWED_HOSTS" in host.text
     origin = post(served, {**auth, "Origin": "http://evil.example"})
-    assert 400 <= origin.status_code < 500, origin.text
+    assert origin.status_code == 403 and "--allowed-host evil.example" in origin.text, origin.text
     assert post(served, {**auth, "Origin": f"http://localhost:{served.port}"}).status_code == 200
 
 
@@ -157,6 +158,7 @@ def test_generated_token_is_saved_private_printed_once_and_works(tmp_path: Path)
     served = serve(tmp_path, token=None)
     try:
         path = served.data / TOKEN_FILE
+        wait_for(path.exists)  # the port listens from the first moment; the token follows at once
         token = path.read_text().strip()
         assert len(token) >= 40
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
