@@ -10,7 +10,7 @@ import pytest
 from indexer.models import DocumentStructure, Paragraph, Section
 from indexer.search import rrf_fuse
 from indexer.store import CONTEXT_WEIGHT, Store
-from indexer.tokens import count_tokens, lexical_terms, query_terms
+from indexer.tokens import clip_to_tokens, count_tokens, lexical_terms, query_terms
 
 
 def test_lexical_terms_keep_codes_numbers_and_cjk() -> None:
@@ -31,6 +31,15 @@ def test_count_tokens_counts_words_punctuation_and_cjk_characters() -> None:
     assert count_tokens("Hello, world!") == 4
     assert count_tokens("財務報告") == 4
     assert count_tokens("") == 0
+
+
+def test_digit_runs_count_as_tokenizers_cut_them() -> None:
+    """Groups of three digits, as LLM tokenizers cut numbers: a 9-digit number is three tokens."""
+    assert count_tokens("123456789") == 3
+    assert count_tokens("id 1234567890123") == 1 + 5
+    assert count_tokens("1,234,567") == 5, "separated groups are tokens already"
+    assert count_tokens("abc123456") == 1, "a word with digits in it is one word"
+    assert clip_to_tokens("123456789 more", 2) == "123456"
 
 
 def _structure(texts: list[str]) -> DocumentStructure:
