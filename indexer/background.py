@@ -16,10 +16,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from indexer.library import Library
-from indexer.pipeline import ProgressCallback, ReconcileReport
+from indexer.pipeline import SETTLE_S, ProgressCallback, ReconcileReport
 from indexer.watch import FolderWatcher
 
 log = logging.getLogger(__name__)
+
+IDLE_RETRY_S = 30.0  # quiet this long, the worker parses again the failures that may pass
+_RETRY: list[Path] = []  # the batch that says so (compared by identity)
 
 
 @dataclass
@@ -41,7 +44,10 @@ class BackgroundIndexer:
         debounce: float = 0.5,
         max_delay: float = 5.0,
         progress: ProgressCallback | None = None,
+        retry_after: float = IDLE_RETRY_S,
     ):
+        """`retry_after`: seconds without file events after which failures that may pass (a time
+        limit on a busy machine, a killed parser) are parsed again, with more time (once a run)."""
         self.library = library
         self._counts = Totals()
         self._embedded_before = library.catchup.embedded
@@ -50,6 +56,8 @@ class BackgroundIndexer:
         self._max_delay = max_delay
         self._pending: set[Path] = set()
         self._collect = False  # a parse left running by an earlier batch is done: commit it
+        self._failures = True  # a file may have failed for a reason that passes: retried once idle
+        self._retry_after = retry_after
         library.indexer.lanes.on_finished = self._parse_finished
         self._first_at: float | None = None
         self._last_at = 0.0
@@ -118,6 +126,9 @@ class BackgroundIndexer:
             batch = self._next_batch()
             if batch is None:
                 return
+            if batch is _RETRY:
+                self._guarded(lambda: self.library.retry_failed(self._progress), "retry of failures that may pass")
+                continue
             self._guarded(
                 lambda: self.library.sync_paths(batch, self._progress, wait=False), f"{len(batch)} changed path(s)"
             )
@@ -133,7 +144,12 @@ class BackgroundIndexer:
                 if not self._pending:
                     if not self.library.indexer.lanes.busy():  # else a parse is under way, or to commit
                         self._idle.set()
-                    self._wake.wait()
+                    if not self._failures:
+                        self._wake.wait()
+                    elif not self._wake.wait(self._retry_after) and not (self._pending or self._collect or self._stopping):
+                        self._failures = False  # quiet for a while: parse again what may pass (once a run)
+                        self._idle.clear()
+                        return _RETRY
                     continue
                 now = time.monotonic()
                 quiet_until = self._last_at + self._debounce
@@ -153,6 +169,12 @@ class BackgroundIndexer:
         self._counts.indexed += len(report.indexed)
         self._counts.failed += len(report.failed)
         self._counts.removed += len(report.removed)
+        if report.failed:
+            self._failures = True
+        if report.deferred:  # read mid-save: read again once they have settled
+            timer = threading.Timer(SETTLE_S, self.notify, [report.deferred])
+            timer.daemon = True
+            timer.start()
         if report.indexed or report.failed or report.removed:
             log.info(
                 "%s: %d indexed, %d unchanged, %d failed, %d removed",

@@ -22,7 +22,15 @@ class NotReady(DeepreadError):
 
 
 class ParseError(DeepreadError):
-    """A file cannot be indexed; the message is the reason shown in get_toc."""
+    """A file cannot be indexed; the message is the reason shown in get_toc.
+
+    `transient`: the failure says nothing about the file (a time limit or memory ceiling hit on
+    a busy machine, a parser killed, an I/O error, a file still being written), so the same bytes
+    are parsed again by themselves; otherwise only a change to the file retries it."""
+
+    def __init__(self, message: str, transient: bool = False):
+        super().__init__(message)
+        self.transient = transient
 
 
 class IndexLocked(DeepreadError):

@@ -40,13 +40,14 @@ from indexer.retrieve import Retriever, check_window, clean_query
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, Store
 from indexer.structure import STRUCTURE_VERSION
-from indexer.toc import TocBuilder, check_depth
+from indexer.toc import TocBuilder, check_depth, failure
 from indexer.tokens import TOKEN_COUNT_VERSION
 from indexer.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
 MAX_ID = 2**31 - 1
+RETRY_PATIENCE = 2.0  # a failure that may pass is retried when idle with this many times the time limit
 MAX_IGNORED = 5  # doc_ids a retrieve answer names as ignored, with their reason; the rest are counted  # ids, paragraph indexes and versions are far below this (SQLite stops at 2**63)
 
 
@@ -76,6 +77,8 @@ class Library:
         self.config = config
         self._labels = root_labels(config.roots)
         self.progress: Progress | None = None  # set while a reconcile runs
+        self._retry_at_start = True  # the first reconcile parses transient failures again
+        self._retried: set[tuple[int, str | None]] = set()  # (doc_id, content hash) retried when idle this run
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self._lock = _acquire(config.data_dir)
         # The parser's temporary folders: what a killed server left is removed now that we own the dir.
@@ -197,14 +200,32 @@ class Library:
         """Bring the index in line with the folders; `toc()` reports progress meanwhile. Each
         document is readable and found by keyword search once parsed; `wait`: return once
         semantic search covers them too (the server does not wait, and leaves a slow parse to
-        finish on its own: `indexer.lanes`)."""
+        finish on its own: `indexer.lanes`). The first reconcile of a run also parses again the
+        files whose failure may pass (a time limit, a killed parser)."""
         patience = None if wait else SLOW_PARSE_S
-        return self._tracked(lambda record: self.indexer.reconcile(record, patience), progress, wait)
+        retry, self._retry_at_start = (1.0 if self._retry_at_start else None), False
+        return self._tracked(lambda record: self.indexer.reconcile(record, patience, retry), progress, wait)
 
     def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
         """Re-index or remove just these paths (file events)."""
         patience = None if wait else SLOW_PARSE_S
         return self._tracked(lambda record: self.indexer.sync_paths(paths, record, patience), progress, wait)
+
+    def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Once per run, parse again the files whose failure may pass (a time limit on a busy
+        machine, a killed parser), with RETRY_PATIENCE times their time limit: the server calls
+        this when it is idle."""
+        due = [
+            d for d in self.store.documents()
+            if d.status == "failed" and d.transient and (d.doc_id, d.content_hash) not in self._retried
+        ]
+        self._retried.update((d.doc_id, d.content_hash) for d in due)
+        if not due:
+            return ReconcileReport()
+        log.info("parsing %d failed file(s) again with %g× the time limit", len(due), RETRY_PATIENCE)
+        return self._tracked(
+            lambda record: self.indexer.retry_failed(due, RETRY_PATIENCE, record, SLOW_PARSE_S), progress, wait=False
+        )
 
     def note_scanning(self) -> None:
         """Until the files found are registered, get_toc says the folder is being scanned."""
@@ -402,7 +423,7 @@ class Library:
             raise NotFound(f"there is no document {doc_id}; {_describe_ids(ids)} (call get_toc to list them)")
         if not doc.readable:
             if doc.status == "failed":
-                raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {doc.reason}")
+                raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {failure(doc)}")
             raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
         return doc
 

@@ -114,6 +114,19 @@ def _m007_paragraph_picture(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE paragraphs ADD COLUMN picture TEXT")
 
 
+def _m008_document_retries(db: sqlite3.Connection) -> None:
+    """A failure that says nothing about the file (a time limit on a busy machine) is retried by
+    itself: whether it is such a one, how often it was retried, and when last."""
+    db.execute("ALTER TABLE documents ADD COLUMN transient INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE documents ADD COLUMN retries INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE documents ADD COLUMN retried_at REAL")
+
+
+def _m009_paragraph_junk(db: sqlite3.Connection) -> None:
+    """Text that is not language (`indexer.junk`): kept and found by its words, never embedded."""
+    db.execute("ALTER TABLE paragraphs ADD COLUMN junk INTEGER NOT NULL DEFAULT 0")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -123,4 +136,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m005_document_warnings,
     _m006_document_embedded,
     _m007_paragraph_picture,
+    _m008_document_retries,
+    _m009_paragraph_junk,
 ]

@@ -64,6 +64,7 @@ class Paragraph:
     bbox: list[int] | None = None
     page_end: int | None = None  # the last page it runs on; `page` when it stays on one
     picture: str | None = None  # see Block.picture
+    junk: bool = False  # not language (random letters, base64, a dump): not embedded, ranked after real text
 
 
 @dataclass
@@ -151,6 +152,10 @@ class FailedDocument(BaseModel):
     doc_id: int
     path: str
     reason: str
+    retry: str | None = Field(
+        None, description="When a failure that may pass (a time limit, a killed parser) is parsed again by itself; "
+        "null when only editing or replacing the file retries it."
+    )
 
 
 class Toc(BaseModel):

@@ -21,13 +21,13 @@ the packing or the embedded text changes: it is part of the index signature.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from indexer.blocks import UNCAPTIONED
+from indexer.tables import table_rows
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
 from indexer.vectors import vec_id
 
@@ -44,10 +44,7 @@ TITLE_TOKENS = 40
 # Labels of a described table's rows: at most this many tokens of them.
 MAX_LABEL_TOKENS = 140
 
-_ROW_RE = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.I | re.S)
-_CELL_RE = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.I | re.S)
 _TAG_RE = re.compile(r"<[^>]+>")
-_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _NUMERIC_RE = re.compile(r"^[\s$€£¥%()\-–—.,:/*\d]*$")
 _UNITS_RE = re.compile(
     r"\((?:[^()]{0,40}\b(?:in|amounts? in)\s+)?(?:thousands|millions|billions|percent|%)[^()]{0,60}\)"
@@ -63,6 +60,7 @@ class Packable(Protocol):
     kind: str
     text: str
     n_tokens: int
+    junk: bool | int
 
 
 @dataclass
@@ -88,6 +86,8 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
     for i, p in enumerate(paragraphs):
         if run and paragraphs[run[0]].sec_id != p.sec_id:
             flush()
+        if p.junk:  # not language: no vector (`indexer.junk`)
+            continue
         if stands_alone(p):
             flush()
             before = paragraphs[i - 1] if i else None
@@ -108,7 +108,8 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
 def vector_ids(
     doc_id: int, paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_context: bool
 ) -> tuple[list[str], dict[str, str]]:
-    """Each paragraph's vector id (its passage's), and the text to embed for each vector id."""
+    """Each paragraph's vector id (its passage's; "" for junk, which has none), and the text to
+    embed for each vector id."""
     ids = [""] * len(paragraphs)
     texts: dict[str, str] = {}
     for passage in pack(paragraphs, paths, with_context):
@@ -151,31 +152,6 @@ def describe(p: Packable) -> str:
     if units:
         parts.append("Units: " + "; ".join(units))
     return "\n".join(parts)
-
-
-def table_rows(text: str) -> tuple[str, list[list[str]]]:
-    """A table paragraph as (the words before its grid, its rows of cell texts): HTML
-    (`<tr>`/`<td>`), Markdown pipes, or the ` | `-joined rows the PDF repair writes."""
-    if "<tr" in text.lower():
-        start = text.lower().find("<table")
-        caption = _TAG_RE.sub(" ", text[: max(start, 0)]).strip()
-        rows = [
-            [" ".join(html.unescape(_TAG_RE.sub(" ", cell)).split()) for cell in _CELL_RE.findall(row)]
-            for row in _ROW_RE.findall(text)
-        ]
-        return caption, [r for r in rows if any(r)]
-    caption_lines: list[str] = []
-    rows = []
-    for line in text.splitlines():
-        if "|" not in line:
-            if not rows:
-                caption_lines.append(line.strip())
-            continue
-        if _SEPARATOR_RE.match(line):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        rows.append(cells)
-    return " ".join(c for c in caption_lines if c), rows
 
 
 def embedded_text(path: list[str], body: str, with_context: bool) -> str:

@@ -19,7 +19,9 @@ from __future__ import annotations
 import errno
 import hashlib
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +33,7 @@ from indexer.errors import ParseError
 from indexer.files import Folders, real_path, relative_key, title_from_name
 from indexer.lanes import ParseLanes
 from indexer.models import DocumentStructure
-from indexer.parse import DocumentParser, read_bytes
+from indexer.parse import EMPTY, DocumentParser, read_bytes
 from indexer.parse.mineru import MINERU_FORMATS
 from indexer.passages import vector_ids
 from indexer.store import DocumentRow, Store
@@ -80,6 +82,7 @@ class ReconcileReport:
     unchanged: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    deferred: list[Path] = field(default_factory=list)  # read mid-save: to read again once they settle
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -111,11 +114,22 @@ class Indexer:
 
     # --- reconcile -------------------------------------------------------------------
 
-    def reconcile(self, progress: ProgressCallback | None = None, patience: float | None = None) -> ReconcileReport:
-        """The whole folder: every file on disk against every document in the index."""
+    def reconcile(
+        self, progress: ProgressCallback | None = None, patience: float | None = None, retry: float | None = None
+    ) -> ReconcileReport:
+        """The whole folder: every file on disk against every document in the index (`sync`)."""
         files = self.folders.scan()
         gone = [d for d in self.store.documents() if (d.root, d.relpath) not in files]
-        return self.sync(files, gone, progress, patience)
+        return self.sync(files, gone, progress, patience, retry)
+
+    def retry_failed(
+        self, docs: list[DocumentRow], retry: float, progress: ProgressCallback | None = None,
+        patience: float | None = None,
+    ) -> ReconcileReport:
+        """Parse these failed documents' files again (failures that may pass), their time limit
+        scaled by `retry`."""
+        files = {(d.root, d.relpath): Path(d.root) / d.relpath for d in docs}
+        return self.sync({k: p for k, p in files.items() if p.exists()}, [], progress, patience, retry)
 
     def sync_paths(
         self, paths: Iterable[Path], progress: ProgressCallback | None = None, patience: float | None = None
@@ -148,10 +162,12 @@ class Indexer:
         gone_docs: list[DocumentRow],
         progress: ProgressCallback | None = None,
         patience: float | None = None,
+        retry: float | None = None,
     ) -> ReconcileReport:
         """Index `files` (if changed) and remove `gone_docs`, keeping doc_ids of moved files.
         `patience`: leave parses running this long to finish on their own once the rest of the
-        batch is done (`indexer.lanes`); None waits for every file, and for those left before."""
+        batch is done (`indexer.lanes`); None waits for every file, and for those left before.
+        `retry`: parse unchanged files whose failure may pass again, their time limit scaled by it."""
         report = ReconcileReport()
         known = {(d.root, d.relpath): d for d in self.store.documents()}
         gone = {(d.root, d.relpath): d for d in gone_docs}
@@ -177,18 +193,22 @@ class Indexer:
         if progress and total:
             progress(Progress(0, total, "", "started"))  # get_toc reports indexing from the first moment
 
-        def record(relpath: str, outcome: Outcome) -> None:
+        def record(job: tuple[str, str, Path], outcome: Outcome) -> None:
             nonlocal done
-            getattr(report, outcome.action).append(relpath)
+            action = outcome.action
+            if action == "deferred":  # read mid-save: its last version stays, and it is read again later
+                report.deferred.append(job[2])
+                action = "unchanged"
+            getattr(report, action).append(job[1])
             done += 1
             if progress:
-                progress(Progress(done, total, relpath, outcome.action))
+                progress(Progress(done, total, job[1], action))
 
         # Parses an earlier batch left running that are done now (all of them, when waiting).
         for job, result in self.lanes.finished(wait=patience is None):
             if (outcome := self._settle(job, result)) is not None:
                 total += 1
-                record(job[1], outcome)
+                record(job, outcome)
             elif job[2].exists() and job[:2] not in files:  # changed while it was parsed, or the parse failed: again
                 files[job[:2]] = job[2]
                 total += 1
@@ -202,12 +222,12 @@ class Indexer:
         total -= len(files) - len(jobs)
 
         def work(job: tuple[str, str, Path]) -> Outcome | _Prepared:
-            return self._prepare(Path(job[0]), job[2], known.get(job[:2]))
+            return self._prepare(Path(job[0]), job[2], known.get(job[:2]), retry)
 
         for job, prepared in self.lanes.run(jobs, work, self.cancel, patience):
             if not isinstance(prepared, Outcome):
                 (prepared,) = self._commit([prepared])  # readable now; its vectors follow on the lane
-            record(job[1], prepared)
+            record(job, prepared)
         if self.cancel.is_set():
             return report
 
@@ -238,8 +258,14 @@ class Indexer:
         self._commit(batch, given)
         return [p.doc_id for p in batch]
 
-    def _prepare(self, root: Path, path: Path, doc: DocumentRow | None) -> Outcome | _Prepared:
-        """Read and parse a file that changed; an Outcome when there is nothing to embed."""
+    def _prepare(
+        self, root: Path, path: Path, doc: DocumentRow | None, retry: float | None = None
+    ) -> Outcome | _Prepared:
+        """Read and parse a file that changed; an Outcome when there is nothing to embed.
+
+        `retry`: also parse again a transient failure whose file did not change, with its time
+        limit scaled by this much. A file read empty or unreadable mid-save, or changing while
+        read, is "deferred": its last good version stays, and it is read again once it settles."""
         relpath = relative_key(path, root)
         if doc is None:
             doc = self.store.document_at(str(root), relpath)
@@ -254,35 +280,47 @@ class Indexer:
             else:
                 reason = f"cannot read file: {exc.strerror or exc}"
             if not (doc and doc.status == "failed" and doc.reason == reason):
-                self._fail(doc_id, reason, {})
+                self._fail(doc_id, ParseError(reason), {})
             return Outcome("failed")
         facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+        again = retry is not None and doc is not None and doc.status == "failed" and bool(doc.transient)
         if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
-            return Outcome("unchanged")
+            if not again:
+                return Outcome("unchanged")
 
         try:
             data = read_bytes(path, self.max_file_bytes)
+            settled = _settled(path, stat)
         except ParseError as exc:
-            self._fail(doc_id, str(exc), facts)
+            if doc is not None and doc.readable and (exc.transient or str(exc) == EMPTY) and not _settled(path, stat, quiet=True):
+                log.info("%s read %s while being saved: its last version stays until it settles", relpath, str(exc))
+                return Outcome("deferred")
+            self._fail(doc_id, exc, facts, retries=doc.retries + 1 if again and doc else 0)
             return Outcome("failed")
+        if not settled:  # written to while read: what was read may be half of it
+            log.info("%s changed while it was read: reading it again once it settles", relpath)
+            return Outcome("deferred")
         facts["content_hash"] = hashlib.sha256(data).hexdigest()
         if doc and doc.status in ("ready", "failed") and doc.content_hash == facts["content_hash"]:
-            self.store.set_status(doc_id, doc.status, doc.reason, **facts)  # touched, same bytes
-            return Outcome("unchanged")
+            if not (doc.status == "failed" and doc.transient):  # a touch retries a failure that may pass
+                self.store.set_status(doc_id, doc.status, doc.reason, **facts)  # touched, same bytes
+                return Outcome("unchanged")
+            again = True
 
         self.store.set_status(doc_id, "indexing", None)
+        retries = doc.retries + 1 if again and doc else 0
         try:
-            parsed = self.parser.parse(path, data, str(facts["content_hash"]))
+            parsed = self.parser.parse(path, data, str(facts["content_hash"]), patience=retry or 1.0)
             structure = build(parsed, fallback_title=title_from_name(path))
         except ParseError as exc:
-            self._fail(doc_id, str(exc), facts)
+            self._fail(doc_id, exc, facts, retries)
             return Outcome("failed")
         except Exception as exc:  # a parser bug must not stop the other documents
             log.exception("parser crashed on %s", path)
-            self._fail(doc_id, f"parser error ({type(exc).__name__}): {exc}", facts)
+            self._fail(doc_id, ParseError(f"parser error ({type(exc).__name__}): {exc}"), facts)
             return Outcome("failed")
         if not structure.paragraphs and len(structure.sections) <= 1:  # headings alone are a readable map
-            self._fail(doc_id, "no text found in the file", facts)
+            self._fail(doc_id, ParseError("no text found in the file"), facts)
             return Outcome("failed")
         return self._prepared(doc_id, relpath, structure, facts)
 
@@ -298,7 +336,7 @@ class Indexer:
         waiting = False
         for p in batch:
             existing = self.vectors.ids_for_document(p.doc_id)
-            missing = {vid for vid in p.vec_ids if vid not in existing}
+            missing = {vid for vid in p.vec_ids if vid and vid not in existing}  # junk has no vector ("")
             if missing and given is not None:
                 ids = sorted(missing)
                 self.vectors.add(ids, [p.doc_id] * len(ids), np.asarray([given[v] for v in ids], dtype=np.float32))
@@ -336,11 +374,12 @@ class Indexer:
         (outcome,) = self._commit([result])
         return outcome
 
-    def _fail(self, doc_id: int, reason: str, facts: dict[str, object]) -> None:
-        """Mark failed and drop the old content: it no longer describes the file."""
-        self.store.mark_failed(doc_id, reason, **facts)
+    def _fail(self, doc_id: int, error: ParseError, facts: dict[str, object], retries: int = 0) -> None:
+        """Mark failed and drop the old content: it no longer describes the file. `retries`: how
+        often these same bytes failed before, for a failure that may pass."""
+        self.store.mark_failed(doc_id, str(error), transient=error.transient, retries=retries, **facts)
         self.vectors.delete_document(doc_id)
-        log.warning("doc %d failed: %s", doc_id, reason)
+        log.warning("doc %d failed%s: %s", doc_id, " (may pass: retried by itself)" if error.transient else "", error)
 
     def _file_hash(self, path: Path) -> str | None:
         try:
@@ -353,6 +392,20 @@ class Indexer:
         # is gone, so the next reconcile removes it; the other order would leak vectors.
         self.vectors.delete_document(doc_id)
         self.store.delete_document(doc_id)
+
+
+SETTLE_S = 2.0  # a file modified this recently, read empty or unreadable, is still being saved
+
+
+def _settled(path: Path, before: os.stat_result, quiet: bool = False) -> bool:
+    """The file is as it was when first looked at (same size and mtime); with `quiet`, also not
+    modified in the last SETTLE_S seconds (a save that truncates first, then writes)."""
+    try:
+        now = path.stat()
+    except OSError:
+        return False
+    same = (now.st_size, now.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    return same and (not quiet or time.time() - now.st_mtime >= SETTLE_S)
 
 
 def _parse_cost(path: Path) -> tuple[bool, int]:

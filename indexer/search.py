@@ -7,6 +7,8 @@ between the two, which is why it is the default.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,6 +19,9 @@ from indexer.vectors import VectorIndex
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
+LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do not count as matches
+CROWD = 3  # candidates alike but for their numbers: near-duplicates
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass
@@ -68,12 +73,15 @@ class HybridSearch:
             waiting = {d.doc_id for d in self.store.awaiting_vectors()}
         lexical: list[int] | None = None
         if self.mode in ("hybrid", "lexical"):
-            lexical = [pid for pid, _ in self.store.lexical_search(query, depth, doc_ids)]
+            scored = self.store.lexical_search(query, depth, doc_ids)
+            # A paragraph that matched only words found everywhere ("sku" in every block of a
+            # table) is no lexical evidence beside one that matched a rare code: it is left out.
+            lexical = [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
             rankings.append(lexical)
         fused = rrf_fuse(rankings)
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
-        fused = self.distinct(fused)
+        fused = self.distinct(fused, lexical if self.mode == "hybrid" else None, top_k)
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
@@ -93,25 +101,58 @@ class HybridSearch:
         rescored = [Ranked(r.paragraph_id, r.score + bonus.get(r.paragraph_id, 0.0)) for r in fused]
         return sorted(rescored, key=lambda r: -r.score)
 
-    def distinct(self, ranked: list[Ranked]) -> list[Ranked]:
-        """Drop a hit whose text repeats a better hit of the same document.
+    def distinct(self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None) -> list[Ranked]:
+        """The fused ranking made fit to read (`lexical`: what BM25 matched; `top_k`: the hits asked for):
 
-        A chart's source line or a disclaimer printed on every page would otherwise
-        fill the top k with copies that tell the reader nothing new.
+        - a hit whose text repeats a better hit of the same document goes (a chart's source line
+          or a disclaimer printed on every page would fill the top k with copies);
+        - junk (`indexer.junk`) follows every paragraph of real text, and a paragraph found only
+          by dense search that is one of a crowd of near-duplicates (three or more candidates
+          alike but for their numbers) follows every one BM25 matched: a flood of look-alikes
+          cannot push out an exact match;
+        - over more than one document, no document takes more than half of the top k (rounded
+          up) while another has a candidate: its further hits follow the others' best ones.
         """
         rows = self.store.paragraphs_by_id([r.paragraph_id for r in ranked])
         seen: set[tuple[int, str]] = set()
         kept: list[Ranked] = []
+        shapes: dict[int, str] = {}
         for r in ranked:
             row = rows.get(r.paragraph_id)
             if row is None:  # replaced meanwhile; the caller skips it too
                 kept.append(r)
                 continue
-            key = (row.doc_id, " ".join(row.text.lower().split()))
+            text = " ".join(row.text.lower().split())
+            key = (row.doc_id, text)
             if key not in seen:
                 seen.add(key)
+                shapes[r.paragraph_id] = _DIGITS.sub("#", text[:200])
                 kept.append(r)
-        return kept
+        crowds = Counter(shapes.values())
+        matched = set(lexical or ())
+        tiers = []
+        for r in kept:
+            row = rows.get(r.paragraph_id)
+            if row is not None and row.junk:
+                tier = 2
+            elif lexical is not None and r.paragraph_id not in matched and crowds[shapes.get(r.paragraph_id, "")] >= CROWD:
+                tier = 1
+            else:
+                tier = 0
+            tiers.append((tier, r))
+        ordered = [r for _, r in sorted(tiers, key=lambda t: t[0])]  # stable: rank order within a tier
+        docs = {rows[r.paragraph_id].doc_id for r in ordered if r.paragraph_id in rows}
+        if top_k is None or len(docs) < 2:
+            return ordered
+        cap = -(-top_k // 2)
+        first: list[Ranked] = []
+        later: list[Ranked] = []
+        taken: Counter[int] = Counter()
+        for r in ordered:
+            doc = rows[r.paragraph_id].doc_id if r.paragraph_id in rows else -1
+            (first if taken[doc] < cap else later).append(r)
+            taken[doc] += 1
+        return first + later
 
     def rerank(self, query: str, candidates: list[Ranked]) -> list[Ranked]:
         """Reorder by the cross-encoder's score; the score replaces the fused one."""

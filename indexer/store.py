@@ -52,6 +52,9 @@ class DocumentRow:
     version: int
     warnings: str | None  # JSON list: what went wrong without failing the file
     embedded: int  # 1 once every paragraph of this version has its vector (semantic search covers it)
+    transient: int = 0  # failed for a reason that may pass (time limit, killed parser, I/O): retried by itself
+    retries: int = 0  # times a transient failure was parsed again since the file last changed
+    retried_at: float | None = None  # when last
 
     @property
     def warning_list(self) -> list[str]:
@@ -91,6 +94,7 @@ class ParagraphRow:
     bbox: str | None = None  # JSON
     page_end: int | None = None
     picture: str | None = None  # a kept picture's key (office files)
+    junk: int = 0  # not language (`indexer.junk`): no vector, ranked after real text
 
     @property
     def box(self) -> list[int] | None:
@@ -216,10 +220,10 @@ class Store:
             for para, vec_id in zip(structure.paragraphs, vec_ids, strict=True):
                 cur = db.execute(
                     "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox,"
-                    " page_end, picture) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " page_end, picture, junk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
-                        json.dumps(para.bbox) if para.bbox else None, para.page_end, para.picture,
+                        json.dumps(para.bbox) if para.bbox else None, para.page_end, para.picture, int(para.junk),
                     ),
                 )
                 db.execute(
@@ -242,6 +246,9 @@ class Store:
                 "warnings": json.dumps(structure.warnings) if structure.warnings else None,
                 "embedded": int(embedded),
                 "indexed_at": time.time(),
+                "transient": 0,
+                "retries": 0,
+                "retried_at": None,
             }
             assignments = ", ".join(f"{name} = ?" for name in fields)
             db.execute(
@@ -284,10 +291,13 @@ class Store:
                         (row["doc_id"],),
                     )
 
-    def mark_failed(self, doc_id: int, reason: str, **fields: object) -> None:
-        """Failed: drop the old content (it no longer describes the file) and keep the reason."""
+    def mark_failed(self, doc_id: int, reason: str, transient: bool = False, retries: int = 0, **fields: object) -> None:
+        """Failed: drop the old content (it no longer describes the file) and keep the reason;
+        `retries`: how often a transient failure of these bytes has been parsed again."""
         fields = {
-            **fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0, "warnings": None
+            **fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0,
+            "warnings": None, "transient": int(transient), "retries": retries,
+            "retried_at": time.time() if retries else None,
         }
         assignments = ", ".join(f"{name} = ?" for name in fields)
         with self.transaction() as db:

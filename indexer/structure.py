@@ -14,7 +14,9 @@ The rules (DESIGN.md, "Data model"):
   TOC never explodes into hundreds of one-line sections.
 * Very long prose blocks are split at sentence boundaries: one 3,000-token
   "paragraph" from a text file without blank lines is useless as a search hit.
-  Tables, lists, code and figures are never split.
+  A table too large to read at once becomes blocks of rows, its caption and header
+  repeated in each. Lists and code are split only when giant (a dump of
+  100,000 characters, cut between lines); figures never.
 """
 
 from __future__ import annotations
@@ -23,17 +25,21 @@ import re
 from dataclasses import replace
 
 from indexer.blocks import as_text, looks_like_body_text, union
+from indexer.junk import is_junk
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
 from indexer.numbering import levels_from_numbering, numbering_depth
+from indexer.tables import split_lines, split_table
 from indexer.tokens import count_tokens
 
 # Bump when parsing or structuring changes what is stored for a file (its sections and
 # paragraphs): every index is structured again on its next start (parses come from the cache,
-# unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs.
-STRUCTURE_VERSION = "2"
+# unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs;
+# 3: tables too large to read at once are blocks of rows.
+STRUCTURE_VERSION = "3"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
+GIANT_CHARS = 100_000  # a list or code block longer than this is cut between lines (it is a dump, not a unit)
 FRAGMENT_TOKENS = 8  # a text block shorter than this, on a page, is a fragment (a cell, a label, a value)
 
 # After ". ! ?" and a space before a capital or digit; after "。！？" (no spaces in CJK text).
@@ -90,7 +96,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         paragraphs.append(
             Paragraph(
                 current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end,
-                block.picture,
+                block.picture, is_junk(block.text, block.kind),
             )
         )
         current.n_paras += 1
@@ -224,12 +230,20 @@ def _merge_fragments(blocks: list[Block]) -> list[Block]:
 
 
 def _split_long_text(blocks: list[Block]) -> list[Block]:
+    """Long prose into pieces at sentences; a table too large to read at once into blocks of rows
+    (`indexer.tables`), each with the caption and header, so every row can be read and found."""
     out: list[Block] = []
     for block in blocks:
-        if block.kind != "text" or count_tokens(block.text) <= MAX_TEXT_TOKENS:
+        if block.kind == "table":
+            pieces = split_table(block.text)
+            pieces = [q for p in pieces for q in (split_lines(p) if len(p) > GIANT_CHARS else [p])]  # a giant row
+            out.extend(replace(block, text=piece) for piece in pieces)
+        elif block.kind in ("list", "code", "equation") and len(block.text) > GIANT_CHARS:
+            out.extend(replace(block, text=piece) for piece in split_lines(block.text))
+        elif block.kind != "text" or count_tokens(block.text) <= MAX_TEXT_TOKENS:
             out.append(block)
-            continue
-        out.extend(replace(block, text=piece) for piece in split_prose(block.text))
+        else:
+            out.extend(replace(block, text=piece) for piece in split_prose(block.text))
     return out
 
 

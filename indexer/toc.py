@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,25 @@ from indexer.tokens import count_tokens, shorten
 
 # Headings after which a document's back matter begins (a filing's exhibits follow its signatures).
 _BACK_MATTER = re.compile(r"^(signatures?|exhibit index|index to exhibits|appendix|appendices|references|bibliography)\b", re.I)
+
+def retry_note(doc: DocumentRow) -> str | None:
+    """When a failure that may pass (a time limit on a busy machine, a killed parser) is parsed
+    again by itself; None for one that waits for the file to change."""
+    if not doc.transient:
+        return None
+    if not doc.retries:
+        return "this may pass: parsed again when the server is idle, with twice the time"
+    when = time.strftime("%H:%M UTC", time.gmtime(doc.retried_at or 0))
+    return f"retried {doc.retries}×, last at {when}; parsed again at the next start, or when the file is touched"
+
+
+def failure(doc: DocumentRow) -> str:
+    """Why a document failed, and what brings it back."""
+    return f"{doc.reason or 'unknown'} ({retry_note(doc) or PERMANENT.lower().rstrip('.')})"
+
+
+PERMANENT = "Editing or replacing a failed file retries it."
+
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
 DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
@@ -91,15 +111,18 @@ class TocBuilder:
         failed: list[FailedDocument] = []
         for d in failed_rows:
             reason = shorten(d.reason or "unknown", REASON_TOKENS)
-            line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason)
+            retry = retry_note(d)
+            line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason) + count_tokens(retry or "")
             if line > budget // 2 - cost or cost + line > self.token_budget // 4:
                 notes.append(
                     f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
                 )
                 break
-            failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason))
+            failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason, retry=retry))
             cost += line
             budget -= line
+        if any(f.retry is None for f in failed):
+            notes.append(PERMANENT)
 
         shown: list[DocumentRow] = []
         for d in ready:  # every listed document costs its line and its root section's (title and +N)

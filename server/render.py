@@ -26,7 +26,8 @@ def render_toc(toc: Toc) -> str:
     if toc.pending:
         lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
     for failed in toc.failed:
-        lines.append(f"Failed: ({failed.doc_id}) {failed.path} — {failed.reason}")
+        retry = f" ({failed.retry})" if failed.retry else ""
+        lines.append(f"Failed: ({failed.doc_id}) {failed.path} — {failed.reason}{retry}")
     if toc.hint:
         lines.append(f"Note: {toc.hint}")
     return explain("\n".join(lines))

@@ -24,6 +24,7 @@ from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
 from indexer.parse.text import parse_text
 
 TextParser = Callable[[str], ParsedDocument]
+EMPTY = "file is empty"  # what a save that truncates first shows for a moment (`indexer.pipeline` waits it out)
 
 TEXT_PARSERS: dict[str, TextParser] = {
     ".md": parse_markdown,
@@ -50,15 +51,16 @@ class DocumentParser:
     def __init__(self, mineru: MineruOptions):
         self.mineru = MineruParser(mineru)
 
-    def parse(self, path: Path, data: bytes, content_hash: str) -> ParsedDocument:
+    def parse(self, path: Path, data: bytes, content_hash: str, patience: float = 1.0) -> ParsedDocument:
+        """`patience` scales the child's time limit (a retry after a time limit gets more)."""
         suffix = path.suffix.lower()
         if suffix in TEXT_PARSERS:
             if len(data) > TEXT_IN_PROCESS_BYTES:
-                return self.mineru.parse_text_isolated(path, content_hash, 2 * len(data))
+                return self.mineru.parse_text_isolated(path, content_hash, 2 * len(data), patience)
             return TEXT_PARSERS[suffix](decode_text(data))
         if suffix in MINERU_FORMATS:
             check_archive(suffix, data)
-            return self.mineru.parse(path, content_hash)
+            return self.mineru.parse(path, content_hash, patience)
         raise ParseError(f"unsupported file type {suffix!r}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
 
 
@@ -75,6 +77,8 @@ def parse_text_file(path: Path, max_bytes: int) -> ParsedDocument:
 MAX_UNZIPPED_BYTES = 1_000_000_000
 MAX_ZIP_RATIO = 200
 ZIP_FORMATS = frozenset({".docx", ".pptx", ".xlsx", ".odt", ".epub"})
+OFFICE_FORMATS = frozenset({".docx", ".pptx", ".xlsx"})
+OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # an OLE compound file: an old .doc, or an encrypted OOXML file
 
 
 def file_kind(mode: int) -> str | None:
@@ -107,9 +111,9 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
     except PermissionError:
         raise ParseError("permission denied: the server cannot read this file") from None
     except FileNotFoundError:
-        raise ParseError("file disappeared while being read") from None
+        raise ParseError("file disappeared while being read", transient=True) from None
     except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}") from None
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", transient=True) from None
     try:
         info = os.fstat(fd)
         _require_regular(info.st_mode)  # what was opened, if the path was swapped meanwhile
@@ -128,12 +132,12 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         if size > max_bytes:
             raise ParseError(f"file grew past {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB while being read")
         data = b"".join(chunks)
-    except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}") from None
+    except OSError as exc:  # an I/O error: a disk or a network share that may come back
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", transient=True) from None
     finally:
         os.close(fd)
     if not data.strip():
-        raise ParseError("file is empty")
+        raise ParseError(EMPTY)
     return data
 
 
@@ -141,6 +145,10 @@ def check_archive(suffix: str, data: bytes) -> None:
     """Refuse a zip-based document that would expand beyond reason (a zip bomb)."""
     if suffix not in ZIP_FORMATS:
         return
+    if data.startswith(OLE_MAGIC) and suffix in OFFICE_FORMATS:  # Office keeps a password-protected file in an OLE container
+        raise ParseError(
+            f"this {suffix} file is encrypted: it needs a password; save a copy without one to index it"
+        )
     try:
         with zipfile.ZipFile(BytesIO(data)) as archive:
             unzipped = sum(max(info.file_size, 0) for info in archive.infolist())

@@ -66,10 +66,11 @@ TIMEOUT_S_PER_MB = 120.0
 TIMEOUT_S_PER_PAGE = 3.0
 
 
-def time_limit(size_bytes: int, ceiling_s: float, pages: int | None = None) -> float:
+def time_limit(size_bytes: int, ceiling_s: float, pages: int | None = None, patience: float = 1.0) -> float:
+    """Seconds of CPU time a file's parse may take; `patience` scales the limit and its ceiling."""
     by_size = TIMEOUT_S_PER_MB * size_bytes / 1e6
     by_pages = TIMEOUT_S_PER_PAGE * (pages or 0)
-    return min(ceiling_s, BASE_TIMEOUT_S + max(by_size, by_pages))
+    return patience * min(ceiling_s, BASE_TIMEOUT_S + max(by_size, by_pages))
 
 
 DEFAULT_TIMEOUT_S = 900.0
@@ -104,14 +105,15 @@ class MineruParser:
     def __init__(self, options: MineruOptions):
         self.options = options
 
-    def parse(self, path: Path, content_hash: str) -> ParsedDocument:
+    def parse(self, path: Path, content_hash: str, patience: float = 1.0) -> ParsedDocument:
+        """`patience` scales the time limit (a retry of a file that ran out of time gets more)."""
         suffix = path.suffix.lower()
         paged, levels_reliable = MINERU_FORMATS[suffix]
         raw = self._cached(content_hash, pdf=suffix == ".pdf") or self._run(
-            path, content_hash, {"pictures_dir": str(self.options.pictures_dir)}
+            path, content_hash, {"pictures_dir": str(self.options.pictures_dir)}, patience=patience
         )
         if not raw.get("ok"):
-            raise ParseError(raw.get("reason") or "MinerU returned no result")
+            raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
         outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in raw.get("outline", [])]
         parsed = blocks_from_content_list(
             raw["content_list"], raw.get("page_count"), paged=paged, heading_levels_reliable=levels_reliable,
@@ -165,21 +167,28 @@ class MineruParser:
 
     # --- the child process -----------------------------------------------------------
 
-    def parse_text_isolated(self, path: Path, content_hash: str, max_bytes: int) -> ParsedDocument:
+    def parse_text_isolated(self, path: Path, content_hash: str, max_bytes: int, patience: float = 1.0) -> ParsedDocument:
         """A large text file parsed in the child, under its memory ceiling and timeout: a parser's
         objects take ~40× the file's size (a 45 MB Markdown table took 1.7 GB)."""
-        raw = self._run(path, content_hash, {"text": True, "max_bytes": max_bytes}, cache=False)
+        raw = self._run(path, content_hash, {"text": True, "max_bytes": max_bytes}, cache=False, patience=patience)
         if not raw.get("ok"):
-            raise ParseError(raw.get("reason") or "the parser returned no result")
+            raise ParseError(raw.get("reason") or "the parser returned no result", transient=bool(raw.get("transient")))
         return ParsedDocument(blocks=[Block(**b) for b in raw["blocks"]], title=raw.get("title"))
 
-    def _run(self, path: Path, content_hash: str, extra: dict | None = None, cache: bool = True) -> dict:
+    def _run(
+        self, path: Path, content_hash: str, extra: dict | None = None, cache: bool = True, patience: float = 1.0
+    ) -> dict:
+        """The child's result; a failure that says nothing about the file is marked `transient`.
+
+        The time limit is on the CPU time the child and its workers use, not on the clock, so a
+        machine busy with other work does not fail files a quiet one parses; a child that hangs
+        without computing is still stopped after WALL_CLOCK_FACTOR times the limit."""
         options = self.options
         options.home.mkdir(parents=True, exist_ok=True)
         limit = options.memory_mb * 1024 * 1024
         parent = os.getpid()
         size = path.stat().st_size
-        limit_s = time_limit(size, options.timeout_s)
+        limit_s = time_limit(size, options.timeout_s, patience=patience)
 
         def confine() -> None:  # runs in the child before exec
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -205,18 +214,22 @@ class MineruParser:
                     preexec_fn=confine,
                     close_fds=True,
                 )
-                timed_out = False
+                timed_out = ""
                 started = time.monotonic()
                 pages: int | None = None
                 try:
                     while child.poll() is None:  # a PDF's page count, once the child knows it, can extend the limit
                         if pages is None and pages_file.exists():
                             pages = int(pages_file.read_text() or 0)
-                            limit_s = max(limit_s, time_limit(size, options.timeout_s, pages))
-                        if time.monotonic() - started > limit_s:
-                            timed_out = True
+                            limit_s = max(limit_s, time_limit(size, options.timeout_s, pages, patience))
+                        elapsed = time.monotonic() - started
+                        if elapsed > WALL_CLOCK_FACTOR * limit_s:
+                            timed_out = f"ran {elapsed:.0f} s without finishing, {WALL_CLOCK_FACTOR:.0f}× {PARSE_TIME_LIMIT}"
+                        elif elapsed > limit_s and (used := cpu_seconds(child.pid, default=elapsed)) > limit_s:
+                            timed_out = f"used {used:.0f} s of CPU time, over {PARSE_TIME_LIMIT} of {limit_s:.0f} s"
+                        if timed_out:
                             break
-                        time.sleep(0.1 if time.monotonic() - started < 2 else 0.5)
+                        time.sleep(0.1 if elapsed < 2 else 0.5)
                 finally:
                     _kill_group(child.pid)  # also ends MinerU's render workers after a normal exit
                     child.wait()
@@ -224,9 +237,10 @@ class MineruParser:
                 of = (f"{pages} page" + "s" * (pages != 1)) if pages else f"{size / 1e6:.1f} MB"
                 return {
                     "ok": False,
-                    "reason": f"parsing took longer than {limit_s:.0f} s, {PARSE_TIME_LIMIT} for a file of {of} "
+                    "transient": True,
+                    "reason": f"parsing {timed_out} for a file of {of} "
                     f"({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB or {TIMEOUT_S_PER_PAGE:.0f} s per page, "
-                    f"at most {options.timeout_s:.0f} s)",
+                    f"at most {options.timeout_s * patience:.0f} s)",
                 }
             if result.exists():
                 raw = json.loads(result.read_text(encoding="utf-8"))
@@ -243,7 +257,34 @@ class MineruParser:
                 why = f"the parser exited with code {child.returncode}"
             if any(s in tail for s in _OUT_OF_MEMORY) or child.returncode == -6:
                 why += f", probably over {PARSE_MEMORY_LIMIT} of {options.memory_mb} MB"
-            return {"ok": False, "reason": why}
+            return {"ok": False, "reason": why, "transient": True}
+
+
+WALL_CLOCK_FACTOR = 3.0  # a child that has not finished after this many times its limit, by the clock, is stuck
+
+
+def cpu_seconds(pgid: int, default: float) -> float:
+    """CPU time used by the processes of a group (the child, its workers, and workers it has
+    reaped), from /proc; `default` where /proc cannot tell (not Linux)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    found = False
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return default
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if int(fields[2]) == pgid:  # fields after the command: state, ppid, pgrp, …, utime at 11
+            found = True
+            total += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+    return total / tick if found else default
 
 
 def tier_status(home: Path) -> dict[str, dict]:

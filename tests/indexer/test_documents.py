@@ -375,3 +375,21 @@ def test_installing_parser_models_reparses_pdfs_only(folder: Path, tmp_path: Pat
     report = library.reconcile()
     assert report.unchanged == ["notes.md"]
     assert report.indexed == ["report.pdf"] and report.embedded == 0, "parsed again, same text: nothing re-embedded"
+
+
+def test_an_encrypted_office_file_is_said_to_need_a_password(tmp_path: Path) -> None:
+    """Office saves a password-protected .docx in an OLE container, not a zip: not "damaged"."""
+    from docx import Document
+    from msoffcrypto.format.ooxml import OOXMLFile
+
+    from indexer.parse import check_archive
+
+    plain, locked = tmp_path / "plain.docx", tmp_path / "locked.docx"
+    document = Document()
+    document.add_paragraph("The merger closes in the third quarter.")
+    document.save(str(plain))
+    with plain.open("rb") as source, locked.open("wb") as target:
+        OOXMLFile(source).encrypt("s3cret", target)
+    with pytest.raises(ParseError, match=r"this \.docx file is encrypted: it needs a password"):
+        check_archive(".docx", locked.read_bytes())
+    check_archive(".docx", plain.read_bytes())  # the same file without a password is fine

@@ -1,0 +1,171 @@
+"""Nothing a user does to a file loses it: failures that may pass heal by themselves, a save in
+place never hides the last good version."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from indexer.background import BackgroundIndexer
+from indexer.library import Library
+from indexer.parse.mineru import cpu_seconds
+from tests.conftest import wait_for, write
+
+
+def _pdf(path: Path, text: str) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, text)
+    pdf.output(str(path))
+
+
+@pytest.mark.slow
+def test_a_parse_over_its_time_limit_is_retried_at_the_next_start(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    """A limit too small for the machine fails the file as one that may pass; the next start parses it again."""
+    _pdf(folder / "kingfishers.pdf", "Kingfishers dive for small fish from a perch above the water. " * 6)
+    data = tmp_path / "data"
+    lib = open_library(folder, data_dir=data, parse_timeout_s=0.2)  # less CPU time than the parser needs to start
+    assert lib.reconcile().failed == ["kingfishers.pdf"]
+    (failed,) = lib.toc().failed
+    assert "CPU time, over the parse time limit" in failed.reason
+    assert failed.retry == "this may pass: parsed again when the server is idle, with twice the time"
+    assert lib.reconcile().failed == [], "an unchanged file is not parsed again within the run"
+    lib.close()
+
+    lib = open_library(folder, data_dir=data)  # the next start, with the usual limit
+    report = lib.reconcile()
+    assert report.indexed == ["kingfishers.pdf"] and not lib.toc().failed
+    assert lib.retrieve("kingfisher perch", top_k=1).results[0].text.startswith("Kingfishers dive")
+
+
+@pytest.mark.slow
+def test_a_failure_that_may_pass_is_retried_when_the_server_is_idle(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    _pdf(folder / "herons.pdf", "Herons wait in the shallows for fish at dawn. " * 6)
+    lib = open_library(folder, parse_timeout_s=0.2)
+    background = BackgroundIndexer(lib, retry_after=0.5)
+    background.start()
+    try:
+        wait_for(lambda: [f.path for f in lib.toc().failed] == ["herons.pdf"], timeout=120)
+        lib.indexer.parser.mineru.options.timeout_s = 900  # the machine is quiet again
+        wait_for(lambda: [d.path for d in lib.toc().documents] == ["herons.pdf"], timeout=120)
+        assert not lib.toc().failed, "parsed again without any change to the file"
+    finally:
+        background.stop()
+
+
+def test_a_file_that_cannot_be_parsed_waits_for_a_change_and_says_so(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    (folder / "bad.md").write_bytes(b"\x00\x01 not text")
+    lib = open_library(folder)
+    lib.reconcile()
+    toc = lib.toc()
+    assert toc.failed[0].retry is None and "Editing or replacing a failed file retries it." in (toc.hint or "")
+    (folder / "bad.md").touch()
+    assert lib.reconcile().failed == [], "same bytes: not parsed again"
+
+
+def test_a_save_that_truncates_first_never_hides_the_document(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """An editor or shell `>` empties the file, then writes it: a read in between keeps the last version."""
+    path = write(folder, "notes.md", "# Notes\n\nThe otter holt is by the alder roots.\n")
+    lib = open_library(folder)
+    background = BackgroundIndexer(lib, debounce=0.05)
+    background.start()
+    stop = threading.Event()
+
+    def rewrite() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            with path.open("w") as f:  # truncate, then write, as `>` does
+                f.flush()
+                time.sleep(0.05)
+                f.write(f"# Notes\n\nThe otter holt is by the alder roots. Visit {n}.\n")
+            time.sleep(0.3)
+
+    try:
+        assert background.wait_idle(60)
+        writer = threading.Thread(target=rewrite, daemon=True)
+        writer.start()
+        misses = 0
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline:
+            hits = lib.retrieve("otter holt alder", top_k=1).results
+            misses += not (hits and hits[0].text.startswith("The otter holt"))
+            assert not lib.toc().failed, "never failed as an empty file"
+            time.sleep(0.05)
+        stop.set()
+        writer.join()
+        assert misses == 0
+        wait_for(lambda: "Visit" in lib.read_section(lib.toc().documents[0].doc_id, 0).paragraphs[-1].text)
+    finally:
+        stop.set()
+        background.stop()
+
+
+def test_a_file_that_stays_empty_is_empty(folder: Path, open_library: Callable[..., Library]) -> None:
+    path = write(folder, "notes.md", "# Notes\n\nSome text.\n")
+    lib = open_library(folder)
+    background = BackgroundIndexer(lib, debounce=0.05)
+    background.start()
+    try:
+        assert background.wait_idle(60)
+        path.write_text("")
+        wait_for(lambda: [f.reason for f in lib.toc().failed] == ["file is empty"], timeout=30)
+    finally:
+        background.stop()
+
+
+def test_cpu_seconds_reads_a_process_group() -> None:
+    import os
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(5)"],
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: cpu_seconds(child.pid, default=-1) >= 0.5, timeout=20)
+        assert cpu_seconds(os.getpid() + 10_000_000, default=-1) == -1, "no such group: the default"
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_giant_table_is_read_to_its_last_row_and_found_by_its_last_code(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    rows = "\n".join(f"| Store {i} | SKU-{i:06d} | {i * 7 % 1000} |" for i in range(20_000))
+    write(folder, "stock.md", f"# Stock\n\nStock by store.\n\n| store | sku | units |\n|---|---|---|\n{rows}\n")
+    lib = open_library(folder, token_budget=8000)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+    blocks = lib.read_section(doc, 0)
+    assert blocks.paragraphs[1].text.startswith("(rows 1–"), "blocks of rows, each saying which"
+    assert "| store | sku | units |" in blocks.paragraphs[2].text, "the header is repeated in every block"
+    seen: list[str] = []
+    start: int | None = 0
+    calls = 0
+    while start is not None:
+        part = lib.read_section(doc, 0, start_para=start)
+        seen.extend(p.text for p in part.paragraphs)
+        start, calls = part.next_start_para, calls + 1
+        assert calls < 100
+    text = "\n".join(seen)
+    assert "| Store 19999 | SKU-019999 |" in text and "| Store 0 | SKU-000000 |" in text
+    hits = lib.retrieve("SKU-019999", top_k=3).results
+    assert any("SKU-019999" in h.text and h.kind == "table" for h in hits), "its last code is found"
