@@ -20,6 +20,7 @@ from indexer.vectors import VectorIndex
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
 LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do not count as matches
+MEMBERS_UP_FRONT = 2  # paragraphs of a passage ranked at its dense rank (measured: 1, 2, 3, all; benchmarks/results/passages.md)
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
 _DIGITS = re.compile(r"\d+")
 
@@ -106,10 +107,11 @@ class HybridSearch:
 
         - a hit whose text repeats a better hit of the same document goes (a chart's source line
           or a disclaimer printed on every page would fill the top k with copies);
-        - junk (`indexer.junk`) follows every paragraph of real text, and a paragraph found only
-          by dense search that is one of a crowd of near-duplicates (three or more candidates
-          alike but for their numbers) follows every one BM25 matched: a flood of look-alikes
-          cannot push out an exact match;
+        - a paragraph found only by dense search that is one of a crowd of near-duplicates (three
+          or more candidates alike but for their numbers) follows every one BM25 matched, and
+          junk (`indexer.junk`) follows every paragraph of real text BM25 matched: a flood of
+          look-alikes or of noise cannot push out an exact match, and a word only the noise
+          holds still finds it;
         - over more than one document, no document takes more than half of the top k (rounded
           up) while another has a candidate: its further hits follow the others' best ones.
         """
@@ -130,17 +132,20 @@ class HybridSearch:
                 kept.append(r)
         crowds = Counter(shapes.values())
         matched = set(lexical or ())
-        tiers = []
-        for r in kept:
-            row = rows.get(r.paragraph_id)
-            if row is not None and row.junk:
-                tier = 2
-            elif lexical is not None and r.paragraph_id not in matched and crowds[shapes.get(r.paragraph_id, "")] >= CROWD:
-                tier = 1
-            else:
-                tier = 0
-            tiers.append((tier, r))
-        ordered = [r for _, r in sorted(tiers, key=lambda t: t[0])]  # stable: rank order within a tier
+        position = {r.paragraph_id: i for i, r in enumerate(kept)}
+        junk = [r for r in kept if r.paragraph_id in rows and rows[r.paragraph_id].junk]
+        real = [r for r in kept if not (r.paragraph_id in rows and rows[r.paragraph_id].junk)]
+        crowded = [
+            r for r in real
+            if lexical is not None and r.paragraph_id not in matched and crowds[shapes.get(r.paragraph_id, "")] >= CROWD
+        ]
+        if crowded:  # after every paragraph BM25 matched, in their order
+            crowd_ids = {r.paragraph_id for r in crowded}
+            real = [r for r in real if r.paragraph_id not in crowd_ids] + crowded
+        # Junk goes after the last real paragraph BM25 matched; below that it keeps its place.
+        last = max((i for i, r in enumerate(real) if r.paragraph_id in matched), default=-1)
+        tail = sorted(real[last + 1 :] + junk, key=lambda r: position[r.paragraph_id])
+        ordered = real[: last + 1] + tail
         docs = {rows[r.paragraph_id].doc_id for r in ordered if r.paragraph_id in rows}
         if top_k is None or len(docs) < 2:
             return ordered
@@ -166,20 +171,17 @@ class HybridSearch:
         """Paragraph ids by the similarity of their passage's vector (`indexer.passages`);
         vectors of replaced versions are skipped.
 
-        A passage's rank goes to the one of its paragraphs that best matches the query's words
-        (BM25 among them; the first when none does): that is where the hit lands. Its other
-        paragraphs follow every passage's lead paragraph, in the same order, so dense search
-        still vouches for them, but below the leads of other passages."""
+        A passage's rank reaches its paragraphs in the order they match the query's words (BM25
+        among them; reading order where none does): its best MEMBERS_UP_FRONT come at its rank,
+        the rest of every passage after all passages' first ones, so the top of the ranking
+        covers many passages and still holds the paragraph a passage's match is about."""
         embedding = self.embedder.embed([query])[0]
         # Over-fetch: some vectors may belong to a version being replaced right now.
         hits = self.vectors.query(embedding, depth + 10, doc_ids)
         current = self.store.paragraph_ids_for_vectors([vid for vid, _ in hits])
         passages = [sorted(current[vid]) for vid, _ in hits if vid in current]
         scores = self.store.lexical_scores(query, [pid for members in passages for pid in members if len(members) > 1])
-        leads: list[int] = []
-        rest: list[int] = []
-        for members in passages:
-            lead = max(members, key=lambda pid: scores.get(pid, 0.0)) if scores else members[0]
-            leads.append(lead)
-            rest.extend(pid for pid in members if pid != lead)
-        return (leads + rest)[:depth]
+        ordered = [sorted(members, key=lambda pid: -scores.get(pid, 0.0)) for members in passages]  # stable
+        up_front = [pid for members in ordered for pid in members[:MEMBERS_UP_FRONT]]
+        rest = [pid for members in ordered for pid in members[MEMBERS_UP_FRONT:]]
+        return (up_front + rest)[:depth]

@@ -169,3 +169,45 @@ def test_a_giant_table_is_read_to_its_last_row_and_found_by_its_last_code(
     assert "| Store 19999 | SKU-019999 |" in text and "| Store 0 | SKU-000000 |" in text
     hits = lib.retrieve("SKU-019999", top_k=3).results
     assert any("SKU-019999" in h.text and h.kind == "table" for h in hits), "its last code is found"
+
+
+def test_junk_text_is_kept_and_found_by_its_words_but_never_outranks_real_text(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    import base64
+    import random
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    noise = "\n\n".join(
+        " ".join("".join(rng.choice(letters) for _ in range(rng.randint(3, 9))) for _ in range(60)) for _ in range(400)
+    )
+    write(folder, "noise.txt", noise + "\n\nlighthouse keeper ledger\n")
+    write(folder, "blob.txt", base64.b64encode(rng.randbytes(60_000)).decode())
+    write(folder, "keeper.md", "# Lighthouse\n\nThe lighthouse keeper writes the ledger every night at ten.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    noise_doc = next(d for d in lib.store.documents() if d.relpath == "noise.txt")
+    rows = lib.store.document_paragraphs(noise_doc.doc_id)
+    assert sum(r.junk for r in rows) >= 0.95 * len(rows), "random letters are recognised"
+    assert len(lib.vectors.ids_for_document(noise_doc.doc_id)) <= 0.02 * len(rows), "and not embedded"
+    for query in ("lighthouse keeper ledger", "who writes the ledger", "night watch at the lighthouse"):
+        hits = lib.retrieve(query, top_k=5).results
+        assert hits[0].text.startswith("The lighthouse keeper"), (query, hits[0].text[:80])
+    junk_row = next(r for r in rows if r.junk)
+    word = max(junk_row.text.split(), key=len)  # a "word" only the noise holds is still found in it
+    assert any(r.para_idx == junk_row.para_idx and r.doc_id == noise_doc.doc_id for r in lib.retrieve(word, top_k=3).results)
+
+
+def test_one_documents_flood_cannot_push_out_another_documents_best_hit(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    flood = "\n\n".join(f"Heron sighting number {i} at the reed bed by the north pond." for i in range(300))
+    write(folder, "log.md", f"# Sightings\n\n{flood}\n")
+    write(folder, "guide.md", "# Guide\n\nThe grey heron nests in colonies near reed beds.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    guide = next(d.doc_id for d in lib.store.documents() if d.relpath == "guide.md")
+    for top_k in (2, 3, 5):  # the flood takes at most half (rounded up) while the guide has a candidate
+        by_doc = [h.doc_id for h in lib.retrieve("heron reed bed", top_k=top_k).results]
+        assert guide in by_doc, top_k
