@@ -1,6 +1,6 @@
 """Does a direct query for a filing's income statement or balance sheet land on that statement?
 
-    python -m benchmarks.statements [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--work DIR] [--label now]
+    python -m benchmarks.statements [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--work DIR] [--index DIR] [--label now]
 
 Indexes the first `--docs` annual reports (`*10K*.pdf`, by name) of `--pdfs` and asks, scoped
 to each, the queries below. A statement is the set of sections whose title names it ("Consolidated
@@ -44,18 +44,26 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=12)
     parser.add_argument("--parse-cache", type=Path, default=None)
     parser.add_argument("--work", type=Path, default=None, help="keep the index here (default: a temporary folder)")
+    parser.add_argument(
+        "--index", type=Path, default=None,
+        help="score an index already built on the --pdfs folder itself (e.g. benchmarks.retrieval's "
+        "financebench-ctx1 in its --work dir) instead of building one",
+    )
     parser.add_argument("--label", default="now")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "statements.md")
     args = parser.parse_args()
 
     work = args.work or Path(tempfile.mkdtemp(prefix="deepread-statements-"))
-    folder = work / "docs"
-    folder.mkdir(parents=True, exist_ok=True)
-    for pdf in sorted(args.pdfs.glob("*10K*.pdf"))[: args.docs]:
-        if not (folder / pdf.name).exists():
-            shutil.copyfile(pdf, folder / pdf.name)
+    if args.index is not None:
+        folder, data_dir = args.pdfs, args.index
+    else:
+        folder, data_dir = work / "docs", work / "data"
+        folder.mkdir(parents=True, exist_ok=True)
+        for pdf in sorted(args.pdfs.glob("*10K*.pdf"))[: args.docs]:
+            if not (folder / pdf.name).exists():
+                shutil.copyfile(pdf, folder / pdf.name)
     config = LibraryConfig(
-        roots=[folder], data_dir=work / "data", models_dir=work / "models",
+        roots=[folder], data_dir=data_dir, models_dir=work / "models",
         parse_cache_dir=args.parse_cache or work / "parse-cache", token_budget=100_000,
     )
     hits = {(kind, q, k): 0 for kind, qs in QUERIES.items() for q in qs for k in KS}
@@ -63,13 +71,15 @@ def main() -> None:
     without = {kind: [] for kind in QUERIES}
     started = time.perf_counter()
     with Library(config) as library:
-        library.reconcile()
+        if args.index is None:
+            library.reconcile()
         indexed = time.perf_counter() - started
-        for doc in library.toc().documents:
+        annual = [d for d in library.store.documents() if d.readable and "10K" in d.relpath][: args.docs]
+        for doc in annual:
             for kind, pattern in STATEMENTS.items():
                 gold = {s.sec_id for s in library.store.sections(doc.doc_id) if pattern.search(s.title)}
                 if not gold:
-                    without[kind].append(doc.path)
+                    without[kind].append(doc.relpath)
                     continue
                 asked[kind] += 1
                 for query in QUERIES[kind]:

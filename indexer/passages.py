@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from indexer.blocks import UNCAPTIONED
-from indexer.tables import table_rows
+from indexer.tables import block_index, table_rows
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
 from indexer.vectors import vec_id
 
@@ -39,6 +39,9 @@ WINDOW_TOKENS = 220
 # The heading path read with each passage: the title and the nearest headings, each at most so many tokens.
 CONTEXT_HEADINGS = 2
 CONTEXT_TITLE_TOKENS = 14
+# A table stored as blocks of rows gets vectors for its first blocks only: a dump of 80,000 rows
+# would otherwise be 800 vectors that all say the same thing.
+MAX_TABLE_BLOCKS = 8
 # A text paragraph this short just before a long table is read as its title too.
 TITLE_TOKENS = 40
 # Labels of a described table's rows: at most this many tokens of them.
@@ -88,6 +91,8 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
             flush()
         if p.junk:  # not language: no vector (`indexer.junk`)
             continue
+        if p.kind == "table" and (block := block_index(p.text)) is not None and block >= MAX_TABLE_BLOCKS:
+            continue  # the rest of a giant table: found by its words, read by read_section
         if stands_alone(p):
             flush()
             before = paragraphs[i - 1] if i else None

@@ -20,6 +20,7 @@ from indexer.tokens import clip_to_tokens, count_tokens
 TABLE_BLOCK_TOKENS = 1500
 
 _ROW_RE = re.compile(r"<tr\b[^>]*>.*?</tr>", re.I | re.S)
+_BLOCK_LABEL_RE = re.compile(r"\(rows ([\d,]+)–([\d,]+) of ([\d,]+)\)$")
 _CELL_RE = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.I | re.S)
 _TAG_RE = re.compile(r"<[^>]+>")
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -46,6 +47,16 @@ def table_rows(text: str) -> tuple[str, list[list[str]]]:
             continue
         rows.append([c.strip() for c in line.strip().strip("|").split("|")])
     return " ".join(c for c in caption_lines if c), rows
+
+
+def block_index(text: str, block_tokens: int = TABLE_BLOCK_TOKENS) -> int | None:
+    """About which block of its table a paragraph is (0 for the first), from the "(rows a–b of N)"
+    its first line ends with; None for a table stored whole."""
+    match = _BLOCK_LABEL_RE.search(text.split("\n", 1)[0])
+    if match is None:
+        return None
+    first, last = (int(g.replace(",", "")) for g in match.groups()[:2])
+    return 0 if first == 1 else max(1, round((first - 1) / max(last - first + 1, 1)))
 
 
 def split_table(text: str, block_tokens: int = TABLE_BLOCK_TOKENS) -> list[str]:
