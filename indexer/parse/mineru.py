@@ -110,7 +110,7 @@ class MineruParser:
         suffix = path.suffix.lower()
         paged, levels_reliable = MINERU_FORMATS[suffix]
         raw = self._cached(content_hash, pdf=suffix == ".pdf") or self._run(
-            path, content_hash, {"pictures_dir": str(self.options.pictures_dir)}, patience=patience
+            path, content_hash, {"pictures_dir": os.path.abspath(self.options.pictures_dir)}, patience=patience
         )
         if not raw.get("ok"):
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
@@ -200,9 +200,10 @@ class MineruParser:
         if options.work_dir is not None:
             options.work_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="deepread-parse-", dir=options.work_dir) as tmp:
+            tmp = os.path.abspath(tmp)  # the child runs in it: every path it is given is absolute
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
             pages_file = Path(tmp, "pages")  # the child writes a PDF's page count here
-            request.write_text(json.dumps({"path": str(path), "pages_file": str(pages_file), **(extra or {})}))
+            request.write_text(json.dumps({"path": os.path.abspath(path), "pages_file": str(pages_file), **(extra or {})}))
             with errors.open("wb") as stderr:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],
@@ -213,6 +214,7 @@ class MineruParser:
                     start_new_session=True,
                     preexec_fn=confine,
                     close_fds=True,
+                    cwd=tmp,  # what MinerU writes where it runs (a service lock, blobs/) goes with the folder
                 )
                 timed_out = ""
                 started = time.monotonic()
@@ -293,7 +295,7 @@ def tier_status(home: Path) -> dict[str, dict]:
         out = Path(tmp, "tiers.json")
         subprocess.run(
             [sys.executable, "-m", "indexer.parse.mineru_worker", "--tiers", str(out)],
-            env={**os.environ, **mineru_environment(home), "PYTHONPATH": _package_root()},
+            env={**os.environ, **mineru_environment(home), "PYTHONPATH": _package_root()}, cwd=tmp,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False,
         )
         return json.loads(out.read_text()) if out.exists() else {}
