@@ -20,6 +20,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+from benchmarks import append_result
 from indexer.files import title_from_name
 from indexer.junk import MIN_CHARS, is_junk, vowel_share, words_of
 from indexer.parse import DocumentParser, decode_text
@@ -111,10 +112,7 @@ def main() -> None:
     lines.append(f"\nLowest vowel share of a real text or list paragraph: {lowest[0]:.3f} ({lowest[1]!r}).")
     text = "\n".join(lines) + "\n" + "".join(f"\n- false positive: {p}" for p in positives) + "\n"
     print(text)
-    if not args.out.exists():
-        args.out.write_text("# Junk text: false positives on real documents (`python -m benchmarks.junk`)\n")
-    with args.out.open("a") as f:
-        f.write(text)
+    append_result(args.out, "# Junk text: false positives on real documents (`python -m benchmarks.junk`)\n", text)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
+from benchmarks import append_result
 from benchmarks.retrieval import file_pages, word_windows
 from indexer.files import title_from_name
 from indexer.parse import DocumentParser
@@ -91,11 +92,7 @@ def main() -> None:
         f"figures): {totals['alone']:,}; paragraphs per passage: {totals['paragraphs'] / totals['passages']:.2f}.\n"
     )
     print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if not args.out.exists():
-        args.out.write_text("# Passages: vectors and what the model reads (`python -m benchmarks.passages`)\n")
-    with args.out.open("a") as f:
-        f.write(text)
+    append_result(args.out, "# Passages: vectors and what the model reads (`python -m benchmarks.passages`)\n", text)
 
 
 if __name__ == "__main__":

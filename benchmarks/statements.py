@@ -21,6 +21,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from benchmarks import append_result
 from indexer.library import Library, LibraryConfig
 
 REPO = Path(__file__).resolve().parents[1]
@@ -102,17 +103,15 @@ def main() -> None:
     for kind, paths in without.items():
         if paths:
             print(f"no {kind} section in: {', '.join(paths)}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if not args.out.exists():
-        args.out.write_text(
-            f"# A direct query for a statement ({date.today()}, `python -m benchmarks.statements`)\n\n"
-            "Annual reports of FinanceBench, each query scoped to its filing; hit@k: a table paragraph of the "
-            "statement's own section is among the top k results (percent of filings that have such a section).\n\n"
-            "| code | statement | query | filings | hit@1 | hit@3 | hit@5 | filings without the section |\n"
-            "|---|---|---|---|---|---|---|---|\n"
-        )
-    with args.out.open("a") as f:
-        f.write("\n".join(lines) + "\n")
+    append_result(
+        args.out,
+        f"# A direct query for a statement ({date.today()}, `python -m benchmarks.statements`)\n\n"
+        "Annual reports of FinanceBench, each query scoped to its filing; hit@k: a table paragraph of the "
+        "statement's own section is among the top k results (percent of filings that have such a section).\n\n"
+        "| code | statement | query | filings | hit@1 | hit@3 | hit@5 | filings without the section |\n"
+        "|---|---|---|---|---|---|---|---|\n",
+        "\n".join(lines) + "\n",
+    )
 
 
 if __name__ == "__main__":

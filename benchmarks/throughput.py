@@ -33,6 +33,7 @@ from pathlib import Path
 
 from concurrent.futures import ThreadPoolExecutor
 
+from benchmarks import append_result
 from indexer.library import Library, LibraryConfig
 from indexer.parse import DocumentParser
 from indexer.parse.mineru import MineruOptions
@@ -81,21 +82,19 @@ def main() -> None:
         + f"{row['rss_mb']:,.0f} |"
     )
     print(line)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if not args.out.exists():
-        args.out.write_text(
-            f"# Time until usable ({date.today()}, `python -m benchmarks.throughput`)\n\n"
-            "Seconds from the start of indexing until the first document is readable and found by keyword search, "
-            "until all are, until semantic search covers all; embedding alone: the same paragraphs embedded in one "
-            "call, same model, same process (the same-run baseline); parse alone (cold runs): the same files parsed "
-            "and nothing else, before the run.\n\n"
-            "| code | parse | files | pages | paragraphs | first readable s | all readable s | all embedded s | "
-            "pages/s readable | pages/s embedded | embedding alone s | embedded ÷ alone | parse alone s | "
-            "readable ÷ parse alone | flat-chunk baseline, full index s | peak RSS MB |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-        )
-    with args.out.open("a") as f:
-        f.write(line + "\n")
+    append_result(
+        args.out,
+        f"# Time until usable ({date.today()}, `python -m benchmarks.throughput`)\n\n"
+        "Seconds from the start of indexing until the first document is readable and found by keyword search, "
+        "until all are, until semantic search covers all; embedding alone: the same paragraphs embedded in one "
+        "call, same model, same process (the same-run baseline); parse alone (cold runs): the same files parsed "
+        "and nothing else, before the run.\n\n"
+        "| code | parse | files | pages | paragraphs | first readable s | all readable s | all embedded s | "
+        "pages/s readable | pages/s embedded | embedding alone s | embedded ÷ alone | parse alone s | "
+        "readable ÷ parse alone | flat-chunk baseline, full index s | peak RSS MB |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        line + "\n",
+    )
 
 
 def parse_only(folder: Path, scratch: Path) -> float:
