@@ -82,7 +82,7 @@ class HybridSearch:
         fused = rrf_fuse(rankings)
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
-        fused = self.distinct(fused, lexical if self.mode == "hybrid" else None, top_k)
+        fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k)
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
@@ -102,7 +102,7 @@ class HybridSearch:
         rescored = [Ranked(r.paragraph_id, r.score + bonus.get(r.paragraph_id, 0.0)) for r in fused]
         return sorted(rescored, key=lambda r: -r.score)
 
-    def distinct(self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None) -> list[Ranked]:
+    def arrange(self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None) -> list[Ranked]:
         """The fused ranking made fit to read (`lexical`: what BM25 matched; `top_k`: the hits asked for):
 
         - a hit whose text repeats a better hit of the same document goes (a chart's source line
