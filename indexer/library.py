@@ -362,17 +362,21 @@ class Library:
         end_para: int | None = None,
         version: int | None = None,
         images: bool = False,
+        part: int | None = None,
     ) -> SectionText:
         """A section's paragraphs in order, clipped to what exists and to the token budget.
 
         `version` is the document version the caller's coordinates came from; when
         the document changed since, the answer says so. `images`: figures, charts and
         tables also as crops of their PDF page, and an office file's pictures, within the same budget.
+        `part`: part N of paragraph `start_para`, when it alone is longer than the budget.
         """
         with self.store.snapshot():
             doc = self._ready_document(doc_id)
-            if not images:
-                answer, _ = read_section(self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget)
+            if not images or part is not None:
+                answer, _ = read_section(
+                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, part=part
+                )
                 return answer
         pages, why_not = self._open_pages(doc)
         if Path(doc.relpath).suffix.lower() != ".pdf":  # open_pdf's reason would be about pages alone

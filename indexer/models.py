@@ -233,6 +233,8 @@ class SectionText(BaseModel):
     end_para: int = Field(description="Inclusive; -1 when the section has no paragraphs.")
     paragraphs: list[ParagraphText]
     next_start_para: int | None = Field(description="Where to continue; null when read to the section's end.")
+    part: int | None = Field(None, description="With part=N: which part of a paragraph longer than the budget this is.")
+    n_parts: int | None = Field(None, description="With part=N: how many parts that paragraph has at this budget.")
     images: list[PageImage] = Field(
         default_factory=list, description="With images=true: the figure, chart and table regions read, in order."
     )

@@ -16,7 +16,7 @@ from indexer.errors import InvalidArgument, NotFound
 from indexer.models import PageImage, ParagraphText, SectionText
 from indexer.pages import PdfPages, Rendered, image_tokens
 from indexer.pictures import StoredPictures
-from indexer.store import DocumentRow, ParagraphRow, Store
+from indexer.store import DocumentRow, ParagraphRow, SectionRow, Store
 from indexer.tokens import clip_to_tokens, count_tokens
 
 SECTION_OVERHEAD = 150  # the answer's first line and notes
@@ -52,11 +52,12 @@ class Images:
 
 def read_section(
     store: Store, doc: DocumentRow, sec_id: int, start_para: int, end_para: int | None, version: int | None,
-    token_budget: int, images: Images | None = None,
+    token_budget: int, images: Images | None = None, part: int | None = None,
 ) -> tuple[SectionText, list[ParagraphRow]]:
     """The answer, and the paragraphs whose images it announces: `images` (set when the caller
     asked for them) sizes them here, and `render_images` makes them once the caller has let go
-    of the store's snapshot (rendering takes tens of ms an image; a commit need not wait)."""
+    of the store's snapshot (rendering takes tens of ms an image; a commit need not wait).
+    `part`: the part (1-based) of paragraph `start_para` to read, when it is longer than the budget."""
     doc_id = doc.doc_id
     changed = ""
     if version is not None and version != doc.version:
@@ -97,10 +98,12 @@ def read_section(
         return SectionText(**base, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint), []
 
     end = last if end_para is None else min(end_para, last)
+    available = token_budget - SECTION_OVERHEAD - count_tokens(section.title)
+    if part is not None:
+        return _part(store, doc, section, start_para, part, available, base, changed), []
     rows = store.paragraphs(doc_id, sec_id, start_para, end)
     out: list[ParagraphText] = []
     pictured: list[ParagraphRow] = []
-    available = token_budget - SECTION_OVERHEAD - count_tokens(section.title)
     used = 0
     too_big = 0
     for row in rows:
@@ -113,7 +116,7 @@ def read_section(
         if picture and cost + picture > available:  # alone with its image it would not fit: text only
             too_big += 1
             picture = 0
-        text = row.text if cost <= available else _clip(row.text, available - _paragraph_line(row) - 12)
+        text = row.text if cost <= available else _parts(row.text, available - _paragraph_line(row))[0]
         out.append(
             ParagraphText(
                 para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box,
@@ -136,7 +139,11 @@ def read_section(
     elif next_start is not None:
         notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
     if out[0].text != rows[0].text:
-        notes.append(f"Paragraph {out[0].para_idx} is longer than the token budget and was cut.")
+        n_parts = len(_parts(rows[0].text, available - _paragraph_line(rows[0])))
+        notes.append(
+            f"Paragraph {out[0].para_idx} is longer than the token budget: this is part 1 of {n_parts}; "
+            f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={out[0].para_idx}, part=2) reads the next."
+        )
     if too_big:
         notes.append(f"{too_big} image(s) left out: with its paragraph, one would not fit the token budget.")
     if images is not None and not pictured and not too_big:
@@ -181,5 +188,53 @@ def _paragraph_line(row: ParagraphRow) -> int:
     return 4 + (6 if row.page is not None else 0) + (1 if row.kind != "text" else 0)
 
 
-def _clip(text: str, budget: int) -> str:
-    return clip_to_tokens(text, budget) + " […cut: paragraph exceeds the token budget]"
+PART_NOTE = 40  # "[part 2 of 7]" and the note naming the next call
+
+
+def _parts(text: str, budget: int) -> list[str]:
+    """A paragraph longer than the budget in consecutive parts that each fit it (the same parts for
+    the same budget, so `part=N` always names the same text)."""
+    budget = max(budget - PART_NOTE, 1)
+    parts: list[str] = []
+    pos = 0
+    while pos < len(text):
+        piece = clip_to_tokens(text[pos : pos + budget * 12], budget) or text[pos : pos + budget]
+        parts.append(piece)
+        pos += len(piece)
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    return parts or [""]
+
+
+def _part(
+    store: Store, doc: DocumentRow, section: SectionRow, para_idx: int, part: int, available: int,
+    base: dict, changed: str,
+) -> SectionText:
+    """One part of a paragraph longer than the token budget, and the call for the next."""
+    rows = store.paragraphs(doc.doc_id, section.sec_id, para_idx, para_idx)
+    row = rows[0]
+    parts = _parts(row.text, available - _paragraph_line(row))
+    if not 1 <= part <= len(parts):
+        raise InvalidArgument(
+            f"paragraph {para_idx} of section {section.sec_id} has parts 1–{len(parts)} at this token budget (got {part})"
+        )
+    notes = [changed.strip()] if changed else []
+    last = section.n_paras - 1
+    if part < len(parts):
+        notes.append(
+            f"Part {part} of {len(parts)} of paragraph {para_idx}; read_section(doc_id={doc.doc_id}, "
+            f"sec_id={section.sec_id}, start_para={para_idx}, part={part + 1}) reads the next."
+        )
+        next_start = para_idx
+    else:
+        notes.append(f"Last part ({part} of {len(parts)}) of paragraph {para_idx}.")
+        next_start = para_idx + 1 if para_idx < last else None
+        if next_start is not None:
+            notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
+    paragraph = ParagraphText(
+        para_idx=para_idx, text=parts[part - 1], kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
+    )
+    return SectionText(
+        **base, end_para=para_idx, paragraphs=[paragraph], next_start_para=next_start, part=part, n_parts=len(parts),
+        hint=" ".join(notes),
+    )

@@ -249,9 +249,15 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             Field(description="Also show each figure, chart and table of a PDF as an image of its region "
                   "(counted in the token budget); for questions about what a chart or page looks like."),
         ] = False,
+        part: Annotated[
+            int | None,
+            Field(ge=1, le=MAX_ID, description="Part N of paragraph start_para, when that one paragraph is longer "
+                  "than the token budget (the answer names the call for the next part)."),
+        ] = None,
     ) -> Annotated[CallToolResult, SectionText]:
         return await call(
-            ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version, images), render_section
+            ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version, images, part),
+            render_section,
         )
 
     @server.tool(

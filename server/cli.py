@@ -123,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("sec_id", type=int)
     read.add_argument("--start", type=int, default=0, dest="start_para")
     read.add_argument("--end", type=int, default=None, dest="end_para")
+    read.add_argument("--part", type=int, default=None, help="part N of paragraph --start, when it is longer than the budget")
     sub.add_parser("doctor", parents=[common], help="check the model and say which parser each format uses")
     return parser
 
@@ -324,7 +325,9 @@ def _read(args: argparse.Namespace, settings: Settings) -> int:
 
     with _open(settings) as library:
         _reconcile_with_bar(library)
-        print(render_section(library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para)))
+        print(render_section(
+            library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
+        ))
     return 0
 
 

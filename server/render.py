@@ -95,7 +95,8 @@ def render_section(section: SectionText) -> str:
         page = f" p.{_pages(p.page, p.page_end)}" if p.page is not None else ""
         kind = f" {p.kind}" if p.kind != "text" else ""
         image = f" — image {p.image} below" if p.image else ""
-        lines.append(f"\n[{p.para_idx}]{page}{kind}{image}")
+        part = f" part {section.part} of {section.n_parts}" if section.part else ""
+        lines.append(f"\n[{p.para_idx}]{page}{kind}{image}{part}")
         lines.append(p.text)
     if section.next_start_para is None and section.paragraphs:
         lines.append("\n(end of section)")

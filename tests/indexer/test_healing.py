@@ -211,3 +211,29 @@ def test_one_documents_flood_cannot_push_out_another_documents_best_hit(
     for top_k in (2, 3, 5):  # the flood takes at most half (rounded up) while the guide has a candidate
         by_doc = [h.doc_id for h in lib.retrieve("heron reed bed", top_k=top_k).results]
         assert guide in by_doc, top_k
+
+
+def test_a_paragraph_longer_than_the_budget_is_read_in_parts_to_its_end(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    from server.render import render_section
+    from indexer.tokens import count_tokens
+
+    items = "\n".join(f"- item {i}: the inventory line number {i} of the store" for i in range(300))
+    write(folder, "list.md", f"# List\n\n{items}\n")
+    lib = open_library(folder, token_budget=1000)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+    first = lib.read_section(doc, 0)
+    assert "this is part 1 of" in (first.hint or "") and "part=2) reads the next" in (first.hint or "")
+    texts = [first.paragraphs[0].text]
+    part = 2
+    while True:
+        answer = lib.read_section(doc, 0, start_para=0, part=part)
+        assert count_tokens(render_section(answer)) <= 1000
+        texts.append(answer.paragraphs[0].text)
+        if answer.part == answer.n_parts:
+            assert answer.next_start_para is None and "Last part" in (answer.hint or "")
+            break
+        part += 1
+    assert " ".join(texts).split() == lib.store.paragraphs(doc, 0, 0, 0)[0].text.split(), "every word, once, in order"
