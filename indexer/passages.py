@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from indexer.blocks import UNCAPTIONED
-from indexer.tables import block_index, table_rows
+from indexer.tables import block_index, table_rows, without_tags
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
 from indexer.vectors import vec_id
 
@@ -47,7 +47,6 @@ TITLE_TOKENS = 40
 # Labels of a described table's rows: at most this many tokens of them.
 MAX_LABEL_TOKENS = 140
 
-_TAG_RE = re.compile(r"<[^>]+>")
 _NUMERIC_RE = re.compile(r"^[\s$€£¥%()\-–—.,:/*\d]*$")
 _UNITS_RE = re.compile(
     r"\((?:[^()]{0,40}\b(?:in|amounts? in)\s+)?(?:thousands|millions|billions|percent|%)[^()]{0,60}\)"
@@ -148,7 +147,7 @@ def describe(p: Packable) -> str:
         if label and label.lower() not in seen:
             seen.add(label.lower())
             labels.append(label)
-    units = sorted({m.group(0).strip() for m in _UNITS_RE.finditer(_TAG_RE.sub(" ", p.text))})[:3]
+    units = sorted({m.group(0).strip() for m in _UNITS_RE.finditer(without_tags(p.text))})[:3]
     parts = [clip_to_tokens(caption, 60)] if caption else []
     if heads:
         parts.append("Columns: " + clip_to_tokens(" | ".join(heads), 40))

@@ -116,7 +116,8 @@ def read_section(
         if picture and cost + picture > available:  # alone with its image it would not fit: text only
             too_big += 1
             picture = 0
-        text = row.text if cost <= available else _parts(row.text, available - _paragraph_line(row))[0]
+        parts = [row.text] if cost <= available else _parts(row.text, available - _paragraph_line(row))
+        text = parts[0]
         out.append(
             ParagraphText(
                 para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box,
@@ -138,10 +139,9 @@ def read_section(
         )
     elif next_start is not None:
         notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
-    if out[0].text != rows[0].text:
-        n_parts = len(_parts(rows[0].text, available - _paragraph_line(rows[0])))
+    if out[0].text != rows[0].text:  # alone and longer than the budget: `parts` are its parts
         notes.append(
-            f"Paragraph {out[0].para_idx} is longer than the token budget: this is part 1 of {n_parts}; "
+            f"Paragraph {out[0].para_idx} is longer than the token budget: this is part 1 of {len(parts)}; "
             f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={out[0].para_idx}, part=2) reads the next."
         )
     if too_big:

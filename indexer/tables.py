@@ -26,6 +26,11 @@ _TAG_RE = re.compile(r"<[^>]+>")
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
+def without_tags(text: str) -> str:
+    """A table's text with its HTML tags replaced by spaces."""
+    return _TAG_RE.sub(" ", text)
+
+
 def table_rows(text: str) -> tuple[str, list[list[str]]]:
     """A table paragraph as (the words before its grid, its rows of cell texts)."""
     if "<tr" in text.lower():
