@@ -213,11 +213,11 @@ class Library:
 
     def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
         """Once per run, parse again the files whose failure may pass (a time limit on a busy
-        machine, a killed parser), with RETRY_PATIENCE times their time limit: the server calls
+        machine, a killed parser; a failed document, or a new version whose previous one stays), with RETRY_PATIENCE times their time limit: the server calls
         this when it is idle."""
         due = [
             d for d in self.store.documents()
-            if d.status == "failed" and d.transient and (d.doc_id, d.content_hash) not in self._retried
+            if d.transient and (d.doc_id, d.content_hash) not in self._retried
         ]
         self._retried.update((d.doc_id, d.content_hash) for d in due)
         if not due:

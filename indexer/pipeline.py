@@ -283,7 +283,8 @@ class Indexer:
                 self._fail(doc_id, ParseError(reason), {})
             return Outcome("failed")
         facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-        again = retry is not None and doc is not None and doc.status == "failed" and bool(doc.transient)
+        # A failure that may pass: a failed document, or a new version that failed while the previous stays.
+        again = retry is not None and doc is not None and bool(doc.transient)
         if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
             if not again:
                 return Outcome("unchanged")
@@ -295,7 +296,7 @@ class Indexer:
             if doc is not None and doc.readable and (exc.transient or str(exc) == EMPTY) and not _settled(path, stat, quiet=True):
                 log.info("%s read %s while being saved: its last version stays until it settles", relpath, str(exc))
                 return Outcome("deferred")
-            self._fail(doc_id, exc, facts, retries=doc.retries + 1 if again and doc else 0)
+            self._fail(doc_id, exc, facts, retries=doc.retries + 1 if again and doc else 0, kept=doc)
             return Outcome("failed")
         if not settled:  # written to while read: what was read may be half of it
             log.info("%s changed while it was read: reading it again once it settles", relpath)
@@ -313,7 +314,7 @@ class Indexer:
             parsed = self.parser.parse(path, data, str(facts["content_hash"]), patience=retry or 1.0)
             structure = build(parsed, fallback_title=title_from_name(path))
         except ParseError as exc:
-            self._fail(doc_id, exc, facts, retries)
+            self._fail(doc_id, exc, facts, retries, kept=doc)
             return Outcome("failed")
         except Exception as exc:  # a parser bug must not stop the other documents
             log.exception("parser crashed on %s", path)
@@ -374,9 +375,21 @@ class Indexer:
         (outcome,) = self._commit([result])
         return outcome
 
-    def _fail(self, doc_id: int, error: ParseError, facts: dict[str, object], retries: int = 0) -> None:
+    def _fail(
+        self, doc_id: int, error: ParseError, facts: dict[str, object], retries: int = 0, kept: DocumentRow | None = None
+    ) -> None:
         """Mark failed and drop the old content: it no longer describes the file. `retries`: how
-        often these same bytes failed before, for a failure that may pass."""
+        often these same bytes failed before, for a failure that may pass.
+
+        A failure that may pass (a time limit on a busy machine) of a new version of a readable
+        document (`kept`, as it was before) keeps the previous version: it is served, marked with
+        the reason, until the new one parses (the file's old facts stay, so a restart, an idle
+        retry or a touch parses it again)."""
+        if error.transient and kept is not None and kept.readable:
+            self.store.keep_previous(doc_id, str(error), retries)
+            log.warning("doc %d: its new version failed (may pass: retried by itself), the previous stays: %s",
+                        doc_id, error)
+            return
         self.store.mark_failed(doc_id, str(error), transient=error.transient, retries=retries, **facts)
         self.vectors.delete_document(doc_id)
         log.warning("doc %d failed%s: %s", doc_id, " (may pass: retried by itself)" if error.transient else "", error)

@@ -304,6 +304,16 @@ class Store:
             self._delete_content(db, doc_id)
             db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
 
+    def keep_previous(self, doc_id: int, reason: str, retries: int) -> None:
+        """A new version failed for a reason that may pass: the previous one stays readable, with
+        the reason and the retry count (its file facts stay the old ones, so the file still reads
+        as changed)."""
+        fields = {"status": "ready", "reason": reason, "transient": 1, "retries": retries,
+                  "retried_at": time.time() if retries else None}
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with self.transaction() as db:
+            db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
+
     def delete_document(self, doc_id: int) -> None:
         with self.transaction() as db:
             self._delete_content(db, doc_id)

@@ -40,6 +40,15 @@ def retry_note(doc: DocumentRow) -> str | None:
     return f"retried {doc.retries}×, last at {when}; parsed again at the next start, or when the file is touched"
 
 
+def kept_note(doc: DocumentRow) -> str | None:
+    """A readable document whose file changed but whose new version failed for a reason that may
+    pass: what the host reads is the previous version, and when the new one is tried again."""
+    if doc.status != "ready" or not doc.reason:
+        return None
+    return (f"the file changed but its new version failed ({shorten(doc.reason, BRIEF_WARNING_TOKENS)}): this is "
+            f"the previous version; {retry_note(doc)}")
+
+
 def failure(doc: DocumentRow) -> str:
     """Why a document failed, and what brings it back."""
     return f"{doc.reason or 'unknown'} ({retry_note(doc) or PERMANENT.lower().rstrip('.')})"
@@ -310,7 +319,7 @@ def _ancestors(tree: _Tree, sec_id: int) -> list[int]:
 def shown_warnings(doc: DocumentRow, brief: bool) -> list[str]:
     """A document's warnings as the map shows them: in the map of all documents the first one,
     cut short, and how to see the rest; in the document's own map each (cut at WARNING_TOKENS)."""
-    warnings = doc.warning_list
+    warnings = [n for n in [kept_note(doc)] if n] + doc.warning_list
     if not brief or not warnings:
         return [shorten(w, WARNING_TOKENS) for w in warnings]
     first = shorten(warnings[0], BRIEF_WARNING_TOKENS)

@@ -249,8 +249,15 @@ def _open(settings: Settings):  # noqa: ANN202
     return Library(settings.library_config())
 
 
+SETTLE_ROUNDS = 30  # a one-shot command waits this many times SETTLE_S for files being written
+
+
 def _reconcile_with_bar(library) -> None:  # noqa: ANN001
+    import time
+
     from tqdm import tqdm
+
+    from indexer.pipeline import SETTLE_S
 
     bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
 
@@ -261,12 +268,22 @@ def _reconcile_with_bar(library) -> None:  # noqa: ANN001
 
     try:
         report = library.reconcile(progress, wait=False)
+        for _ in range(SETTLE_ROUNDS):  # files read mid-save: read again once they settle (no watcher here)
+            if not report.deferred:
+                break
+            time.sleep(SETTLE_S)
+            again = library.sync_paths(report.deferred, progress, wait=False)
+            report.indexed += again.indexed
+            report.failed += again.failed
+            report.unchanged = [r for r in report.unchanged if r not in again.indexed + again.failed]
+            report.deferred = again.deferred
     finally:
         bar.close()
     embedded = _wait_for_vectors(library)
+    still = f"; {len(report.deferred)} still being written, indexed by a later run" if report.deferred else ""
     print(
         f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
-        f"{len(report.failed)} failed, {len(report.removed)} removed; {embedded} paragraphs embedded",
+        f"{len(report.failed)} failed, {len(report.removed)} removed{still}; {embedded} paragraphs embedded",
         file=sys.stderr,
     )
 

@@ -48,6 +48,34 @@ def test_a_parse_over_its_time_limit_is_retried_at_the_next_start(
 
 
 @pytest.mark.slow
+def test_a_new_version_over_its_time_limit_keeps_the_previous_one_until_it_parses(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    """The time limit fails an edit of a readable file: the host still reads and finds the last
+    good version, told why and when the new one is tried again; the next start indexes it."""
+    _pdf(folder / "terns.pdf", "Terns hover over the waves and plunge for sand eels. " * 6)
+    data = tmp_path / "data"
+    lib = open_library(folder, data_dir=data)
+    lib.reconcile()
+    _pdf(folder / "terns.pdf", "Terns nest on shingle beaches in noisy colonies every summer. " * 6)
+    lib.indexer.parser.mineru.options.timeout_s = 0.2  # a machine far too busy for the new version
+    assert lib.reconcile().failed == ["terns.pdf"]
+    toc = lib.toc()
+    assert not toc.failed and [d.path for d in toc.documents] == ["terns.pdf"]
+    (doc,) = lib.toc(1).documents
+    assert doc.version == 1 and doc.warnings[0].startswith("the file changed but its new version failed (")
+    assert "this is the previous version; this may pass: parsed again when the server is idle" in doc.warnings[0]
+    assert lib.retrieve("sand eels", top_k=1).results[0].text.startswith("Terns hover")
+    lib.close()
+
+    lib = open_library(folder, data_dir=data)  # the next start, with the usual limit
+    assert lib.reconcile().indexed == ["terns.pdf"]
+    (doc,) = lib.toc(1).documents
+    assert doc.version == 2 and not doc.warnings
+    assert lib.retrieve("shingle colonies", top_k=1).results[0].text.startswith("Terns nest")
+
+
+@pytest.mark.slow
 def test_a_failure_that_may_pass_is_retried_when_the_server_is_idle(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:

@@ -57,6 +57,37 @@ def test_index_toc_search_read(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "doc 1 has no section 7; its sections are 0–2" in bad.stderr
 
 
+@pytest.mark.slow
+def test_index_waits_for_a_file_being_saved(tmp_path: Path) -> None:
+    """A file truncated by a save that has not written its text yet keeps its last version, and
+    the one-shot command (no watcher) reads it again once the save is done."""
+    import threading
+    import time
+
+    docs = tmp_path / "docs"
+    write(docs, "notes.md", DOC)
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert run("index", str(docs), *data).returncode == 0
+    (docs / "notes.md").write_text("")  # the save truncates first …
+    done = threading.Event()
+
+    def save() -> None:
+        start = time.monotonic()
+        while time.monotonic() - start < 8:  # … and is still writing while the command starts
+            os.utime(docs / "notes.md")
+            time.sleep(0.3)
+        (docs / "notes.md").write_text(DOC.replace("Field Notes", "Field Notes, revised"))
+        done.set()
+
+    writer = threading.Thread(target=save)
+    writer.start()
+    index = run("index", str(docs), *data)
+    writer.join()
+    assert index.returncode == 0, index.stderr
+    assert done.is_set() and "1 indexed, 0 unchanged, 0 failed" in index.stderr
+    assert index.stdout.startswith("(1) notes.md — Field Notes, revised")
+
+
 def test_bad_arguments_are_explained(tmp_path: Path) -> None:
     missing = run("index", str(tmp_path / "nope"), "--data-dir", str(tmp_path / "d"))
     assert missing.returncode == 2 and "is not a folder" in missing.stderr
