@@ -40,7 +40,7 @@ from indexer.retrieve import Retriever, check_window, clean_query
 from indexer.search import HybridSearch, SearchMode
 from indexer.store import DocumentRow, Store
 from indexer.structure import STRUCTURE_VERSION
-from indexer.toc import TocBuilder, check_depth, failure
+from indexer.toc import TocBuilder, check_depth, failure, in_folder, normalise_folder, subfolders
 from indexer.tokens import TOKEN_COUNT_VERSION
 from indexer.vectors import VectorIndex
 
@@ -269,24 +269,33 @@ class Library:
 
     def toc(
         self, doc_id: int | None = None, max_depth: int | None = None, sec_id: int | None = None,
-        after: int | None = None,
+        after: int | None = None, path: str | None = None, page: int = 1,
     ) -> Toc:
-        """The map: all documents, one document, or one section's subtree; folded to the token budget.
+        """The map: all documents (or those under a folder, `path`), one document, or one
+        section's subtree; folded to the token budget.
 
-        `after` pages on through a section whose direct sub-sections do not fit in one answer.
+        `after` pages on through a section whose direct sub-sections do not fit in one answer;
+        `page` through the documents of a folder too large for their sections.
         """
         with self.store.snapshot():
-            return self._toc(doc_id, max_depth, sec_id, after)
+            return self._toc(doc_id, max_depth, sec_id, after, path, page)
 
-    def _toc(self, doc_id: int | None, max_depth: int | None, sec_id: int | None, after: int | None) -> Toc:
+    def _toc(
+        self, doc_id: int | None, max_depth: int | None, sec_id: int | None, after: int | None, path: str | None,
+        page: int,
+    ) -> Toc:
         check_depth(max_depth)
+        if page < 1:
+            raise InvalidArgument("page must be 1 or more")
         maps = TocBuilder(self.store, self.display_path, self.config.token_budget)
         if (sec_id is not None or after is not None) and doc_id is None:
             given = " and ".join(name for name, value in (("sec_id", sec_id), ("after", after)) if value is not None)
             raise InvalidArgument(f"{given} needs a doc_id: get_toc(doc_id=D, sec_id=S)")
         if doc_id is not None:
+            if path is not None or page != 1:
+                raise InvalidArgument("doc_id shows one document: give it without path and page")
             return maps.document(self._ready_document(doc_id), max_depth, sec_id, after)
-        toc = maps.all_documents(max_depth)
+        toc = maps.all_documents(max_depth, self._folder(path), page)
         notes = []
         progress = self.progress
         if progress is not None:
@@ -304,6 +313,20 @@ class Library:
             toc.hint = " ".join([*notes, toc.hint] if toc.hint else notes)
         return toc
 
+    def _folder(self, path: str | None) -> str | None:
+        """A folder the host names (`reports/2023`), checked against the paths shown; None for all."""
+        folder = normalise_folder(path)
+        if folder is None:
+            return None
+        if not in_folder(self.store.documents(), self.display_path, folder):
+            tops = subfolders([d for d in self.store.documents() if d.readable], self.display_path, None)
+            valid = ", ".join(list(tops)[:12]) + (", …" if len(tops) > 12 else "")
+            raise NotFound(
+                f"no document under {path!r}; paths are as get_toc shows them"
+                + (f", e.g. the top folders {valid}" if valid else " (the folder has no sub-folders)")
+            )
+        return folder
+
     def vectors_left(self) -> CatchUpState | None:
         """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
         waiting = self.store.awaiting_vectors()
@@ -320,12 +343,16 @@ class Library:
         doc_ids: list[int] | None = None,
         before: int = 0,
         after: int = 0,
+        path: str | None = None,
     ) -> RetrieveResult:
-        """Rank single paragraphs, expand each hit by neighbours of its section, dedupe."""
+        """Rank single paragraphs, expand each hit by neighbours of its section, dedupe; `doc_ids`
+        and `path` (a folder) limit the search."""
         with self.store.snapshot():
-            return self._retrieve(query, top_k, doc_ids, before, after)
+            return self._retrieve(query, top_k, doc_ids, before, after, path)
 
-    def _retrieve(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> RetrieveResult:
+    def _retrieve(
+        self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int, path: str | None = None
+    ) -> RetrieveResult:
         query = clean_query(query)
         check_window(top_k, before, after)
         ignored: list[str] = []
@@ -343,7 +370,23 @@ class Library:
             if not readable:  # nothing to search: the first reason says what is valid
                 raise NotFound("none of doc_ids can be searched: " + "; ".join(ignored) + " (call get_toc to list them)")
             doc_ids = readable
+        folder = self._folder(path)
+        if folder is not None:
+            under = [d.doc_id for d in in_folder(self.store.documents(), self.display_path, folder) if d.readable]
+            if not under:
+                raise NotReady(f"no document under {folder}/ is readable yet (call get_toc(path=\"{folder}/\") to see why)")
+            if doc_ids is not None:
+                outside = sorted(set(doc_ids) - set(under))
+                if outside == sorted(set(doc_ids)):
+                    raise InvalidArgument(f"none of doc_ids is under {folder}/: give ids from get_toc(path=\"{folder}/\"), or omit one of the two")
+                ignored += [f"doc {d} is not under {folder}/" for d in outside]
+                doc_ids = sorted(set(doc_ids) & set(under))
+            else:
+                doc_ids = under
         answer = Retriever(self.store, self.search, self.config.token_budget).answer(query, top_k, doc_ids, before, after)
+        if folder is not None:
+            note = f"Searched the {len(doc_ids):,} document(s) under {folder}/."
+            answer.hint = f"{note} {answer.hint}" if answer.hint else note
         if ignored:
             more = f"; and {len(ignored) - MAX_IGNORED} more" if len(ignored) > MAX_IGNORED else ""
             ignored = ignored[:MAX_IGNORED]

@@ -145,6 +145,7 @@ class DocumentInfo(BaseModel):
         description="What went wrong without failing the document (e.g. pages OCR could not read); cut short in "
         "the map of all documents, whole in get_toc(doc_id).",
     )
+    n_warnings: int = Field(0, description="How many warnings it has (the compact map shows the count alone).")
     sections: list[SectionInfo] = Field(default_factory=list)
 
 
@@ -158,10 +159,24 @@ class FailedDocument(BaseModel):
     )
 
 
+class FolderInfo(BaseModel):
+    path: str = Field(description="A sub-folder of the folder shown, ending in '/': get_toc(path=...) shows it.")
+    documents: int = Field(description="Readable documents under it, at any depth.")
+    n_pages: int = Field(0, description="Their pages (PDFs and slide decks).")
+
+
 class Toc(BaseModel):
     documents: list[DocumentInfo]
     pending: list[str] = Field(default_factory=list)
     failed: list[FailedDocument] = Field(default_factory=list)
+    path: str | None = Field(None, description="The folder shown (a path prefix), when scoped.")
+    folders: list[FolderInfo] = Field(
+        default_factory=list, description="With many documents: the sub-folders of the folder shown, with their counts."
+    )
+    compact: bool = Field(False, description="Too many documents for their sections: one line each, paged.")
+    page: int = Field(1, description="Which page of the document list this is (1-based).")
+    n_pages: int = Field(1, description="Pages the document list takes at this token budget.")
+    n_documents: int = Field(0, description="Readable documents in the folder shown, on all pages.")
     truncated: bool = False
     hint: str | None = None
 

@@ -28,14 +28,15 @@ from indexer.blocks import as_text, looks_like_body_text, union
 from indexer.junk import is_junk
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
 from indexer.numbering import levels_from_numbering, numbering_depth
+from indexer.parse.titles import opening_line_title
 from indexer.tables import split_lines, split_table
 from indexer.tokens import count_tokens
 
 # Bump when parsing or structuring changes what is stored for a file (its sections and
 # paragraphs): every index is structured again on its next start (parses come from the cache,
 # unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs;
-# 3: tables too large to read at once are blocks of rows.
-STRUCTURE_VERSION = "3"
+# 3: tables too large to read at once are blocks of rows; 4: titles from a PDF's first page.
+STRUCTURE_VERSION = "4"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
@@ -65,7 +66,11 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     )
     # "1 Introduction" is no title; nor is a chapter title set like the chapters after it.
     named_by_heading = first is not None and numbering_depth(first.text) is None and (is_title or not typeset)
-    title = _short_title(parsed.title or (first.text if first is not None and named_by_heading else fallback_title))
+    opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
+    title = _short_title(
+        parsed.title or (first.text if first is not None and named_by_heading else None)
+        or (opening_line_title(opening.text, fallback_title) if opening else None) or fallback_title
+    )
     start = 0
     if is_title:
         start = 1

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from indexer.errors import InvalidArgument, NotFound
-from indexer.models import DocumentInfo, FailedDocument, SectionInfo, Toc
+from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SectionInfo, Toc
 from indexer.store import DocumentRow, SectionRow, Store
 from indexer.tokens import count_tokens, shorten
 
@@ -81,6 +81,7 @@ class _Tree:
     size: dict[int, int]  # sections in each subtree, the section itself excluded
     cost: dict[int, int] = field(default_factory=dict)  # rendered line, without a hidden mark
     back_from: int | None = None  # the first back-matter section (Signatures, Appendix, …): opened last
+    total: int = 0  # what the whole tree costs open: how large the document's map is
 
     @classmethod
     def load(cls, store: Store, doc: DocumentRow) -> _Tree:
@@ -95,7 +96,7 @@ class _Tree:
                 size[s.parent] += 1 + size[s.sec_id]
         cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(opening text)"
         back = [s.sec_id for s in sections if 1 <= s.level <= 2 and _BACK_MATTER.match(s.title)]
-        return cls(doc, sections, by_id, size, cost, back[0] if back else None)
+        return cls(doc, sections, by_id, size, cost, back[0] if back else None, sum(cost.values()))
 
 
 class TocBuilder:
@@ -104,51 +105,48 @@ class TocBuilder:
         self.display_path = display_path
         self.token_budget = token_budget
 
-    def all_documents(self, max_depth: int | None) -> Toc:
-        """Every document, each folded per branch to share the budget."""
-        docs = self.store.documents()
+    def all_documents(self, max_depth: int | None, path: str | None = None, page: int = 1) -> Toc:
+        """Every document of the folder shown (`path`, a prefix of the paths shown; all when
+        None), each folded per branch to share the budget; when their lines alone do not fit,
+        one compact line each, in pages, with the sub-folders and their counts (`_compact`)."""
+        docs = in_folder(self.store.documents(), self.display_path, path)
         ready = [d for d in docs if d.readable]
         pending_rows = [d for d in docs if d.status in ("pending", "indexing")]
         failed_rows = [d for d in docs if d.status == "failed"]
         budget = self.token_budget - NOTES
         notes: list[str] = []
+        if page > 1 and self._fits(ready, budget - budget // 8 - budget // 4):
+            raise InvalidArgument(f"page={page}: {_scope(path)} fits in one page; get_toc({_path_arg(path)}) shows it")
 
-        pending, cost = self._listed([self.display_path(d) for d in pending_rows], budget // 8)
-        budget -= cost
-        if len(pending) < len(pending_rows):
-            notes.append(f"{len(pending_rows) - len(pending):,} more file(s) are still being indexed.")
+        pending: list[str] = []
         failed: list[FailedDocument] = []
-        for d in failed_rows:
-            reason = shorten(d.reason or "unknown", REASON_TOKENS)
-            retry = retry_note(d)
-            line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason) + count_tokens(retry or "")
-            if line > budget // 2 - cost or cost + line > self.token_budget // 4:
-                notes.append(
-                    f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
-                )
-                break
-            failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason, retry=retry))
-            cost += line
-            budget -= line
-        if any(f.retry is None for f in failed):
-            notes.append(PERMANENT)
+        if page == 1:
+            pending, cost = self._listed([self.display_path(d) for d in pending_rows], budget // 8)
+            budget -= cost
+            if len(pending) < len(pending_rows):
+                notes.append(f"{len(pending_rows) - len(pending):,} more file(s) are still being indexed.")
+            for d in failed_rows:
+                reason = shorten(d.reason or "unknown", REASON_TOKENS)
+                retry = retry_note(d)
+                line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason) + count_tokens(retry or "")
+                if line > budget // 2 - cost or cost + line > self.token_budget // 4:
+                    notes.append(
+                        f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
+                    )
+                    break
+                failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason, retry=retry))
+                cost += line
+                budget -= line
+            if any(f.retry is None for f in failed):
+                notes.append(PERMANENT)
 
-        shown: list[DocumentRow] = []
-        for d in ready:  # every listed document costs its line and its root section's (title and +N)
-            title = count_tokens(d.title or "")
-            line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
-            line += _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
-            if line > budget:
-                break
-            shown.append(d)
-            budget -= line
-        if len(shown) < len(ready):
-            left = ready[len(shown):]
-            notes.append(
-                f"Listed {len(shown)} of {len(ready)} documents to stay within the token budget; "
-                f"call get_toc(doc_id=N) for any other (ids {_id_ranges([d.doc_id for d in left])})."
-            )
-        trees = [_Tree.load(self.store, d) for d in shown]
+        if not self._fits(ready, budget):
+            toc = self._compact(ready, max_depth, path, page, notes, self.token_budget - NOTES - budget)
+            toc.pending, toc.failed = pending, failed
+            toc.truncated = toc.truncated or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
+            return toc
+        budget -= sum(self._line_cost(d) for d in ready)
+        trees = [_Tree.load(self.store, d) for d in ready]
         roots = [(t, 0) for t in trees if 0 in t.by_id]
         opened = _unfold(roots, budget, max_depth)
         documents = [self._document_info(t, opened.shown[id(t)], brief=True) for t in trees]
@@ -157,9 +155,81 @@ class TocBuilder:
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
         if opened.cut:
             notes.append(_more(trees[0].doc.doc_id, *opened.cut))
-        truncated = folded or opened.cut is not None or len(shown) < len(ready) or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
+        truncated = folded or opened.cut is not None or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
         return Toc(
-            documents=documents, pending=pending, failed=failed, truncated=truncated, hint=" ".join(notes) or None
+            documents=documents, pending=pending, failed=failed, path=path, n_documents=len(ready),
+            truncated=truncated, hint=" ".join(notes) or None,
+        )
+
+    def _line_cost(self, d: DocumentRow) -> int:
+        """A document's line in the full map, with its root section's line (title and +N)."""
+        title = count_tokens(d.title or "")
+        line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
+        return line + _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
+
+    def _fits(self, ready: list[DocumentRow], budget: int) -> bool:
+        """Whether every document's full line fits (checked without counting past the budget)."""
+        if len(ready) * (DOCUMENT_LINE + SECTION_LINE) > budget:
+            return False
+        for d in ready:
+            budget -= self._line_cost(d)
+            if budget < 0:
+                return False
+        return True
+
+    def _compact(
+        self, ready: list[DocumentRow], max_depth: int | None, path: str | None, page: int, notes: list[str],
+        spent: int,
+    ) -> Toc:
+        """Too many documents for their full lines: page 1 lists the sub-folders (with their
+        counts) and every page as many documents as their longest lines would fit, one compact
+        line each, in path order, so a host sees every document in a known number of calls
+        (`spent`: what page 1's files still indexing and failed files took). What room a page
+        has left shows the sections of its documents."""
+        ready = sorted(ready, key=self.display_path)
+        folders: list[FolderInfo] = []
+        counts = subfolders(ready, self.display_path, path)
+        room = self.token_budget // FOLDERS_SHARE
+        for name, (n, pages) in counts.items():
+            line = FOLDER_LINE + 2 * count_tokens(name)
+            if line > room:
+                notes.append(f"{len(counts) - len(folders):,} more sub-folders are listed in the pages' paths.")
+                break
+            folders.append(FolderInfo(path=name, documents=n, n_pages=pages))
+            room -= line
+        spent += self.token_budget // FOLDERS_SHARE - room
+        first, rest = page_sizes(self.token_budget, spent)
+        n_pages = 1 + max(0, -(-(len(ready) - first) // rest))
+        if page > n_pages:
+            raise InvalidArgument(f"page={page}: {_scope(path)} has {n_pages} pages of documents (1–{n_pages})")
+        start = 0 if page == 1 else first + (page - 2) * rest
+        rows = ready[start : start + (first if page == 1 else rest)]
+        budget = self.token_budget - NOTES - (spent if page == 1 else 0)
+        if page > 1:
+            folders = []
+        budget -= sum(compact_cost(self.display_path(d), d.title or d.relpath) for d in rows)
+        trees = [_Tree.load(self.store, d) for d in rows]
+        roots = [(t, 0) for t in trees if 0 in t.by_id]
+        root_lines = sum(t.cost[0] + HIDDEN_MARK for t, _ in roots)
+        shown: dict[int, dict[int, int]] = {id(t): {} for t in trees}
+        if root_lines <= budget // 2:  # sections only where room remains, never a page of bare roots
+            shown = _unfold(roots, budget - root_lines, max_depth).shown
+        documents = [self._document_info(t, shown[id(t)], brief=True, compact=True) for t in trees]
+        last = start + len(rows)
+        where = f" under {path}/" if path else ""
+        paging = (
+            f"get_toc({_path_arg(path, 'page=' + str(page + 1))}) lists the next" if page < n_pages else "this is the last page"
+        )
+        lead = f"{len(ready):,} documents{where}, too many for their sections: one line each, in path order. "
+        if folders:
+            lead += "get_toc(path=\"FOLDER/\") shows one sub-folder (its documents, with their sections when they fit). "
+        notes.insert(0, lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}; "
+                     "get_toc(doc_id=N) opens a document.")
+        if any(s.hidden for d in documents for s in d.sections):
+            notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
+        return Toc(
+            documents=documents, path=path, folders=folders, compact=True, page=page, n_pages=n_pages,
+            n_documents=len(ready), truncated=True, hint=" ".join(notes),
         )
 
     def document(
@@ -209,7 +279,8 @@ class TocBuilder:
         return shown, cost
 
     def _document_info(
-        self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(), brief: bool = False
+        self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(), brief: bool = False,
+        compact: bool = False,
     ) -> DocumentInfo:
         """`shown` maps each listed section to how many of its descendants stay hidden; `brief`:
         in the map of all documents, where warnings are cut short."""
@@ -220,10 +291,13 @@ class TocBuilder:
                           "children": [c for c in s.children if c in shown]}
                 sections.append(s.model_copy(update=update))
         doc = tree.doc
+        path, title = self.display_path(doc), doc.title or doc.relpath
+        if compact:  # cut as `compact_cost` counts them
+            path, title = shorten_path(path, COMPACT_PATH), shorten(title, COMPACT_TITLE)
         return DocumentInfo(
             doc_id=doc.doc_id,
-            path=self.display_path(doc),
-            title=doc.title or doc.relpath,
+            path=path,
+            title=title,
             status=doc.status,  # type: ignore[arg-type]
             version=doc.version,
             n_pages=doc.n_pages,
@@ -231,7 +305,8 @@ class TocBuilder:
             n_paras=doc.n_paras,
             n_tokens=doc.n_tokens,
             semantic=bool(doc.embedded),
-            warnings=shown_warnings(doc, brief),
+            warnings=[] if compact else shown_warnings(doc, brief),
+            n_warnings=len(doc.warning_list),
             sections=sections,
         )
 
@@ -250,9 +325,12 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
     `after`, when paging on) are listed as far as they fit.
     """
     result = _Unfolded({id(t): {} for t, _ in tops})
-    # (back matter?, level, cost of the children, order, sec_id, tree): the body before what follows
-    # its signatures or appendices (a filing's exhibits), then shallow before deep, small groups first.
-    heap: list[tuple[bool, int, int, int, int, _Tree]] = []
+    # (back matter?, level, document size, cost of the children, order, sec_id, tree): the body
+    # before what follows its signatures or appendices (a filing's exhibits), then shallow before
+    # deep, smaller documents first, small groups first. Once a group does not fit, no larger
+    # document opens further: a small document is never folded while a larger one is open.
+    heap: list[tuple[bool, int, int, int, int, int, _Tree]] = []
+    blocked: int | None = None  # the size of the smallest document a group of which did not fit
     order = 0
     single = tops[0] if len(tops) == 1 else None
 
@@ -270,13 +348,15 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
         if children and (max_level is None or s.level + 1 <= max_level):
             cost = sum(tree.cost[c] for c in children)
             back = tree.back_from is not None and sec_id >= tree.back_from
-            heapq.heappush(heap, (back, s.level, cost, order, sec_id, tree))
+            heapq.heappush(heap, (back, s.level, tree.total, cost, order, sec_id, tree))
             order += 1
 
     for tree, top in tops:  # the callers paid for the top sections' lines
         offer(tree, top)
     while heap:
-        _, _, cost, _, sec_id, tree = heapq.heappop(heap)
+        _, _, total, cost, _, sec_id, tree = heapq.heappop(heap)
+        if blocked is not None and total > blocked:
+            continue
         children = children_of(tree, sec_id)
         # Opening a section drops its +N mark and adds its children, each possibly marked.
         extra = cost + sum(HIDDEN_MARK for c in children if tree.by_id[c].children) - HIDDEN_MARK
@@ -297,6 +377,8 @@ def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, a
             if listed:
                 result.shown[id(tree)][sec_id] = 0
                 result.cut = (sec_id, children[listed - 1], len(children) - listed)
+        elif len(tops) > 1:
+            blocked = total if blocked is None else min(blocked, total)
     return result
 
 
@@ -353,3 +435,74 @@ def _id_ranges(ids: list[int]) -> str:
 def check_depth(max_depth: int | None) -> None:
     if max_depth is not None and max_depth < 0:
         raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
+
+
+# The map of many documents (`TocBuilder._compact`): one line each, in pages of a fixed size.
+COMPACT_LINE = 24  # (id) path — title | N pages | N tokens | vectors pending | N warnings, beyond path and title
+COMPACT_PATH = 24  # a path in a compact line is cut to this many tokens (its end kept: the file name)
+COMPACT_TITLE = 20
+FOLDER_LINE = 16  # FOLDER/ — N documents, N pages: get_toc(path="FOLDER/"), beyond the name (twice)
+FOLDERS_SHARE = 4  # page 1 gives the sub-folders at most this share of the budget
+
+
+def page_sizes(token_budget: int, spent: int) -> tuple[int, int]:
+    """Documents on page 1 (whose folders, files still indexing and failed files took `spent`)
+    and on each later page of a compact map: fixed by the budget, not by the titles, so the
+    pages stay put while nothing is added, removed or failing."""
+    line = COMPACT_LINE + COMPACT_PATH + COMPACT_TITLE
+    body = token_budget - NOTES
+    return max((body - spent) // line, 1), max(body // line, 1)
+
+
+def compact_cost(path: str, title: str) -> int:
+    return COMPACT_LINE + count_tokens(shorten_path(path, COMPACT_PATH)) + count_tokens(shorten(title, COMPACT_TITLE))
+
+
+def shorten_path(path: str, budget: int) -> str:
+    """A path cut to `budget` tokens from its start, so the file name stays: `…/2023/q4/memo.md`."""
+    if count_tokens(path) <= budget:
+        return path
+    parts = path.split("/")
+    while len(parts) > 1 and count_tokens("…/" + "/".join(parts)) > budget:
+        parts.pop(0)
+    return shorten("…/" + "/".join(parts), budget)
+
+
+def normalise_folder(path: str | None) -> str | None:
+    """A path prefix as the host may write it (`reports`, `./reports/`, `/reports`): `reports/`;
+    None or "" for the whole folder. A file's path is kept as it is."""
+    if path is None:
+        return None
+    cleaned = "/".join(part for part in path.strip().replace("\\", "/").split("/") if part not in ("", "."))
+    return cleaned or None
+
+
+def in_folder(docs: list[DocumentRow], display_path: Callable[[DocumentRow], str], path: str | None) -> list[DocumentRow]:
+    """The documents whose shown path is `path` or lies under it (a folder, or a served root)."""
+    if path is None:
+        return docs
+    return [d for d in docs if (shown := display_path(d)) == path or shown.startswith(path + "/")]
+
+
+def subfolders(
+    ready: list[DocumentRow], display_path: Callable[[DocumentRow], str], path: str | None
+) -> dict[str, tuple[int, int]]:
+    """The folders right under `path` with their documents (at any depth) and pages, by name."""
+    counts: dict[str, list[int]] = {}
+    skip = len(path) + 1 if path else 0
+    for d in ready:
+        rest = display_path(d)[skip:]
+        if "/" in rest:
+            name = (path + "/" if path else "") + rest.split("/", 1)[0] + "/"
+            entry = counts.setdefault(name, [0, 0])
+            entry[0] += 1
+            entry[1] += d.n_pages or 0
+    return {name: (n, pages) for name, (n, pages) in sorted(counts.items())}
+
+
+def _scope(path: str | None) -> str:
+    return f"the map of {path}/" if path else "the map"
+
+
+def _path_arg(path: str | None, *more: str) -> str:
+    return ", ".join(([f'path="{path}/"'] if path else []) + list(more))

@@ -159,11 +159,13 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         annotations=READ_ONLY,
         description=(
             "The map of the folder: call this first. Without doc_id: every document (`(doc_id) path — title`) "
-            "with its sections. With doc_id: that document's table of contents; with sec_id too: that section's "
-            "subtree. Lines read `[sec_id] Title | N tokens | p.A–B`, indented by depth; tokens are what "
-            "read_section costs. Branches that do not fit are folded and marked "
-            "`+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to open one. A financial statement, "
-            "a note or a chapter is usually a section of its own: read it directly with read_section."
+            "with its sections; path=\"FOLDER/\" shows only the documents under a folder. With doc_id: that "
+            "document's table of contents; with sec_id too: that section's subtree. Lines read "
+            "`[sec_id] Title | N tokens | p.A–B`, indented by depth; tokens are what read_section costs. Branches "
+            "that do not fit are folded and marked `+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to "
+            "open one. A folder of many documents is listed one line per document, in pages, with its sub-folders "
+            "and their counts: the note names the call for the next page. A financial statement, a note or a "
+            "chapter is usually a section of its own: read it directly with read_section."
         ),
     )
     async def get_toc(
@@ -183,8 +185,16 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             int | None,
             Field(ge=0, le=MAX_ID, description="Paging: list sec_id's sub-sections after this one (the note says when)."),
         ] = None,
+        path: Annotated[
+            str | None,
+            Field(max_length=1000, description="Only the documents under this folder, as the map writes paths "
+                  "(e.g. \"reports/2023/\"); omit for all."),
+        ] = None,
+        page: Annotated[
+            int, Field(ge=1, le=MAX_ID, description="Page of a folder listed one line per document (the note says how many).")
+        ] = 1,
     ) -> Annotated[CallToolResult, Toc]:
-        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after), render_toc)
+        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page), render_toc)
 
     @server.tool(
         annotations=READ_ONLY,
@@ -218,8 +228,13 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         ] = None,
         before: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add before each hit.")] = 0,
         after: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add after each hit.")] = 0,
+        path: Annotated[
+            str | None,
+            Field(max_length=1000, description="Search only the documents under this folder, as get_toc writes "
+                  "paths (e.g. \"reports/2023/\"); omit for all."),
+        ] = None,
     ) -> Annotated[CallToolResult, RetrieveResult]:
-        return await call(ctx, lambda lib: lib.retrieve(query, top_k, doc_ids, before, after), render_retrieve)
+        return await call(ctx, lambda lib: lib.retrieve(query, top_k, doc_ids, before, after, path), render_retrieve)
 
     @server.tool(
         annotations=READ_ONLY,

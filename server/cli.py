@@ -110,11 +110,14 @@ def _parser() -> argparse.ArgumentParser:
     toc.add_argument("--sec", type=int, dest="sec_id", help="with --doc: one section's subtree")
     toc.add_argument("--after", type=int, help="with --sec: its sub-sections after this one (paging)")
     toc.add_argument("--depth", type=int, dest="max_depth", help="deepest heading level to list")
+    toc.add_argument("--path", help="only the documents under this folder (as the map shows paths)")
+    toc.add_argument("--page", type=int, default=1, help="page of a map too large for one answer")
 
     search = sub.add_parser("search", parents=[common, folder_opt], help="search paragraphs as retrieve does")
     search.add_argument("query")
     search.add_argument("-k", "--top-k", type=int, default=5)
     search.add_argument("--doc", type=int, action="append", dest="doc_ids", help="limit to a document (repeatable)")
+    search.add_argument("--path", help="limit to the documents under this folder")
     search.add_argument("--before", type=int, default=0)
     search.add_argument("--after", type=int, default=0)
 
@@ -324,7 +327,7 @@ def _toc(args: argparse.Namespace, settings: Settings) -> int:
 
     with _open(settings) as library:
         _reconcile_with_bar(library)
-        print(render_toc(library.toc(args.doc_id, args.max_depth, args.sec_id, args.after)))
+        print(render_toc(library.toc(args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page)))
     return 0
 
 
@@ -333,7 +336,7 @@ def _search(args: argparse.Namespace, settings: Settings) -> int:
 
     with _open(settings) as library:
         _reconcile_with_bar(library)
-        print(render_retrieve(library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after)))
+        print(render_retrieve(library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)))
     return 0
 
 

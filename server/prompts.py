@@ -9,10 +9,11 @@ How to work:
 1. Look at the table of contents below (or call get_toc) to see which documents and sections exist,
    and how many tokens each section costs to read. A branch marked "+N sections" is folded:
    get_toc(doc_id, sec_id) opens it. A financial statement, a note or a chapter is usually a section
-   of its own: read it directly.
+   of its own: read it directly. A large folder is listed one line per document, in pages, with its
+   sub-folders: get_toc(path="FOLDER/") shows one folder, get_toc(page=N) the next page.
 2. Use retrieve to land in the right place: it returns single paragraphs with coordinates
    (doc_id, sec_id, para_idx), their page and section path. Search with words the document would use;
-   scope with doc_ids when you know the document.
+   scope with doc_ids when you know the document, or with path="FOLDER/" when you know the folder.
 3. Then read: call read_section(doc_id, sec_id) on the section a good hit lands in, and read it
    contiguously. Evidence is often a whole passage, list or table, not one paragraph.
 4. If a section continues (next_start_para), keep reading from there; its sub-sections are sections of

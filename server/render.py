@@ -18,8 +18,12 @@ def render_toc(toc: Toc) -> str:
     lines: list[str] = []
     if not toc.documents and not toc.pending and not toc.failed and not toc.truncated:
         lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
+    if toc.folders:
+        lines.append("Folders: " + "; ".join(
+            f"{f.path} — {f.documents:,} documents" + (f", {f.n_pages:,} pages" if f.n_pages else "") for f in toc.folders
+        ))
     for doc in toc.documents:
-        lines.append(_document_line(doc))
+        lines.append(_compact_line(doc) if toc.compact else _document_line(doc))
         if doc.warnings:
             lines.append("  Warnings: " + "; ".join(doc.warnings))
         lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections if not _is_empty_root(s))
@@ -40,6 +44,14 @@ def _document_line(doc: DocumentInfo) -> str:
         f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {doc.n_sections} sections, "
         f"{doc.n_paras} paragraphs, {doc.n_tokens} tokens | v{doc.version}{pending}"
     )
+
+
+def _compact_line(doc: DocumentInfo) -> str:
+    """One of many documents: `(id) path — title | N pages | N tokens`."""
+    pages = f" | {doc.n_pages} pages" if doc.n_pages else ""
+    pending = "" if doc.semantic else " | vectors pending"
+    warnings = f" | {doc.n_warnings} warning(s)" if doc.n_warnings else ""
+    return f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {doc.n_tokens:,} tokens{pending}{warnings}"
 
 
 ROOT_TITLE = "(opening text)"

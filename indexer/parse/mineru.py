@@ -37,7 +37,7 @@ from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
-from indexer.parse.titles import cover_title, metadata_title_ok
+from indexer.parse.titles import cover_title, first_page_title, metadata_title_ok
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,10 @@ class MineruParser:
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
         title = (raw.get("title") or "").strip()
-        parsed.title = cover_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
+        parsed.title = (
+            cover_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
+            or (first_page_title(raw["content_list"], path.stem) if paged else None)
+        )
         parsed.warnings = list(raw.get("warnings") or [])
         return parsed
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
+from indexer.toc import TocBuilder
 from indexer.library import Library
 from indexer.tokens import count_tokens
 from server.render import render_toc
@@ -84,6 +85,29 @@ def test_toc_lists_documents_with_coordinates_and_sizes(library: Library) -> Non
     assert guide.sections[1].n_paras == 3
     assert guide.n_paras == sum(s.n_paras for s in guide.sections)
     assert not toc.truncated and toc.pending == [] and toc.failed == []
+
+
+def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """Whatever the budget: the larger paper opens its one wide branch only once the small note,
+    whose five sections cost more than that branch's one line, is open."""
+    write(folder, "numbered.md", "# Numbered\n\n" + "\n\n".join(f"## {i} Rule number {i}\n\nText." for i in range(1, 6)))
+    parts = "\n\n".join(f"### Part {p}\n\nIntro {p}.\n\n#### Topic {p}.1\n\nText." for p in range(30))
+    write(folder, "paper.md", "# A long paper\n\n## Body\n\n" + parts)
+    lib = open_library(folder)
+    lib.reconcile()
+    small_open = False
+    for budget in range(300, 1400, 20):
+        toc = TocBuilder(lib.store, lib.display_path, budget).all_documents(None)
+        if toc.compact:  # too small a budget for the two documents' lines
+            continue
+        small, large = sorted(toc.documents, key=lambda d: d.n_sections)
+        large_open = any(s.sec_id != 0 for s in large.sections)
+        small_open = not any(s.hidden for s in small.sections)
+        assert small_open or not large_open, budget
+        assert count_tokens(render_toc(toc)) <= budget
+    assert small_open and large_open
 
 
 def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(folder: Path, open_library: Callable[..., Library]) -> None:
