@@ -1,7 +1,9 @@
-"""Retrieve latency at a synthetic 100,000-paragraph collection.
+"""Retrieve and get_toc latency at a synthetic collection of up to 10,000 documents and
+1,000,000 paragraphs, and start-up over 10,000 unchanged files.
 
-    python -m benchmarks.scale [--bench PATH] [--sizes 10000,30000,100000] [--distinct 5000]
-                               [--queries 200] [--rounds 3] [--out benchmarks/results/scale.md]
+    python -m benchmarks.scale [--bench PATH] [--sizes 10000,100000,1000000] [--distinct 5000]
+                               [--queries 200] [--rounds 3] [--startup-files 10000]
+                               [--out benchmarks/results/scale.md]
 
 The real sets give 5k–80k paragraphs, and embedding 100k texts would take ~40 min
 on the 2-core box, so the collection is synthetic, built from real material:
@@ -16,13 +18,16 @@ on the 2-core box, so the collection is synthetic, built from real material:
    vectors given instead of embedded), in batches of `BATCH_PASSAGES`, into a Library
    opened on an empty temporary folder, whose `reconcile()` is never called (it would
    remove documents without files).
-   The collection grows through `--sizes`, measured at each.
+   The collection grows through `--sizes`, measured at each. Documents sit in folders of
+   `--folder-docs` (`synthetic/f012/doc-01234.md`), as a real folder of downloads would.
 
 `Library.retrieve(top_k=5)` latency p50/p95 per search mode (hybrid, dense, lexical),
-over the whole collection and scoped to one document, over `--queries` real headings;
+over the whole collection, scoped to one document and to one folder (`path=`), over `--queries` real headings;
 the first size is built a second time as a baseline that is queried interleaved with
 the growing collection, so the ratio survives the load of other jobs. Also: build time,
-size on disk, peak RSS, and where a hybrid retrieve spends its time.
+size on disk, peak RSS, and where a hybrid retrieve spends its time; `get_toc` latency (the
+map's first page, a page in the middle, one folder, one document); and the time a restart takes
+to find `--startup-files` real files unchanged (open the index, then reconcile the folder).
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 TREES = ("rust-book", "fastapi-docs")
 MODES: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
-SCOPES = ("whole", "one doc")
+SCOPES = ("whole", "one doc", "folder")
 SUFFIX_TOKENS = 3  # " [12]" counts as three tokens
 # What a hybrid retrieve calls, timed inside the real call: label → (attribute of Library, method).
 PARTS = {
@@ -94,7 +99,9 @@ class Latency:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
-    parser.add_argument("--sizes", default="10000,30000,100000")
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--folder-docs", type=int, default=100, help="documents per folder")
+    parser.add_argument("--startup-files", type=int, default=10000, help="0: skip the start-up measurement")
     parser.add_argument("--distinct", type=int, default=5000)
     parser.add_argument("--doc-paragraphs", type=int, default=100)
     parser.add_argument("--sections", type=int, default=5)
@@ -117,7 +124,7 @@ def main() -> None:
         queries = material.headings[: args.queries]
         _log(f"embedded {len(material.sources)} sources in {embed_s:.0f} s; building the baseline")
         _grow(baseline, material, sizes[0], args)
-        builds, latencies, parts = [], {}, {}
+        builds, latencies, parts, tocs = [], {}, {}, {}
         for size in sizes:
             _log(f"growing to {size} paragraphs")
             build_s, n_added = _grow(growing, material, size, args)
@@ -125,13 +132,16 @@ def main() -> None:
             latencies[size] = _measure([growing, baseline], queries, args.rounds)
             parts[size] = {scope: _breakdown(growing, queries, scope) for scope in SCOPES}
             builds.append(_build_row(growing, size, build_s, n_added, first_ms))
+            tocs[size] = _toc_latency(growing, args.queries, args.rounds)
             _log(f"{size}: hybrid whole p50 {latencies[size][('hybrid', 'whole')][0].p50:.1f} ms")
         growing.close()
         baseline.close()
+        startup = _startup(work, args.startup_files, args.folder_docs, args.rounds) if args.startup_files else None
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     report = _report(args, sizes, material, embed_s, builds, latencies, parts, commit, load_start, os.getloadavg())
+    report += _toc_report(sizes, tocs) + (_startup_report(args.startup_files, startup) if startup else "")
     print(report)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report + "\n")
@@ -199,7 +209,7 @@ def _grow(library: Library, material: Material, size: int, args: argparse.Namesp
 def _commit(library: Library, material: Material, ks: list[int], args: argparse.Namespace) -> None:
     """A batch of synthetic documents, committed as parsed files are, with their vectors given."""
     built = [_document(k, material, args) for k in ks]
-    documents = [(f"synthetic/doc-{k:05d}.md", structure) for k, (structure, _) in zip(ks, built)]
+    documents = [(f"synthetic/f{k // args.folder_docs:03d}/doc-{k:05d}.md", structure) for k, (structure, _) in zip(ks, built)]
     library.indexer.add_structures(library.config.roots[0], documents, np.concatenate([v for _, v in built]))
 
 
@@ -234,11 +244,16 @@ def _first_retrieve_ms(library: Library, query: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def _scopes(library: Library, n: int) -> dict[str, list[list[int] | None]]:
-    """Per scope, the doc_ids argument of each query (one random document when scoped)."""
-    doc_ids = [d.doc_id for d in library.store.documents()]
+def _scopes(library: Library, n: int) -> dict[str, list[dict[str, object]]]:
+    """Per scope, the scoping arguments of each query: none, one random document, one random folder."""
+    docs = library.store.documents()
+    folders = sorted({d.relpath.rsplit("/", 1)[0] for d in docs})
     rng = random.Random(1)
-    return {"whole": [None] * n, "one doc": [[rng.choice(doc_ids)] for _ in range(n)]}
+    return {
+        "whole": [{}] * n,
+        "one doc": [{"doc_ids": [rng.choice(docs).doc_id]} for _ in range(n)],
+        "folder": [{"path": rng.choice(folders)} for _ in range(n)],
+    }
 
 
 def _measure(libraries: list[Library], queries: list[str], rounds: int) -> dict[tuple[str, str], list[Latency]]:
@@ -262,10 +277,82 @@ def _measure(libraries: list[Library], queries: list[str], rounds: int) -> dict[
     return out
 
 
-def _retrieve_ms(library: Library, query: str, doc_ids: list[int] | None) -> float:
+def _retrieve_ms(library: Library, query: str, scope: dict[str, object]) -> float:
     start = time.perf_counter()
-    library.retrieve(query, top_k=5, doc_ids=doc_ids)
+    library.retrieve(query, top_k=5, **scope)  # type: ignore[arg-type]
     return (time.perf_counter() - start) * 1000
+
+
+def _toc_latency(library: Library, n: int, rounds: int) -> dict[str, Latency]:
+    """get_toc p50/p95: the map's first page, a random page, a random folder, a random document."""
+    docs = library.store.documents()
+    folders = sorted({d.relpath.rsplit("/", 1)[0] for d in docs})
+    pages = library.toc().n_pages
+    rng = random.Random(2)
+    calls: dict[str, list[dict[str, object]]] = {
+        "get_toc()": [{}] * n,
+        f"get_toc(page=N), N ≤ {pages}": [{"page": rng.randint(1, pages)} for _ in range(n)],
+        "get_toc(path=folder)": [{"path": rng.choice(folders)} for _ in range(n)],
+        "get_toc(doc_id)": [{"doc_id": rng.choice(docs).doc_id} for _ in range(n)],
+    }
+    out = {}
+    for label, arguments in calls.items():
+        runs = []
+        for _ in range(rounds):
+            times = []
+            for kwargs in arguments:
+                start = time.perf_counter()
+                library.toc(**kwargs)  # type: ignore[arg-type]
+                times.append((time.perf_counter() - start) * 1000)
+            runs.append(times)
+        out[label] = _latency(runs)
+    return out
+
+
+def _startup(work: Path, n_files: int, per_folder: int, rounds: int) -> tuple[float, list[float], int]:
+    """Index `n_files` small real Markdown files once, then time restarts that find them all
+    unchanged: opening the index and reconciling the folder (what a server does before it
+    answers). (first index s, restart seconds, peak RSS MB)."""
+    root = work / "startup"
+    for k in range(n_files):
+        path = root / f"f{k // per_folder:03d}" / f"note-{k:05d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# Note {k}\n\n## Summary\n\nWhat note {k} records, in a sentence or two.\n")
+    config = LibraryConfig(roots=[root], data_dir=work / "startup-data", models_dir=work / "models")
+    start = time.perf_counter()
+    library = Library(config)
+    library.reconcile()
+    first = time.perf_counter() - start
+    library.close()
+    _log(f"indexed {n_files} files in {first:.0f} s; timing restarts")
+    restarts = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        library = Library(config)
+        report = library.reconcile()
+        restarts.append(time.perf_counter() - start)
+        assert len(report.unchanged) == n_files, "every file unchanged"
+        library.close()
+    return first, restarts, int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def _toc_report(sizes: list[int], tocs: dict[int, dict[str, Latency]]) -> str:
+    lines = ["", "", "get_toc latency (target p95 ≤ 300 ms at 10,000 documents):", "",
+             "| paragraphs | documents | call | p50 | p95 |", "|---|---|---|---|---|"]
+    for size in sizes:
+        for label, latency in tocs[size].items():
+            lines.append(f"| {size:,} | {size // 100:,} | `{label}` | {latency.p50:.1f} ms | {latency.p95:.1f} ms |")
+    return "\n".join(lines)
+
+
+def _startup_report(n_files: int, startup: tuple[float, list[float], int]) -> str:
+    first, restarts, peak = startup
+    return "\n".join([
+        "", "", f"Start-up over {n_files:,} unchanged small Markdown files in folders of 100 (target ≤ 5 s): "
+        f"first index {first:.0f} s; restart (open the index + reconcile, every file unchanged) median "
+        f"{statistics.median(restarts):.1f} s over {len(restarts)} (all: {', '.join(f'{r:.1f}' for r in restarts)} s); "
+        f"peak RSS of the whole run {peak:,} MB.",
+    ])
 
 
 def _latency(rounds: list[list[float]]) -> Latency:
@@ -281,10 +368,10 @@ def _breakdown(library: Library, queries: list[str], scope: str) -> dict[str, fl
     spent: dict[str, list[float]] = {label: [] for label in PARTS}
     totals: list[float] = []
     with _timed(library, spent):
-        for query, doc_ids in zip(queries, _scopes(library, len(queries))[scope]):
+        for query, scoping in zip(queries, _scopes(library, len(queries))[scope]):
             for label in PARTS:
                 spent[label].append(0.0)
-            totals.append(_retrieve_ms(library, query, doc_ids))
+            totals.append(_retrieve_ms(library, query, scoping))
     rest = [t - sum(spent[label][i] for label in PARTS) for i, t in enumerate(totals)]
     return {**{label: statistics.median(v) for label, v in spent.items()}, "rest": statistics.median(rest),
             "total": statistics.median(totals)}
@@ -358,7 +445,9 @@ def _report(
         f"`Library.retrieve(top_k=5, before=0, after=0)` over {min(args.queries, len(material.headings))} real "
         f"headings; p50/p95 are medians over {args.rounds} rounds. *Baseline*: a separate {sizes[0]:,}-paragraph "
         "library (the same first documents) queried in turn with the growing one, query by query, so "
-        "*× base* compares both under the same load. *One doc*: `doc_ids=[a random document]` per query.",
+        "*× base* compares both under the same load. *One doc*: `doc_ids=[a random document]` per query; "
+        f"*folder*: `path=` a random folder of {args.folder_docs} documents. Targets at 1,000,000 paragraphs: "
+        "whole-collection hybrid p95 ≤ 150 ms, scoped p95 ≤ 100 ms.",
         "",
         "| paragraphs | documents | build (store + vectors) | SQLite / Chroma on disk | first retrieve | "
         "peak RSS | load (1 min) |",

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-EXACT_SCOPE = 20_000  # a scoped query over at most this many vectors is an exact scan
+EXACT_SCOPE = 20_000  # a scoped query over at most this many vectors is an exact scan …
+EXACT_DOCS = 32  # … of at most this many documents, unless their vectors are all in memory already
 SCOPED_CACHE = 100_000  # vectors kept in memory for scoped queries (~150 MB at 384 dimensions)
 
 
@@ -124,6 +125,8 @@ class VectorIndex:
 
     def _exact(self, embedding: np.ndarray, n: int, doc_ids: list[int]) -> list[tuple[str, float]] | None:
         """The nearest of these documents' vectors by a full scan; None when they are too many."""
+        if len(doc_ids) > EXACT_DOCS and not all(self._scoped.has(d) for d in doc_ids):
+            return None  # a folder of many documents: one filtered query beats fetching each one's vectors
         ids: list[str] = []
         blocks: list[np.ndarray] = []
         for doc_id in doc_ids:
@@ -166,6 +169,10 @@ class _Scoped:
     def generation(self, doc_id: int) -> int:
         with self._lock:
             return self._generations.get(doc_id, 0)
+
+    def has(self, doc_id: int) -> bool:
+        with self._lock:
+            return doc_id in self._docs
 
     def get(self, doc_id: int) -> tuple[list[str], np.ndarray] | None:
         with self._lock:

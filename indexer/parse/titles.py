@@ -203,6 +203,21 @@ def _stacked(above: dict, below: dict) -> bool:
     return bottom[1] - top[3] <= max(height, 1) and min(a[2], b[2]) > max(a[0], b[0])
 
 
+# Lines of a cover page near the registrant's name that are not it: the state of incorporation,
+# the employer identification number, the commission file number, their captions.
+_NOT_REGISTRANT_RE = re.compile(
+    r"commission\s+file|transition\s+period|pursuant\s+to|^for\s+the\b|jurisdiction|incorporation|i\.?\s*r\.?\s*s\.?|employer|identification|"
+    r"^[\W\d_-]+$|^(delaware|nevada|maryland|new york|ohio|pennsylvania|california|texas|virginia|"
+    r"new jersey|north carolina|washington|minnesota|michigan|massachusetts|illinois|indiana|georgia|"
+    r"florida|ireland|bermuda|cayman islands|jersey|england and wales|netherlands)\b\W*$",
+    re.I,
+)
+
+
+def _names_registrant(line: str) -> bool:
+    return bool(line) and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
+
+
 def cover_title(blocks: list[Block]) -> str | None:
     """`REGISTRANT — Form 10-K, fiscal year ended …` from a filing's cover page, or None."""
     lines = [
@@ -221,10 +236,10 @@ def cover_title(blocks: list[Block]) -> str | None:
         if not match:
             continue
         before = line[: match.start()].strip(" ,;:")
-        if before and not _RULE_RE.match(before):
+        if before and _names_registrant(before):
             registrant = before
         else:
-            previous = [p for p in lines[max(0, i - 3) : i] if p and not _RULE_RE.match(p)]
+            previous = [p for p in lines[max(0, i - 4) : i] if _names_registrant(p)]
             registrant = previous[-1] if previous else None
         break
     if not registrant or len(registrant) > 120:
