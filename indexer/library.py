@@ -385,7 +385,8 @@ class Library:
                 doc_ids = under
         answer = Retriever(self.store, self.search, self.config.token_budget).answer(query, top_k, doc_ids, before, after)
         if folder is not None:
-            note = f"Searched the {len(doc_ids):,} document(s) under {folder}/."
+            one = len(doc_ids) == 1 and self.display_path(self.store.document(doc_ids[0])) == folder  # type: ignore[arg-type]
+            note = f"Searched {folder}." if one else f"Searched the {len(doc_ids):,} document(s) under {folder}/."
             answer.hint = f"{note} {answer.hint}" if answer.hint else note
         if ignored:
             more = f"; and {len(ignored) - MAX_IGNORED} more" if len(ignored) > MAX_IGNORED else ""

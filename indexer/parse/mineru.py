@@ -37,7 +37,7 @@ from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
-from indexer.parse.titles import cover_title, first_page_title, metadata_title_ok
+from indexer.parse.titles import cover_title, first_page_title, is_filing, metadata_title_ok
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ class MineruParser:
         title = (raw.get("title") or "").strip()
         parsed.title = (
             cover_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
-            or (first_page_title(raw["content_list"], path.stem) if paged else None)
+            or (first_page_title(raw["content_list"], path.stem) if paged and not is_filing(parsed.blocks) else None)
         )
         parsed.warnings = list(raw.get("warnings") or [])
         return parsed

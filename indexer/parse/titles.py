@@ -218,14 +218,18 @@ def _names_registrant(line: str) -> bool:
     return bool(line) and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
 
 
+def _cover_lines(blocks: list[Block]) -> list[str]:
+    return [" ".join(line.split()) for b in blocks if b.page is not None and b.page <= 2 for line in b.text.splitlines()]
+
+
+def is_filing(blocks: list[Block]) -> bool:
+    """A cover page naming a form (`FORM 10-K`): its largest type is the commission's name, not a title."""
+    return _FORM_RE.search("\n".join(_cover_lines(blocks))) is not None
+
+
 def cover_title(blocks: list[Block]) -> str | None:
     """`REGISTRANT — Form 10-K, fiscal year ended …` from a filing's cover page, or None."""
-    lines = [
-        " ".join(line.split())
-        for b in blocks
-        if b.page is not None and b.page <= 2
-        for line in b.text.splitlines()
-    ]
+    lines = _cover_lines(blocks)
     text = "\n".join(lines)
     form = _FORM_RE.search(text)
     if form is None:

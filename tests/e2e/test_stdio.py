@@ -124,6 +124,9 @@ async def test_retrieve_then_read_section(client: Client) -> None:
 
     scoped = await client.call_tool("retrieve", {"query": "warranty", "doc_ids": [manual]})
     assert {r["doc_id"] for r in scoped.structured_content["results"]} == {manual}
+    by_file = await client.call_tool("retrieve", {"query": "warranty", "path": "faq.txt"})
+    assert [r["section_path"][0] for r in by_file.structured_content["results"]] == ["FREQUENTLY ASKED"]
+    assert "Searched faq.txt." in by_file.content[0].text
 
     setup = await client.call_tool("read_section", {"doc_id": manual, "sec_id": 1, "start_para": 1, "end_para": 50})
     section = setup.structured_content
@@ -144,6 +147,9 @@ async def test_errors_say_what_is_valid(client: Client) -> None:
         ("retrieve", {"query": "x", "doc_ids": [99]}, "there is no document 99"),
         ("retrieve", {"query": "x", "top_k": 500}, "less than or equal to 50"),
         ("get_toc", {"doc_id": 99}, "there is no document 99"),
+        ("get_toc", {"path": "nowhere/"}, "no document under 'nowhere/'; paths are as get_toc shows them"),
+        ("get_toc", {"page": 2}, "page=2: the map fits in one page"),
+        ("retrieve", {"query": "x", "path": "nowhere"}, "no document under 'nowhere'"),
     ]
     for tool, args, message in cases:
         result = await client.call_tool(tool, args)
