@@ -115,34 +115,36 @@ class TocBuilder:
         failed_rows = [d for d in docs if d.status == "failed"]
         budget = self.token_budget - NOTES
         notes: list[str] = []
-        if page > 1 and self._fits(ready, budget - budget // 8 - budget // 4):
-            raise InvalidArgument(f"page={page}: {_scope(path)} fits in one page; get_toc({_path_arg(path)}) shows it")
 
-        pending: list[str] = []
+        # Files still indexing and failed files (on page 1 of a paged map; later pages count them
+        # all the same, so every page starts where the previous one ended).
+        pending, cost = self._listed([self.display_path(d) for d in pending_rows], budget // 8)
+        budget -= cost
+        if len(pending) < len(pending_rows):
+            notes.append(f"{len(pending_rows) - len(pending):,} more file(s) are still being indexed.")
         failed: list[FailedDocument] = []
-        if page == 1:
-            pending, cost = self._listed([self.display_path(d) for d in pending_rows], budget // 8)
-            budget -= cost
-            if len(pending) < len(pending_rows):
-                notes.append(f"{len(pending_rows) - len(pending):,} more file(s) are still being indexed.")
-            for d in failed_rows:
-                reason = shorten(d.reason or "unknown", REASON_TOKENS)
-                retry = retry_note(d)
-                line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason) + count_tokens(retry or "")
-                if line > budget // 2 - cost or cost + line > self.token_budget // 4:
-                    notes.append(
-                        f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
-                    )
-                    break
-                failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason, retry=retry))
-                cost += line
-                budget -= line
-            if any(f.retry is None for f in failed):
-                notes.append(PERMANENT)
+        for d in failed_rows:
+            reason = shorten(d.reason or "unknown", REASON_TOKENS)
+            retry = retry_note(d)
+            line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason) + count_tokens(retry or "")
+            if line > budget // 2 - cost or cost + line > self.token_budget // 4:
+                notes.append(
+                    f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
+                )
+                break
+            failed.append(FailedDocument(doc_id=d.doc_id, path=self.display_path(d), reason=reason, retry=retry))
+            cost += line
+            budget -= line
+        if any(f.retry is None for f in failed):
+            notes.append(PERMANENT)
 
-        if not self._fits(ready, budget):
-            toc = self._compact(ready, max_depth, path, page, notes, self.token_budget - NOTES - budget)
-            toc.pending, toc.failed = pending, failed
+        fits = self._fits(ready, budget)
+        if page > 1 and fits:
+            raise InvalidArgument(f"page={page}: {_scope(path)} fits in one page; get_toc({_path_arg(path)}) shows it")
+        if not fits:
+            toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], self.token_budget - NOTES - budget)
+            if page == 1:
+                toc.pending, toc.failed = pending, failed
             toc.truncated = toc.truncated or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
             return toc
         budget -= sum(self._line_cost(d) for d in ready)
@@ -418,18 +420,6 @@ def section_info(row: SectionRow) -> SectionInfo:
         sec_id=row.sec_id, title=row.title, level=row.level, parent=row.parent, children=[], n_paras=row.n_paras,
         n_tokens=row.n_tokens, page_start=row.page_start, page_end=row.page_end,
     )
-
-
-def _id_ranges(ids: list[int]) -> str:
-    """`3–7, 9, 12–40`: doc ids compactly, at most 12 runs."""
-    runs: list[list[int]] = []
-    for i in ids:
-        if runs and i == runs[-1][1] + 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    text = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in runs[:12])
-    return text + (", …" if len(runs) > 12 else "")
 
 
 def check_depth(max_depth: int | None) -> None:

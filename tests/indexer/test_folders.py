@@ -28,6 +28,7 @@ def memos(folder: Path, open_library: Callable[..., Library]) -> Library:
             write(folder, f"{team}/2024/memo-{i:03d}.md", f"# {topic.capitalize()}\n\n## Summary\n\nNotes on {topic}.\n")
     for i in range(3):
         write(folder, f"board/minutes-{i}.md", f"# Board minutes {i}\n\n## Decisions\n\nThe board approved plan {i}.\n")
+    (folder / "broken.md").write_bytes(b"\x00\x01 not text")  # a failure listed on page 1
     library = open_library(folder, token_budget=BUDGET)
     library.reconcile()
     return library
@@ -40,15 +41,16 @@ def test_every_document_is_listed_in_a_few_pages_each_within_the_budget(memos: L
     text = render_toc(first)
     assert text.startswith("Folders: board/ — 3 documents; finance/ — 50 documents; legal/ — 50 documents")
     assert "\n(1) board/minutes-0.md — Board minutes 0 | " in text
-    assert "\n(4) finance/2024/memo-000.md — Finance memo 0: the budget for week 0 | " in text
+    assert "\n(5) finance/2024/memo-000.md — Finance memo 0: the budget for week 0 | " in text
+    assert "Failed: (4) broken.md — " in text
     assert f"Page 1 of {first.n_pages} lists documents 1–{len(first.documents)}; get_toc(page=2) lists the next" in text
 
     seen = [d.doc_id for d in first.documents]
     for page in range(2, first.n_pages + 1):
         toc = memos.toc(page=page)
-        assert count_tokens(render_toc(toc)) <= BUDGET
+        assert count_tokens(render_toc(toc)) <= BUDGET and not toc.failed and not toc.folders
         seen += [d.doc_id for d in toc.documents]
-    assert sorted(seen) == list(range(1, 254)), "every document once"
+    assert sorted(seen) == [i for i in range(1, 255) if i != 4], "every document once"
     assert first.n_pages <= 10
     assert "this is the last page" in (toc.hint or "")
     with pytest.raises(InvalidArgument, match=f"has {first.n_pages} pages of documents"):
@@ -78,6 +80,8 @@ def test_an_unknown_folder_names_the_real_ones(memos: Library) -> None:
         memos.retrieve("budget", path="hr")
     with pytest.raises(InvalidArgument, match="none of doc_ids is under legal/"):
         memos.retrieve("budget", doc_ids=[1], path="legal")
+    found = memos.retrieve("budget", doc_ids=[1, 60], path="legal")  # one in it, one not
+    assert {r.doc_id for r in found.results} == {60} and found.ignored == ["doc 1 is not under legal/"]
 
 
 def test_a_small_folder_fits_one_page(folder: Path, open_library: Callable[..., Library]) -> None:
