@@ -26,7 +26,7 @@ from indexer.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
 from indexer.files import check_roots, root_labels
-from indexer.lanes import SLOW_PARSE_S
+from indexer.lanes import LANES, SLOW_PARSE_S
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc, section_paths
 from indexer.pages import PdfPages, image_tokens, open_pdf
 from indexer.parse import DocumentParser
@@ -69,6 +69,9 @@ class LibraryConfig:
     parse_cache_dir: Path | None = None  # MinerU results by content hash (default: in the data dir); shareable
     reranker: str | None = None  # fastembed cross-encoder name; None = no reranking
     reranker_path: Path | None = None  # its ONNX folder, when it cannot be downloaded
+    mineru_url: str | None = None  # parse on this MinerU server (mineru-api or mineru-router) instead of here
+    mineru_api_key: str | None = None  # its --api-key, when it has one
+    parse_jobs: int = LANES  # files parsed at once (more make sense with a MinerU server)
 
 
 class Library:
@@ -98,6 +101,8 @@ class Library:
                 work_dir=work_dir,
                 timeout_s=config.parse_timeout_s,
                 memory_mb=config.parse_memory_mb,
+                url=config.mineru_url,
+                api_key=config.mineru_api_key,
             )
             self._pictures_dir = parse_options.pictures_dir
             parser = DocumentParser(parse_options)
@@ -111,6 +116,7 @@ class Library:
                 config.max_file_bytes,
                 heading_context=config.heading_context,
                 excluded=[config.data_dir],
+                parse_jobs=config.parse_jobs,
             )
             reranker = (
                 Reranker(config.reranker, config.models_dir, config.reranker_path, config.embed_threads)

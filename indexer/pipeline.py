@@ -31,7 +31,7 @@ import numpy as np
 from indexer.embedder import Embedder
 from indexer.errors import ParseError
 from indexer.files import Folders, real_path, relative_key, title_from_name
-from indexer.lanes import ParseLanes
+from indexer.lanes import LANES, ParseLanes
 from indexer.models import DocumentStructure
 from indexer.parse import EMPTY, DocumentParser, read_bytes
 from indexer.parse.mineru import MINERU_FORMATS
@@ -99,6 +99,7 @@ class Indexer:
         max_file_bytes: int,
         heading_context: bool = True,
         excluded: list[Path] | None = None,
+        parse_jobs: int = LANES,
     ):
         self.store = store
         self.vectors = vectors
@@ -110,7 +111,7 @@ class Indexer:
         self.cancel = threading.Event()  # set to stop a running reconcile between files
         self.on_commit: Callable[[], None] = lambda: None  # a version waits for vectors: wake the lane
         # (root, relpath, path) → what parsing it gave; `sync` commits it
-        self.lanes: ParseLanes[tuple[str, str, Path], Outcome | _Prepared] = ParseLanes()
+        self.lanes: ParseLanes[tuple[str, str, Path], Outcome | _Prepared] = ParseLanes(parse_jobs)
 
     # --- reconcile -------------------------------------------------------------------
 

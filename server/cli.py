@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--data-dir", type=Path, help="where the index lives (default: user data dir)")
     common.add_argument("--model", dest="embedding_model", help="fastembed model name (default: bundled MiniLM)")
     common.add_argument("--chroma-url", help="use a Chroma server, e.g. http://localhost:8000")
+    common.add_argument("--mineru-url", help="parse on a MinerU server (mineru-api or mineru-router), e.g. http://gpu1:8000")
+    common.add_argument("--parse-jobs", type=int, help="files parsed at once (default 2; more with a MinerU server)")
     common.add_argument(
         "--token-budget", type=int,
         help=f"most tokens one answer may hold (default {Settings.model_fields['token_budget'].default})",
@@ -135,7 +137,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     overrides = {
         key: value
         for key in (
-            "data_dir", "embedding_model", "chroma_url", "token_budget", "log_level", "transport", "host", "port", "poll",
+            "data_dir", "embedding_model", "chroma_url", "mineru_url", "parse_jobs", "token_budget", "log_level", "transport", "host", "port", "poll",
             "watch", "token", "allowed_hosts", "insecure_no_token",
         )
         if (value := getattr(args, key, None)) is not None

@@ -53,6 +53,13 @@ class Settings(BaseSettings):
     )
     parse_memory_mb: int = Field(_DEFAULTS.parse_memory_mb, ge=256, description="Memory ceiling of the parser process.")
     mineru_home: Path | None = Field(None, description="MinerU's models and config (default: in the user data dir).")
+    mineru_url: str | None = Field(
+        None, description="Parse on a MinerU server (mineru-api or mineru-router, http://host:port) instead of here."
+    )
+    mineru_api_key: SecretStr | None = Field(None, description="The MinerU server's --api-key, when it has one.")
+    parse_jobs: int = Field(
+        _DEFAULTS.parse_jobs, ge=1, le=64, description="Files parsed at once (raise it for a MinerU server with many workers)."
+    )
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
     embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")
     reranker: str | None = Field(
@@ -147,6 +154,9 @@ class Settings(BaseSettings):
             parse_memory_mb=self.parse_memory_mb,
             reranker=self.reranker,
             reranker_path=self.reranker_path.expanduser().resolve() if self.reranker_path else None,
+            mineru_url=self.mineru_url.rstrip("/") if self.mineru_url else None,
+            mineru_api_key=self.mineru_api_key.get_secret_value() if self.mineru_api_key else None,
+            parse_jobs=self.parse_jobs,
         )
 
 

@@ -84,6 +84,8 @@ class MineruOptions:
     work_dir: Path | None = None  # the child's temporary folders (default: the system's)
     timeout_s: float = DEFAULT_TIMEOUT_S  # the most any file may take; a small file gets less (`time_limit`)
     memory_mb: int = DEFAULT_MEMORY_MB  # the child's address-space ceiling
+    url: str | None = None  # a MinerU server (mineru-api or mineru-router) that parses instead (`remote`)
+    api_key: str | None = None
 
     @property
     def pictures_dir(self) -> Path:
@@ -133,7 +135,10 @@ class MineruParser:
     # --- cache -----------------------------------------------------------------------
 
     def models_fingerprint(self) -> str:
-        """Which MinerU model sets are installed: it changes after `mineru-kit models download`."""
+        """Which MinerU model sets are installed: it changes after `mineru-kit models download`;
+        with a MinerU server, which server (its tiers are its own)."""
+        if self.options.url:
+            return hashlib.sha1(self.options.url.encode()).hexdigest()[:8]
         models = self.options.home / "models"
         installed = sorted(p.name for p in models.iterdir() if p.is_dir()) if models.is_dir() else []
         return hashlib.sha1("\n".join(installed).encode()).hexdigest()[:8]
@@ -206,7 +211,10 @@ class MineruParser:
             tmp = os.path.abspath(tmp)  # the child runs in it: every path it is given is absolute
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
             pages_file = Path(tmp, "pages")  # the child writes a PDF's page count here
-            request.write_text(json.dumps({"path": os.path.abspath(path), "pages_file": str(pages_file), **(extra or {})}))
+            server = {"url": options.url, "api_key": options.api_key, "timeout_s": 0.9 * WALL_CLOCK_FACTOR * limit_s}
+            request.write_text(json.dumps(
+                {"path": os.path.abspath(path), "pages_file": str(pages_file), **(server if options.url else {}), **(extra or {})}
+            ))
             with errors.open("wb") as stderr:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],

@@ -71,6 +71,15 @@ def usable_tier(pdf: bool, warnings: list[str]) -> str:
     return best_tier(status)
 
 
+def _remote(request: dict):  # noqa: ANN202 (MineruClient, imported only when a server is used)
+    """A client of the MinerU server the request names (`url`), or None to parse here."""
+    if not request.get("url"):
+        return None
+    from indexer.parse.remote import MineruClient
+
+    return MineruClient(request["url"], request.get("api_key"), timeout_s=float(request.get("timeout_s") or 600))
+
+
 def check_pdf(path: str) -> tuple[int, str | None, bool]:
     """(page count, reason it cannot be parsed or None, whether it is a scan without a text layer)."""
     import pypdfium2 as pdfium
@@ -222,7 +231,18 @@ def run(request: dict) -> dict:
         "ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None,
         "warnings": warnings,
     }
-    tier = request.get("tier") or usable_tier(is_pdf, warnings)
+    remote = _remote(request)
+    if remote is not None:
+        from indexer.parse.remote import RemoteRejected, RemoteUnavailable
+
+        try:
+            tier = request.get("tier") or remote.best_tier()
+        except RemoteUnavailable as exc:
+            return {**result, "reason": str(exc), "transient": True}
+        except RemoteRejected as exc:
+            return {**result, "reason": str(exc)}
+    else:
+        tier = request.get("tier") or usable_tier(is_pdf, warnings)
     if is_pdf:
         pages, reason, scanned = check_pdf(path)
         if request.get("pages_file") and pages:  # the parent extends its time limit by the page count
@@ -234,11 +254,23 @@ def run(request: dict) -> dict:
             return result
         if scanned and tier == "flash":  # flash would return the pages as empty images
             return read_scan(path, pages, result, warnings)
-    from mineru import parse
     from mineru.render.api import render
     from mineru.render.contracts import RenderFormat
 
-    parsed = parse(path, tier=tier, ocr_mode="txt")
+    if remote is not None:  # parsed on the MinerU server; everything after is as for a local parse
+        from mineru.parser.base import ParseResult
+
+        try:
+            parsed = ParseResult.from_dict(remote.middle_json(Path(path), tier))
+        except RemoteUnavailable as exc:
+            return {**result, "reason": str(exc), "transient": True}
+        except RemoteRejected as exc:
+            return {**result, "reason": str(exc)}
+        result["server"] = remote.url
+    else:
+        from mineru import parse
+
+        parsed = parse(path, tier=tier, ocr_mode="txt")
     items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
     if is_pdf or not request.get("pictures_dir"):
         for item in items:  # inline JPEG crops: megabytes we never index
