@@ -137,8 +137,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     overrides = {
         key: value
         for key in (
-            "data_dir", "embedding_model", "chroma_url", "mineru_url", "parse_jobs", "token_budget", "log_level", "transport", "host", "port", "poll",
-            "watch", "token", "allowed_hosts", "insecure_no_token",
+            "data_dir", "embedding_model", "chroma_url", "mineru_url", "parse_jobs", "token_budget", "log_level",
+            "transport", "host", "port", "poll", "watch", "token", "allowed_hosts", "insecure_no_token",
         )
         if (value := getattr(args, key, None)) is not None
     }
@@ -372,6 +372,8 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     except ModelUnavailable as exc:
         ok = False
         print(f"embedding model: {exc}")
+    if settings.mineru_url:
+        ok = _check_mineru_server(settings) and ok
     home = settings.mineru_dir()
     tiers = tier_status(home)
     print(f"MinerU {version('mineru')}; its models and config live in {home}")
@@ -397,6 +399,20 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
         print(f"  MINERU_HOME={home} mineru-kit models download --tier basic --source huggingface")
         print("  (or --tier standard for the vision-language model, about 2 GB more); then restart the server.")
     return 0 if ok else 1
+
+
+def _check_mineru_server(settings: Settings) -> bool:
+    """The MinerU server PDFs and office files are sent to: does it answer, and with which tiers."""
+    from indexer.parse.remote import MineruClient, RemoteRejected, RemoteUnavailable
+
+    key = settings.mineru_api_key.get_secret_value() if settings.mineru_api_key else None
+    try:
+        tier = MineruClient(settings.mineru_url or "", key, timeout_s=30).best_tier()
+    except (RemoteUnavailable, RemoteRejected) as exc:
+        print(f"MinerU server: {exc}; files it would parse are marked failed (retried when it is back)")
+        return False
+    print(f"MinerU server: {settings.mineru_url} answers; PDFs and office files are parsed there, {tier} tier")
+    return True
 
 
 COMMAND_HANDLERS = {"doctor": _doctor, "serve": _serve, "index": _index, "toc": _toc, "search": _search, "read": _read}
