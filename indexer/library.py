@@ -30,10 +30,10 @@ from indexer.lanes import LANES, SLOW_PARSE_S
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc, section_paths
 from indexer.pages import PdfPages, image_tokens, open_pdf
 from indexer.parse import DocumentParser
-from indexer.passages import PASSAGE_VERSION, vector_ids
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
-from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
+from indexer.passages import PASSAGE_VERSION, vector_ids
 from indexer.pictures import StoredPictures
+from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.read import Images, read_section, render_images
 from indexer.rerank import Reranker
 from indexer.retrieve import Retriever, check_window, clean_query
@@ -219,7 +219,8 @@ class Library:
 
     def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
         """Once per run, parse again the files whose failure may pass (a time limit on a busy
-        machine, a killed parser; a failed document, or a new version whose previous one stays), with RETRY_PATIENCE times their time limit: the server calls
+        machine, a killed parser; a failed document, or a new version whose previous one
+        stays), with RETRY_PATIENCE times their time limit: the server calls
         this when it is idle."""
         due = [
             d for d in self.store.documents()
@@ -380,11 +381,16 @@ class Library:
         if folder is not None:
             under = [d.doc_id for d in in_folder(self.store.documents(), self.display_path, folder) if d.readable]
             if not under:
-                raise NotReady(f"no document under {folder}/ is readable yet (call get_toc(path=\"{folder}/\") to see why)")
+                raise NotReady(
+                    f"no document under {folder}/ is readable yet (call get_toc(path=\"{folder}/\") to see why)"
+                )
             if doc_ids is not None:
                 outside = sorted(set(doc_ids) - set(under))
                 if outside == sorted(set(doc_ids)):
-                    raise InvalidArgument(f"none of doc_ids is under {folder}/: give ids from get_toc(path=\"{folder}/\"), or omit one of the two")
+                    raise InvalidArgument(
+                        f"none of doc_ids is under {folder}/: give ids from get_toc(path=\"{folder}/\"), "
+                        "or omit one of the two"
+                    )
                 ignored += [f"doc {d} is not under {folder}/" for d in outside]
                 doc_ids = sorted(set(doc_ids) & set(under))
             else:

@@ -142,7 +142,8 @@ class TocBuilder:
         if page > 1 and fits:
             raise InvalidArgument(f"page={page}: {_scope(path)} fits in one page; get_toc({_path_arg(path)}) shows it")
         if not fits:
-            toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], self.token_budget - NOTES - budget)
+            spent = self.token_budget - NOTES - budget
+            toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], spent)
             if page == 1:
                 toc.pending, toc.failed = pending, failed
             toc.truncated = toc.truncated or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
@@ -157,7 +158,8 @@ class TocBuilder:
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
         if opened.cut:
             notes.append(_more(trees[0].doc.doc_id, *opened.cut))
-        truncated = folded or opened.cut is not None or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
+        cut = len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
+        truncated = folded or opened.cut is not None or cut
         return Toc(
             documents=documents, pending=pending, failed=failed, path=path, n_documents=len(ready),
             truncated=truncated, hint=" ".join(notes) or None,
@@ -219,12 +221,12 @@ class TocBuilder:
         documents = [self._document_info(t, shown[id(t)], brief=True, compact=True) for t in trees]
         last = start + len(rows)
         where = f" under {path}/" if path else ""
-        paging = (
-            f"get_toc({_path_arg(path, 'page=' + str(page + 1))}) lists the next" if page < n_pages else "this is the last page"
-        )
+        paging = "this is the last page"
+        if page < n_pages:
+            paging = f"get_toc({_path_arg(path, f'page={page + 1}')}) lists the next"
         lead = f"{len(ready):,} documents{where}, too many for their sections: one line each, in path order. "
         if folders:
-            lead += "get_toc(path=\"FOLDER/\") shows one sub-folder (its documents, with their sections when they fit). "
+            lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '
         notes.insert(0, lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}; "
                      "get_toc(doc_id=N) opens a document.")
         if any(s.hidden for d in documents for s in d.sections):
@@ -281,8 +283,8 @@ class TocBuilder:
         return shown, cost
 
     def _document_info(
-        self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(), brief: bool = False,
-        compact: bool = False,
+        self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(),
+        brief: bool = False, compact: bool = False,
     ) -> DocumentInfo:
         """`shown` maps each listed section to how many of its descendants stay hidden; `brief`:
         in the map of all documents, where warnings are cut short."""
@@ -467,7 +469,9 @@ def normalise_folder(path: str | None) -> str | None:
     return cleaned or None
 
 
-def in_folder(docs: list[DocumentRow], display_path: Callable[[DocumentRow], str], path: str | None) -> list[DocumentRow]:
+def in_folder(
+    docs: list[DocumentRow], display_path: Callable[[DocumentRow], str], path: str | None
+) -> list[DocumentRow]:
     """The documents whose shown path is `path` or lies under it (a folder, or a served root)."""
     if path is None:
         return docs

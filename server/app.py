@@ -191,7 +191,8 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
                   "(e.g. \"reports/2023/\"); omit for all."),
         ] = None,
         page: Annotated[
-            int, Field(ge=1, le=MAX_ID, description="Page of a folder listed one line per document (the note says how many).")
+            int,
+            Field(ge=1, le=MAX_ID, description="Page of a folder listed one line per document (the note says how many)."),
         ] = 1,
     ) -> Annotated[CallToolResult, Toc]:
         return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page), render_toc)

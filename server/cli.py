@@ -70,7 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--data-dir", type=Path, help="where the index lives (default: user data dir)")
     common.add_argument("--model", dest="embedding_model", help="fastembed model name (default: bundled MiniLM)")
     common.add_argument("--chroma-url", help="use a Chroma server, e.g. http://localhost:8000")
-    common.add_argument("--mineru-url", help="parse on a MinerU server (mineru-api or mineru-router), e.g. http://gpu1:8000")
+    common.add_argument(
+        "--mineru-url", help="parse on a MinerU server (mineru-api or mineru-router), e.g. http://gpu1:8000"
+    )
     common.add_argument("--parse-jobs", type=int, help="files parsed at once (default 2; more with a MinerU server)")
     common.add_argument(
         "--token-budget", type=int,
@@ -338,7 +340,8 @@ def _search(args: argparse.Namespace, settings: Settings) -> int:
 
     with _open(settings) as library:
         _reconcile_with_bar(library)
-        print(render_retrieve(library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)))
+        found = library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)
+        print(render_retrieve(found))
     return 0
 
 

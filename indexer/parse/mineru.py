@@ -212,9 +212,10 @@ class MineruParser:
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
             pages_file = Path(tmp, "pages")  # the child writes a PDF's page count here
             server = {"url": options.url, "api_key": options.api_key, "timeout_s": 0.9 * WALL_CLOCK_FACTOR * limit_s}
-            request.write_text(json.dumps(
-                {"path": os.path.abspath(path), "pages_file": str(pages_file), **(server if options.url else {}), **(extra or {})}
-            ))
+            request.write_text(json.dumps({
+                "path": os.path.abspath(path), "pages_file": str(pages_file),
+                **(server if options.url else {}), **(extra or {}),
+            }))
             with errors.open("wb") as stderr:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],

@@ -63,9 +63,8 @@ class MineruClient:
         data = path.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        upload = self._call(
-            "POST", "/v1/uploads", json={"filename": path.name, "bytes": len(data), "mime_type": mime, "sha256sum": digest}
-        )
+        described = {"filename": path.name, "bytes": len(data), "mime_type": mime, "sha256sum": digest}
+        upload = self._call("POST", "/v1/uploads", json=described)
         if upload.get("status") != "completed":  # not already held by the server
             # (the upload_url the answer gives is relative behind mineru-router: the path is rebuilt here)
             self._call("PUT", f"/v1/uploads/{upload['id']}/content", content=data, headers={"Content-Type": mime})

@@ -22,8 +22,8 @@ import math
 import re
 
 from indexer.junk import is_junk
-from indexer.numbering import numbering_depth
 from indexer.models import Block
+from indexer.numbering import numbering_depth
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-KT?|10-QT?|8-K|20-F|40-F|6-K|11-K|S-1|S-4|F-1|DEF\s*14A)\b", re.I)
 _REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?registrant", re.I)
@@ -219,7 +219,8 @@ def _names_registrant(line: str) -> bool:
 
 
 def _cover_lines(blocks: list[Block]) -> list[str]:
-    return [" ".join(line.split()) for b in blocks if b.page is not None and b.page <= 2 for line in b.text.splitlines()]
+    first = [b for b in blocks if b.page is not None and b.page <= 2]
+    return [" ".join(line.split()) for b in first for line in b.text.splitlines()]
 
 
 def is_filing(blocks: list[Block]) -> bool:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
-from indexer.toc import TocBuilder
 from indexer.library import Library
+from indexer.toc import TocBuilder
 from indexer.tokens import count_tokens
 from server.render import render_toc
 from tests.conftest import write
