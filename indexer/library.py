@@ -400,6 +400,9 @@ class Library:
             one = len(doc_ids) == 1 and self.display_path(self.store.document(doc_ids[0])) == folder  # type: ignore[arg-type]
             note = f"Searched {folder}." if one else f"Searched the {len(doc_ids):,} document(s) under {folder}/."
             answer.hint = f"{note} {answer.hint}" if answer.hint else note
+        elif doc_ids is not None and not ignored:  # scoped: which documents the hits come from
+            note = f"Searched doc_ids {_describe_searched(doc_ids)}."
+            answer.hint = f"{note} {answer.hint}" if answer.hint else note
         if ignored:
             more = f"; and {len(ignored) - MAX_IGNORED} more" if len(ignored) > MAX_IGNORED else ""
             ignored = ignored[:MAX_IGNORED]

@@ -80,6 +80,7 @@ def test_an_unknown_folder_names_the_real_ones(memos: Library) -> None:
         memos.retrieve("budget", path="hr")
     with pytest.raises(InvalidArgument, match="none of doc_ids is under legal/"):
         memos.retrieve("budget", doc_ids=[1], path="legal")
+    assert memos.retrieve("contract", doc_ids=[60, 61]).hint == "Searched doc_ids 60, 61."
     found = memos.retrieve("budget", doc_ids=[1, 60], path="legal")  # one in it, one not
     assert {r.doc_id for r in found.results} == {60} and found.ignored == ["doc 1 is not under legal/"]
 
