@@ -22,6 +22,7 @@ RRF_K = 60
 LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do not count as matches
 MEMBERS_UP_FRONT = 2  # paragraphs of a passage ranked at its dense rank (measured: 1, 2, 3, all; benchmarks/results/passages.md)
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
+LEAD_TOKENS = 40  # a text paragraph this short just before a table leads it (`HybridSearch._tables_led`)
 _DIGITS = re.compile(r"\d+")
 
 
@@ -79,7 +80,7 @@ class HybridSearch:
             # table) is no lexical evidence beside one that matched a rare code: it is left out.
             lexical = [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
             rankings.append(lexical)
-        fused = rrf_fuse(rankings)
+        fused = self._with_led_tables(rrf_fuse(rankings))
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k)
@@ -184,4 +185,41 @@ class HybridSearch:
         ordered = [sorted(members, key=lambda pid: -scores.get(pid, 0.0)) for members in passages]  # stable
         up_front = [pid for members in ordered for pid in members[:MEMBERS_UP_FRONT]]
         rest = [pid for members in ordered for pid in members[MEMBERS_UP_FRONT:]]
-        return (up_front + rest)[:depth]
+        led = self._with_led_tables([Ranked(pid, 0.0) for pid in up_front + rest])
+        return [r.paragraph_id for r in led][:depth]
+
+    def _with_led_tables(self, ranked: list[Ranked]) -> list[Ranked]:
+        """Each short line that leads a table comes with its table right after it (`_tables_led`)."""
+        led = self._tables_led([r.paragraph_id for r in ranked])
+        if not led:
+            return ranked
+        out: list[Ranked] = []
+        placed: set[int] = set()
+        for r in ranked:
+            if r.paragraph_id in placed:
+                continue
+            out.append(r)
+            placed.add(r.paragraph_id)
+            for table in led.get(r.paragraph_id, ()):
+                if table not in placed:
+                    out.append(Ranked(table, r.score))
+                    placed.add(table)
+        return out
+
+    def _tables_led(self, ids: list[int]) -> dict[int, tuple[int]]:
+        """Short lines that lead a table ("Consolidated Balance Sheets", "(In millions)"), each with
+        the table right after it (or the picture of one: a statement scanned into a PDF is a figure
+        with the words read from it): a line found by meaning is found for its table, which follows it.
+        (Such a line is a passage of its own, read with its headings: it is what a query naming
+        the table meets; measured in benchmarks/results/statements.md.)"""
+        rows = self.store.paragraphs_by_id([*ids, *(pid + 1 for pid in ids)])  # a section's paragraphs are stored in order
+        led = {}
+        for pid in ids:
+            line, table = rows.get(pid), rows.get(pid + 1)
+            if (
+                line is not None and table is not None and line.kind == "text" and line.n_tokens <= LEAD_TOKENS
+                and table.kind in ("table", "figure") and (table.doc_id, table.sec_id, table.para_idx)
+                == (line.doc_id, line.sec_id, line.para_idx + 1)
+            ):
+                led[pid] = (pid + 1,)
+        return led

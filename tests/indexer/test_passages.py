@@ -90,3 +90,27 @@ def test_a_dense_hit_lands_on_the_paragraph_of_its_passage_that_holds_the_query_
     assert (top.sec_id, top.para_idx) == (0, 2) and top.text.startswith("The grey heron")
     top = lib.retrieve("what do they feed on", top_k=2).results
     assert top[0].text.startswith("Herons nest"), "no word of the passage matches: its first paragraph"
+
+
+def test_a_line_leading_a_table_brings_the_table_right_after_it(folder: Path, open_library: Callable[..., Library]) -> None:
+    """A statement's section often opens with a line ("(In millions, except par value)") that,
+    read with its headings, is what a query naming the statement meets: its table follows it."""
+    rows = "\n".join(f"| {label} | {i * 37 + 100:,} | {i * 41 + 90:,} |" for i, label in enumerate(
+        ["Cash and cash equivalents", "Short-term investments", "Trade receivables", "Prepaid expenses", "Property",
+         "Goodwill", "Other assets", "Total assets", "Accounts payable", "Accrued expenses", "Debt", "Total liabilities",
+         "Common stock", "Retained earnings", "Total stockholders' equity"] * 3
+    ))
+    table = "| | 2022 | 2021 |\n|---|---|---|\n" + rows
+    write(
+        folder, "annual.md",
+        "# Annual report\n\n## Item 7. Discussion\n\nOur balance sheet remained strong and our balance sheet ratios "
+        "improved as we repaid debt.\n\n## Item 8. Financial statements\n\n### Consolidated Balance Sheets\n\n"
+        f"(In millions, except par value)\n\n{table}\n\n### Consolidated Statements of Income\n\n(In millions)\n\n"
+        + table.replace("Total assets", "Revenue"),
+    )
+    lib = open_library(folder)
+    lib.reconcile()
+    results = lib.retrieve("balance sheet", top_k=3).results
+    where = [(r.section_path[-1], r.kind) for r in results]
+    line = where.index(("Consolidated Balance Sheets", "text"))
+    assert where[line + 1] == ("Consolidated Balance Sheets", "table"), where
