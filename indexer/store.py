@@ -377,12 +377,23 @@ class Store:
         match = _match(query)
         if not match or not ids:
             return {}
-        rows = self._query(
-            f"SELECT rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
-            f" WHERE lexical MATCH ? AND rowid IN ({_marks(ids)})",
-            [match, *ids],
-        )
-        return {r["id"]: -r["score"] for r in rows}
+        # One range of rowids per run of consecutive ids (a passage's paragraphs are stored in a
+        # row): FTS5 seeks a rowid range in each term's list, where `rowid IN (…)` made it score
+        # every paragraph the terms match (a quarter second at a million paragraphs).
+        ranges: list[list[int]] = []
+        for i in sorted(set(ids)):
+            if ranges and i == ranges[-1][1] + 1:
+                ranges[-1][1] = i
+            else:
+                ranges.append([i, i])
+        select = f"SELECT rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical WHERE lexical MATCH ?"
+        scores: dict[int, float] = {}
+        for start in range(0, len(ranges), 200):  # SQLite's compound SELECT limit is 500
+            chunk = ranges[start : start + 200]
+            sql = " UNION ALL ".join([f"{select} AND rowid BETWEEN ? AND ?"] * len(chunk))
+            params = [v for a, b in chunk for v in (match, a, b)]
+            scores.update((r["id"], -r["score"]) for r in self._query(sql, params))
+        return scores
 
 
 def _match(query: str) -> str:
