@@ -325,7 +325,7 @@ class Library:
         folder = normalise_folder(path)
         if folder is None:
             return None
-        if not in_folder(self.store.documents(), self.display_path, folder):
+        if not self._under(folder):
             tops = subfolders([d for d in self.store.documents() if d.readable], self.display_path, None)
             valid = ", ".join(list(tops)[:12]) + (", …" if len(tops) > 12 else "")
             raise NotFound(
@@ -333,6 +333,16 @@ class Library:
                 + (f", e.g. the top folders {valid}" if valid else " (the folder has no sub-folders)")
             )
         return folder
+
+    def _under(self, folder: str) -> list[DocumentRow]:
+        """The documents whose shown path is `folder` or lies under it (`display_path`), found by
+        root and relative path in the store rather than by listing every document."""
+        if len(self.config.roots) == 1:
+            return self.store.documents_under(str(self.config.roots[0]), folder)
+        for root, label in self._labels.items():
+            if folder == label or folder.startswith(label + "/"):
+                return self.store.documents_under(root, folder[len(label) + 1 :])
+        return in_folder(self.store.documents(), self.display_path, folder)  # a part of a label ("work" of "work/notes")
 
     def vectors_left(self) -> CatchUpState | None:
         """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
@@ -379,7 +389,7 @@ class Library:
             doc_ids = readable
         folder = self._folder(path)
         if folder is not None:
-            under = [d.doc_id for d in in_folder(self.store.documents(), self.display_path, folder) if d.readable]
+            under = [d.doc_id for d in self._under(folder) if d.readable]
             if not under:
                 raise NotReady(
                     f"no document under {folder}/ is readable yet (call get_toc(path=\"{folder}/\") to see why)"

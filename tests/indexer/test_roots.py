@@ -323,3 +323,16 @@ def test_paths_under_a_root_given_through_a_link_are_synced(
     lib.reconcile()
     write(link, "whales.md", NARWHAL)
     assert lib.sync_paths([link / "whales.md"]).indexed == ["whales.md"]
+
+
+def test_a_served_folder_is_a_path_to_scope_by(tmp_path: Path, open_library: Callable[..., Library]) -> None:
+    first, second = tmp_path / "home" / "notes", tmp_path / "work" / "notes"
+    write(first, "plans/garden.md", "# Garden\n\nPlant the beans in May.\n")
+    write(second, "plans/budget.md", "# Budget\n\nPlant and equipment cost more in May.\n")
+    lib = open_library(first, second)
+    lib.reconcile()
+    assert [d.path for d in lib.toc(path="work/notes").documents] == ["work/notes/plans/budget.md"]
+    found = lib.retrieve("plant in May", path="home/notes/plans")
+    assert [r.section_path[0] for r in found.results] == ["Garden"]
+    assert "Searched the 1 document(s) under home/notes/plans/." in (found.hint or "")
+    assert [d.path for d in lib.toc(path="work").documents] == ["work/notes/plans/budget.md"]
