@@ -302,7 +302,8 @@ class Library:
             if path is not None or page != 1:
                 raise InvalidArgument("doc_id shows one document: give it without path and page")
             return maps.document(self._ready_document(doc_id), max_depth, sec_id, after)
-        toc = maps.all_documents(max_depth, self._folder(path), page)
+        folder, docs = self._folder(path)
+        toc = maps.all_documents(max_depth, folder, page, docs)
         notes = []
         progress = self.progress
         if progress is not None:
@@ -320,19 +321,21 @@ class Library:
             toc.hint = " ".join([*notes, toc.hint] if toc.hint else notes)
         return toc
 
-    def _folder(self, path: str | None) -> str | None:
-        """A folder the host names (`reports/2023`), checked against the paths shown; None for all."""
+    def _folder(self, path: str | None) -> tuple[str | None, list[DocumentRow] | None]:
+        """A folder the host names (`reports/2023`), checked against the paths shown, and the
+        documents under it; (None, None) for the whole collection."""
         folder = normalise_folder(path)
         if folder is None:
-            return None
-        if not self._under(folder):
+            return None, None
+        docs = self._under(folder)
+        if not docs:
             tops = subfolders([d for d in self.store.documents() if d.readable], self.display_path, None)
             valid = ", ".join(list(tops)[:12]) + (", …" if len(tops) > 12 else "")
             raise NotFound(
                 f"no document under {path!r}; paths are as get_toc shows them"
                 + (f", e.g. the top folders {valid}" if valid else " (the folder has no sub-folders)")
             )
-        return folder
+        return folder, docs
 
     def _under(self, folder: str) -> list[DocumentRow]:
         """The documents whose shown path is `folder` or lies under it (`display_path`), found by
@@ -387,9 +390,9 @@ class Library:
             if not readable:  # nothing to search: the first reason says what is valid
                 raise NotFound("none of doc_ids can be searched: " + "; ".join(ignored) + " (call get_toc to list them)")
             doc_ids = readable
-        folder = self._folder(path)
-        if folder is not None:
-            under = [d.doc_id for d in self._under(folder) if d.readable]
+        folder, docs = self._folder(path)
+        if folder is not None and docs is not None:
+            under = [d.doc_id for d in docs if d.readable]
             if not under:
                 raise NotReady(
                     f"no document under {folder}/ is readable yet (call get_toc(path=\"{folder}/\") to see why)"
@@ -406,8 +409,8 @@ class Library:
             else:
                 doc_ids = under
         answer = Retriever(self.store, self.search, self.config.token_budget).answer(query, top_k, doc_ids, before, after)
-        if folder is not None:
-            one = len(doc_ids) == 1 and self.display_path(self.store.document(doc_ids[0])) == folder  # type: ignore[arg-type]
+        if folder is not None and docs is not None:
+            one = len(docs) == 1 and self.display_path(docs[0]) == folder  # the folder is a file's path
             note = f"Searched {folder}." if one else f"Searched the {len(doc_ids):,} document(s) under {folder}/."
             answer.hint = f"{note} {answer.hint}" if answer.hint else note
         elif doc_ids is not None and not ignored:  # scoped: which documents the hits come from

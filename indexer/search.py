@@ -200,20 +200,20 @@ class HybridSearch:
                 continue
             out.append(r)
             placed.add(r.paragraph_id)
-            for table in led.get(r.paragraph_id, ()):
-                if table not in placed:
-                    out.append(Ranked(table, r.score))
-                    placed.add(table)
+            table = led.get(r.paragraph_id)
+            if table is not None and table not in placed:
+                out.append(Ranked(table, r.score))
+                placed.add(table)
         return out
 
-    def _tables_led(self, ids: list[int]) -> dict[int, tuple[int]]:
+    def _tables_led(self, ids: list[int]) -> dict[int, int]:
         """Short lines that lead a table ("Consolidated Balance Sheets", "(In millions)"), each with
         the table right after it (or the picture of one: a statement scanned into a PDF is a figure
         with the words read from it): a line found by meaning is found for its table, which follows it.
         (Such a line is a passage of its own, read with its headings: it is what a query naming
         the table meets; measured in benchmarks/results/statements.md.)"""
         rows = self.store.paragraphs_by_id([*ids, *(pid + 1 for pid in ids)])  # a section's paragraphs are stored in order
-        led = {}
+        led: dict[int, int] = {}
         for pid in ids:
             line, table = rows.get(pid), rows.get(pid + 1)
             if (
@@ -221,5 +221,5 @@ class HybridSearch:
                 and table.kind in ("table", "figure") and (table.doc_id, table.sec_id, table.para_idx)
                 == (line.doc_id, line.sec_id, line.para_idx + 1)
             ):
-                led[pid] = (pid + 1,)
+                led[pid] = pid + 1
         return led

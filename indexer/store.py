@@ -378,11 +378,11 @@ class Store:
             sql = f"{select} JOIN paragraphs p ON p.id = lexical.rowid WHERE lexical MATCH ? AND p.doc_id IN ({_marks(doc_ids)})"
             rows = self._query(f"{sql} ORDER BY score LIMIT ?", [match, *doc_ids, limit])
         else:
-            union = " UNION ALL ".join([f"{select} WHERE lexical MATCH ? AND lexical.rowid BETWEEN ? AND ?"] * len(spans))
+            union, params = _in_ranges(select, match, [(span["lo"], span["hi"]) for span in spans])
             rows = self._query(  # the join keeps the scope exact should a range hold another document's rows
                 f"SELECT u.id, u.score FROM ({union}) u JOIN paragraphs p ON p.id = u.id"
                 f" WHERE p.doc_id IN ({_marks(doc_ids)}) ORDER BY u.score LIMIT ?",
-                [*(v for span in spans for v in (match, span["lo"], span["hi"])), *doc_ids, limit],
+                [*params, *doc_ids, limit],
             )
         return [(r["id"], -r["score"]) for r in rows]
 
@@ -394,23 +394,30 @@ class Store:
         # One range of rowids per run of consecutive ids (a passage's paragraphs are stored in a
         # row): FTS5 seeks a rowid range in each term's list, where `rowid IN (…)` made it score
         # every paragraph the terms match (a quarter second at a million paragraphs).
-        ranges: list[list[int]] = []
+        ranges: list[tuple[int, int]] = []
         for i in sorted(set(ids)):
             if ranges and i == ranges[-1][1] + 1:
-                ranges[-1][1] = i
+                ranges[-1] = (ranges[-1][0], i)
             else:
-                ranges.append([i, i])
-        select = f"SELECT rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical WHERE lexical MATCH ?"
+                ranges.append((i, i))
+        select = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
         scores: dict[int, float] = {}
-        for start in range(0, len(ranges), 200):  # SQLite's compound SELECT limit is 500
-            chunk = ranges[start : start + 200]
-            sql = " UNION ALL ".join([f"{select} AND rowid BETWEEN ? AND ?"] * len(chunk))
-            params = [v for a, b in chunk for v in (match, a, b)]
+        for start in range(0, len(ranges), MAX_COMPOUND):
+            sql, params = _in_ranges(select, match, ranges[start : start + MAX_COMPOUND])
             scores.update((r["id"], -r["score"]) for r in self._query(sql, params))
         return scores
 
 
 MAX_SPANS = 16  # documents a scoped BM25 query seeks one by one; past this, one pass is quicker (measured)
+MAX_COMPOUND = 200  # rowid ranges in one compound SELECT (SQLite allows 500)
+
+
+def _in_ranges(select: str, match: str, ranges: list[tuple[int, int]]) -> tuple[str, list[object]]:
+    """`select` (FROM lexical) for the query's terms within each range of rowids, as one
+    compound SELECT: FTS5 seeks a rowid range in each term's list instead of scoring every
+    paragraph the terms match."""
+    sql = " UNION ALL ".join([f"{select} WHERE lexical MATCH ? AND lexical.rowid BETWEEN ? AND ?"] * len(ranges))
+    return sql, [v for lo, hi in ranges for v in (match, lo, hi)]
 
 
 def _match(query: str) -> str:

@@ -105,11 +105,14 @@ class TocBuilder:
         self.display_path = display_path
         self.token_budget = token_budget
 
-    def all_documents(self, max_depth: int | None, path: str | None = None, page: int = 1) -> Toc:
-        """Every document of the folder shown (`path`, a prefix of the paths shown; all when
-        None), each folded per branch to share the budget; when their lines alone do not fit,
-        one compact line each, in pages, with the sub-folders and their counts (`_compact`)."""
-        docs = in_folder(self.store.documents(), self.display_path, path)
+    def all_documents(
+        self, max_depth: int | None, path: str | None = None, page: int = 1, docs: list[DocumentRow] | None = None
+    ) -> Toc:
+        """Every document of the folder shown (`path`, a prefix of the paths shown, and `docs`,
+        the documents under it; all when None), each folded per branch to share the budget; when
+        their lines alone do not fit, one compact line each, in pages, with the sub-folders and
+        their counts (`_compact`)."""
+        docs = self.store.documents() if docs is None else sorted(docs, key=lambda d: d.doc_id)
         ready = [d for d in docs if d.readable]
         pending_rows = [d for d in docs if d.status in ("pending", "indexing")]
         failed_rows = [d for d in docs if d.status == "failed"]
