@@ -123,6 +123,67 @@ def test_heading_path_and_word_stems_match(store: Store) -> None:
     assert len(store.lexical_search("depreciated", 10, None)) == 1, "a stem matches another form of the word"
 
 
+def _varied_corpus(store: Store, n_docs: int = 6, per_doc: int = 60) -> None:
+    """Paragraphs drawn from words with several forms of a stem, accents, codes and a heading
+    path per section: enough to tell a score computed here from FTS5's."""
+    import random
+
+    rng = random.Random(7)
+    words = (
+        "statement statements stated revenue revenues growing grew growth café cafe naïve naive "
+        "depreciation depreciated dividend dividends XJ-2231 10-K margin margins operate operating "
+        "operations cash flows flow the of and a quarter quarterly report reported reporting"
+    ).split()
+    for d in range(n_docs):
+        sections = [Section(0, f"Report {d}", 0, None, n_paras=0)]
+        sections += [Section(k, rng.choice(["Cash flows", "Statements of operations", "Café notes"]), 1, 0) for k in (1, 2)]
+        paras = []
+        for i in range(per_doc):
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
+            paras.append(Paragraph(1 + i % 2, i // 2, "text", text, None, count_tokens(text)))
+        for sec in sections[1:]:
+            sec.n_paras = sum(1 for p in paras if p.sec_id == sec.sec_id)
+        doc = store.add_document("/root", f"r{d}.pdf")
+        store.replace_content(doc, DocumentStructure(f"Report {d}", sections, paras), [f"{doc}:{i}" for i in range(per_doc)], {})
+
+
+QUERIES = ["cash flow statement", "revenues grew quarterly", "café naive", "XJ-2231 dividend", "operating margins 10-K"]
+
+
+def test_scores_computed_here_equal_fts5s(store: Store) -> None:
+    """`lexical_scores` computes BM25 in Python (FTS5 would recount every row of each term);
+    it must give FTS5's scores: stems, accents, codes and the heading path included."""
+    _varied_corpus(store)
+    for query in QUERIES:
+        exact = dict(store.lexical_search(query, 1000, None))
+        assert len(exact) > 10, query
+        computed = store.lexical_scores(query, list(exact) + [max(exact) + 1000])
+        assert set(computed) == set(exact), query
+        for pid, score in exact.items():
+            assert math.isclose(computed[pid], score, rel_tol=1e-9), (query, pid)
+
+
+def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store: Store, monkeypatch) -> None:
+    """Over SCORED_ROWS matching rows, only rows holding a rarer query term are ranked, with
+    every term's weight; below it the ranking is FTS5's own. Either way the scores are exact."""
+    import indexer.store as store_module
+
+    _varied_corpus(store)
+    query = "XJ-2231 statements"
+    exact = store.lexical_search(query, 20, None)
+    counts = store._row_counts(query_terms(query))
+    assert counts["xj_2231"] < counts["statements"], "the code is the rarer term here"
+    monkeypatch.setattr(store_module, "SCORED_ROWS", counts["xj_2231"] + 1)
+    gated = store.lexical_search(query, 20, None)
+    rows = store.paragraphs_by_id([pid for pid, _ in gated])
+    assert gated and all("XJ-2231" in rows[pid].text for pid, _ in gated), "every candidate holds the rare term"
+    exact_all = dict(store.lexical_search(query, 10_000, [d.doc_id for d in store.documents()]))
+    for pid, score in gated:
+        assert math.isclose(score, exact_all[pid], rel_tol=1e-9)
+    with_code = [(pid, s) for pid, s in exact if "XJ-2231" in store.paragraphs_by_id([pid])[pid].text]
+    assert [pid for pid, _ in gated][: len(with_code)] == [pid for pid, _ in with_code], "the same order for them"
+
+
 def test_replacing_a_document_replaces_its_lexical_rows(store: Store) -> None:
     doc = _add(store, ["old wording about zebras"])
     store.replace_content(doc, _structure(["new wording about giraffes"]), [f"{doc}:n"], {})
