@@ -92,7 +92,9 @@ class Library:
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
             # A shared Chroma server holds many indexes: name the collection after this one.
             collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
-            self.vectors = VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url)
+            self.vectors = VectorIndex(
+                collection, path=config.data_dir / "chroma", url=config.chroma_url, copy=config.data_dir / "vectors.sqlite3"
+            )
             self._check_signature()
             self._check_structure()
             parse_options = MineruOptions(
@@ -147,6 +149,7 @@ class Library:
     def close(self) -> None:
         self.catchup.stop()  # after the batch under way; the next start embeds the rest
         self.store.close()
+        self.vectors.close()
         self._lock.release()
 
     def __enter__(self) -> Library:
