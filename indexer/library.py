@@ -159,17 +159,19 @@ class Library:
         self.close()
 
     def _check_signature(self) -> None:
-        """Vectors of another model, other embedded text or other passages must never be mixed in:
-        they are dropped, every document's paragraphs are packed into passages again and the vector
-        lane embeds them in the background; reading and keyword search work throughout."""
-        signature = (
-            f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
-            f"context={self.config.heading_context};passages={PASSAGE_VERSION}"
-        )
+        """Vectors of another model must never be mixed in: they are dropped. When the passages or
+        the text embedded change, every document's paragraphs are packed into passages again and
+        the vector lane embeds in the background those whose text is new; reading and keyword
+        search work throughout."""
+        model = f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
+        signature = f"{model}context={self.config.heading_context};passages={PASSAGE_VERSION}"
         previous = self.store.get_meta("index_signature")
         if previous != signature:
-            self.vectors.reset()
+            if previous is None or not previous.startswith(model):  # another model: no vector of it may stay
+                self.vectors.reset()
             if previous is not None:
+                # Vector ids name the text embedded, so a passage packed as before keeps its vector;
+                # the vector lane embeds the others and drops those no passage has any more.
                 log.warning("index was built with %s; embedding again for %s in the background", previous, signature)
                 self._repack()
             self.store.set_meta("index_signature", signature)

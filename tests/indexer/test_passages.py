@@ -114,3 +114,30 @@ def test_a_line_leading_a_table_brings_the_table_right_after_it(folder: Path, op
     where = [(r.section_path[-1], r.kind) for r in results]
     line = where.index(("Consolidated Balance Sheets", "text"))
     assert where[line + 1] == ("Consolidated Balance Sheets", "table"), where
+
+
+def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
+    folder: Path, open_library: Callable[..., Library], monkeypatch, caplog
+) -> None:
+    """Vector ids name the text embedded: after an upgrade that packs passages differently, a
+    passage packed as before keeps its vector, and only new texts are embedded."""
+    import logging
+
+    import indexer.library as library_module
+
+    write(folder, "a.md", "# A\n\nAlpha one.\n\nAlpha two.\n\n## B\n\nBeta one.")
+    lib = open_library(folder)
+    lib.reconcile()
+    assert lib.catchup.wait(60)
+    before = set(lib.vectors._collection.get(include=[])["ids"])
+    data_dir = lib.config.data_dir
+    lib.close()
+
+    monkeypatch.setattr(library_module, "PASSAGE_VERSION", "a later one")
+    with caplog.at_level(logging.INFO, logger="indexer.catchup"):
+        lib = open_library(folder, data_dir=data_dir)
+        lib.reconcile()
+        assert lib.catchup.wait(60)
+    assert set(lib.vectors._collection.get(include=[])["ids"]) == before
+    assert any("(0 passages embedded)" in r.getMessage() for r in caplog.records), caplog.text
+    assert lib.retrieve("alpha", top_k=1).results[0].text == "Alpha one."
