@@ -460,8 +460,12 @@ class Store:
             }
             stems = self._stemmed(terms)
             if any(len(stems.get(term, ())) != 1 for term in terms):  # a phrase to the tokenizer: FTS5 scores it
-                union, params = _in_ranges(_SCORED, _match(terms), [(i, i) for i in sorted(set(ids))])
-                return {r["id"]: -r["score"] for r in self._db.execute(union, params)}
+                ranges = [(i, i) for i in sorted(set(ids))]
+                found: dict[int, float] = {}
+                for start in range(0, len(ranges), MAX_COMPOUND):
+                    union, params = _in_ranges(_SCORED, _match(terms), ranges[start : start + MAX_COMPOUND])
+                    found.update((r["id"], -r["score"]) for r in self._db.execute(union, params))
+                return found
             weights: dict[str, float] = {}
             for term in terms:
                 stem = stems[term][0]
@@ -500,6 +504,8 @@ class Store:
     def _row_counts(self, terms: list[str]) -> dict[str, int]:
         """How many paragraphs hold each term (what BM25 weighs it by), kept until the next write."""
         with self._lock:
+            if len(self._counts) > MAX_COUNTED:  # a server that only reads, asked many distinct words
+                self._counts.clear()
             for term in terms:
                 if term not in self._counts:
                     self._counts[term] = self._db.execute(
@@ -521,6 +527,7 @@ SPAN_GAP = 256  # runs this close are sought as one (the join keeps the scope ex
 MAX_COMPOUND = 200  # rowid ranges in one compound SELECT (SQLite allows 500)
 SCORED_ROWS = 50_000  # rows FTS5 may score in one ranking pass (0.7 µs each) before rare terms lead (`_ranked`)
 CANDIDATES = 160  # rows the rare terms' pass hands to scoring with every term
+MAX_COUNTED = 100_000  # terms whose row counts are kept between writes
 _SCORED = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
 
 

@@ -18,9 +18,9 @@ takes longer the smaller the share of the collection it may return (at a million
 paragraphs: 76 ms for a folder of 100 documents, 320 ms for one): the vectors are kept
 a second time, by document, in a SQLite file beside the index (`_Copy`), and a scope of
 up to EXACT_SCOPE vectors is scanned exactly from there (6 ms for that folder), which is
-both faster and exact. Every write goes to the copy first, so Chroma never holds a vector
-the copy lacks; a copy made for an index that already had vectors is filled from Chroma
-one document at a time, at its first scoped query.
+both faster and exact. A vector is added to the copy before Chroma and deleted from it
+after, so Chroma never holds a vector the copy lacks; a copy made for an index that
+already had vectors is filled from Chroma, a document at its first scoped query.
 """
 
 from __future__ import annotations

@@ -163,6 +163,17 @@ def test_scores_computed_here_equal_fts5s(store: Store) -> None:
             assert math.isclose(computed[pid], score, rel_tol=1e-9), (query, pid)
 
 
+def test_a_term_the_index_reads_as_two_words_is_scored_by_fts5(store: Store) -> None:
+    """A query word the index's tokenizer splits (a New Tai Lue vowel sign is a word character
+    to Python, a separator to FTS5) is a phrase: FTS5 scores it, not the Python formula."""
+    word = "ab\u19b0cd"
+    _add(store, [f"{word} once", f"{word} and {word} twice", "ab cd apart", "nothing"])
+    assert query_terms(word) == [word] and store._stemmed([word]) == {word: ["ab", "cd"]}
+    exact = dict(store.lexical_search(word, 10, None))
+    assert len(exact) == 3
+    assert store.lexical_scores(word, list(exact)) == pytest.approx(exact)
+
+
 def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store: Store, monkeypatch) -> None:
     """Over SCORED_ROWS matching rows, only rows holding a rarer query term are ranked, with
     every term's weight; below it the ranking is FTS5's own. Either way the scores are exact."""
