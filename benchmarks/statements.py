@@ -7,7 +7,7 @@ to each, the queries below. A statement is the set of sections whose title names
 Statements of Operations", "Balance Sheets", "Statements of Financial Position", …; the map shows
 them as sections of their own); a query is a hit at k when one of its top k results is a table
 paragraph of such a section (or a figure: a statement set as a picture in the PDF is a figure with the
-words read from it). A filing whose map has no such section is counted apart. The script
+words read from it; or a list: MinerU reads some statements' dotted leaders as list items). A filing whose map has no such section is counted apart. The script
 uses only what every version of the library has, so it can score an older checkout too:
 `PYTHONPATH=<checkout> python benchmarks/statements.py --label before`.
 """
@@ -38,6 +38,9 @@ QUERIES = {
     "balance sheet": ["balance sheet", "total assets total liabilities and stockholders equity"],
 }
 KS = (1, 3, 5)
+# What a statement's figures are stored as: a table, a picture with the words read from it, or a
+# list, when MinerU reads dotted leaders ("Cash and cash equivalents …… $ 876,560") as list items.
+STATEMENT_KINDS = ("table", "figure", "list")
 
 
 def main() -> None:
@@ -86,7 +89,7 @@ def main() -> None:
                 asked[kind] += 1
                 for query in QUERIES[kind]:
                     results = library.retrieve(query, top_k=max(KS), doc_ids=[doc.doc_id]).results
-                    ranks = [r.rank for r in results if r.is_hit and r.kind in ("table", "figure") and r.sec_id in gold]
+                    ranks = [r.rank for r in results if r.is_hit and r.kind in STATEMENT_KINDS and r.sec_id in gold]
                     for k in KS:
                         hits[(kind, query, k)] += bool(ranks and min(ranks) <= k)
     if args.work is None:
@@ -107,7 +110,7 @@ def main() -> None:
     append_result(
         args.out,
         f"# A direct query for a statement ({date.today()}, `python -m benchmarks.statements`)\n\n"
-        "Annual reports of FinanceBench, each query scoped to its filing; hit@k: a table (or figure) paragraph of the "
+        "Annual reports of FinanceBench, each query scoped to its filing; hit@k: a table (or figure, or list) paragraph of the "
         "statement's own section is among the top k results (percent of filings that have such a section).\n\n"
         "| code | statement | query | filings | hit@1 | hit@3 | hit@5 | filings without the section |\n"
         "|---|---|---|---|---|---|---|---|\n",

@@ -15,6 +15,7 @@ from typing import Literal
 from indexer.embedder import Embedder
 from indexer.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store import Store
+from indexer.tokens import query_terms
 from indexer.vectors import VectorIndex
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
@@ -23,6 +24,10 @@ LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do no
 MEMBERS_UP_FRONT = 2  # paragraphs of a passage ranked at its dense rank (measured: 1, 2, 3, all; benchmarks/results/passages.md)
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
 LEAD_TOKENS = 40  # a text paragraph this short just before a table leads it (`HybridSearch._tables_led`)
+NAMED_DOCS = 16  # a query naming a section is looked for when the search is scoped to at most this many documents …
+NAMED_SHARE = 0.6  # … and the query's words make up at least this share of the title's (`HybridSearch._named`)
+OPENING_PARAGRAPHS = 5  # a named section's opening: its short leading lines and first paragraph of substance, within these
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _DIGITS = re.compile(r"\d+")
 
 
@@ -84,9 +89,49 @@ class HybridSearch:
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k)
+        if named := self._named(query, doc_ids):
+            first = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named]
+            fused = first + [r for r in fused if r.paragraph_id not in set(named)]
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
+
+    def _named(self, query: str, doc_ids: list[int] | None) -> list[int]:
+        """The opening of the section a scoped query names: every word of the query is in the
+        section's title and they are most of its words ("balance sheet" names "Consolidated
+        Balance Sheets", not "Off-Balance Sheet Arrangements" nor "Balance Sheet Hedging of
+        Foreign Currency Assets"; stems count: "statement" is "Statements"). A title's words in
+        parentheses ("(in millions)") and those of its document's title ("Walmart Inc.
+        Consolidated Balance Sheets" in Walmart's report) do not count. The opening is the
+        section's short leading lines and its first paragraph of substance (a table, a list, a
+        picture or prose): a host that asks a document for a section by its name gets it first,
+        whatever else talks about it. Measured in benchmarks/results/statements.md."""
+        if doc_ids is None or len(doc_ids) > NAMED_DOCS or not (terms := query_terms(query)):
+            return []
+        words: dict[tuple[int, int], list[str]] = {}
+        for doc_id in doc_ids:
+            doc = self.store.document(doc_id)
+            own = set(query_terms(doc.title or "")) if doc else set()
+            for s in self.store.sections(doc_id):
+                if s.level > 0 and s.n_paras:
+                    words[(doc_id, s.sec_id)] = [w for w in query_terms(_PARENTHESES.sub(" ", s.title)) if w not in own]
+        stems = self.store.stems(sorted({*terms, *(w for ws in words.values() for w in ws)}))
+        asked = {stem for t in terms for stem in stems.get(t, [t])}
+        best: tuple[float, tuple[int, int]] | None = None
+        for key, title_words in words.items():
+            title = {stem for w in title_words for stem in stems.get(w, [w])}
+            if asked <= title and len(asked) >= NAMED_SHARE * len(title):
+                share = len(asked) / len(title)
+                if best is None or share > best[0]:
+                    best = (share, key)
+        if best is None:
+            return []
+        opening: list[int] = []
+        for row in self.store.paragraphs(*best[1], 0, OPENING_PARAGRAPHS - 1):
+            opening.append(row.id)
+            if row.kind != "text" or row.n_tokens > LEAD_TOKENS:
+                break
+        return opening
 
     def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int], waiting: set[int]) -> list[Ranked]:
         """A document whose vectors are still being computed cannot rank in dense search, so

@@ -486,6 +486,10 @@ class Store:
                 scores[row_id] = lexical.score(weights, frequency, lengths.get(row_id, 0), totals.avg_tokens)
         return scores
 
+    def stems(self, words: list[str]) -> dict[str, list[str]]:
+        """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement")."""
+        return self._stemmed(words)
+
     def _stemmed(self, words: list[str]) -> dict[str, list[str]]:
         """Each word's tokens as the index's tokenizer gives them (stemmed), from a scratch FTS5
         table in the connection's temp schema."""
