@@ -108,14 +108,15 @@ class HybridSearch:
         whatever else talks about it. Measured in benchmarks/results/statements.md."""
         if doc_ids is None or len(doc_ids) > NAMED_DOCS or not (terms := query_terms(query)):
             return []
-        words: dict[tuple[int, int], list[str]] = {}
-        for doc_id in doc_ids:
-            doc = self.store.document(doc_id)
-            own = set(query_terms(doc.title or "")) if doc else set()
-            for s in self.store.sections(doc_id):
-                if s.level > 0 and s.n_paras:
-                    words[(doc_id, s.sec_id)] = [w for w in query_terms(_PARENTHESES.sub(" ", s.title)) if w not in own]
-        stems = self.store.stems(sorted({*terms, *(w for ws in words.values() for w in ws)}))
+        own = {d: set(query_terms(doc.title or "")) if (doc := self.store.document(d)) else set() for d in doc_ids}
+        words = {
+            key: [w for w in query_terms(_PARENTHESES.sub(" ", title)) if w not in own[key[0]]]
+            for key, title in self.store.section_titles(doc_ids).items()
+        }
+        stems = self.store.stems(terms)
+        starts = [{stem[:2] for stem in stems.get(t, [t])} for t in terms]  # a word stems to a stem with its first letters
+        words = {key: ws for key, ws in words.items() if all(any(w[:2] in s for w in ws) for s in starts)}
+        stems.update(self.store.stems(sorted({w for ws in words.values() for w in ws} - set(stems))))
         asked = {stem for t in terms for stem in stems.get(t, [t])}
         best: tuple[float, tuple[int, int]] | None = None
         for key, title_words in words.items():

@@ -336,6 +336,15 @@ class Store:
 
     # --- sections and paragraphs -----------------------------------------------------
 
+    def section_titles(self, doc_ids: list[int]) -> dict[tuple[int, int], str]:
+        """`(doc_id, sec_id)` → title of these documents' headed sections that hold paragraphs."""
+        rows = self._query(
+            f"SELECT doc_id, sec_id, title FROM sections WHERE doc_id IN ({_marks(doc_ids)}) AND level > 0 AND n_paras > 0"
+            " ORDER BY doc_id, sec_id",
+            doc_ids,
+        )
+        return {(r["doc_id"], r["sec_id"]): r["title"] for r in rows}
+
     def sections(self, doc_id: int) -> list[SectionRow]:
         return [_typed(SectionRow, r) for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))]
 
