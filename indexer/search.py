@@ -89,7 +89,7 @@ class HybridSearch:
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k)
-        if named := self._named(query, doc_ids):
+        if named := self._named(query, doc_ids)[-top_k:]:  # too few asked for: its substance before its leading lines
             first = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named]
             fused = first + [r for r in fused if r.paragraph_id not in set(named)]
         if self.reranker is not None:
@@ -110,7 +110,7 @@ class HybridSearch:
             return []
         own = {d: set(query_terms(doc.title or "")) if (doc := self.store.document(d)) else set() for d in doc_ids}
         words = {
-            key: [w for w in query_terms(_PARENTHESES.sub(" ", title)) if w not in own[key[0]]]
+            key: [w for w in query_terms(_PARENTHESES.sub(" ", title)) if w not in own[key[0]] or w in terms]
             for key, title in self.store.section_titles(doc_ids).items()
         }
         stems = self.store.stems(terms)

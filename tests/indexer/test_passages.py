@@ -138,6 +138,8 @@ def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path
         ("Acme Corp Consolidated Balance Sheets (in millions)", "text"),
         ("Acme Corp Consolidated Balance Sheets (in millions)", "table"),
     ]
+    only = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
+    assert [r.kind for r in only] == ["table"], "asked for one: the section's substance, not its leading line"
     assert lib.search._named("balance sheet", None) == [], "not over the whole folder"
     assert lib.search._named("hedging foreign currency assets", [doc]) != [], "four of the title's six words"
     assert lib.search._named("foreign currency", [doc]) == [], "two of six are too few"
