@@ -954,6 +954,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--no-context-ablation", default="", metavar="SETS",
         help="comma-separated sets on which the second index (embedded without heading context) is skipped",
     )
+    parser.add_argument(
+        "--paragraph-vectors", action="store_true",
+        help="ablation: one vector per paragraph instead of passages (a kept index is packed again and re-embedded; "
+        "use its own --work dir)",
+    )
     parser.add_argument("--reranker", help="also run with this fastembed cross-encoder (e.g. Xenova/ms-marco-MiniLM-L-6-v2)")
     parser.add_argument("--reranker-path", type=Path, help="local folder with the cross-encoder's ONNX and tokenizer")
     return parser.parse_args(argv)
@@ -992,9 +997,21 @@ def write_results(
     return text
 
 
+def one_vector_per_paragraph() -> None:
+    """Passages of one paragraph each (a window of one token: every paragraph fills a passage;
+    tables and figures stand alone, described as before), under their own index signature."""
+    import indexer.library
+    import indexer.passages
+
+    indexer.passages.WINDOW_TOKENS = 1
+    indexer.library.PASSAGE_VERSION = indexer.passages.PASSAGE_VERSION = f"{indexer.passages.PASSAGE_VERSION}-paragraphs"
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
+    if args.paragraph_vectors:
+        one_vector_per_paragraph()
     started = dt.datetime.now(dt.timezone.utc)
     load_start = os.getloadavg()[0]
     version = code_version()
