@@ -6,7 +6,7 @@ half a million rows: 390 ms), and scoring a few given rows through FTS5 is no ch
 since each cursor first counts every row of each term again to weigh it. Finding which
 rows hold a term is 15 times cheaper than scoring them. So the store finds rows with
 FTS5 and, where that saves time, scores them here: the same formula over each row's
-words that may match a query term stemmed by FTS5's own tokenizer (`Store._stemmed`),
+words that may match a query term stemmed by FTS5's own tokenizer (`Store.stems`),
 the row's length, row count and token totals from FTS5's own records, and each term's row count (kept until the next
 write). `tests/indexer/test_lexical.py` checks the scores equal FTS5's.
 """

@@ -113,7 +113,7 @@ class Store:
         self._counts: dict[str, int] = {}  # BM25's row count per term and its totals, until the next write
         self._totals: lexical.Totals | None = None
         self._migrate()
-        # A scratch table that stems text as the index does (`_stemmed`); it lives in this connection only.
+        # A scratch table that stems text as the index does (`stems`); it lives in this connection only.
         self._db.execute(f"CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = \"{LEXICAL_TOKENIZER}\")")
         self._db.execute("CREATE VIRTUAL TABLE temp.stems_vocab USING fts5vocab(temp, stems, instance)")
 
@@ -467,7 +467,7 @@ class Store:
                 r["id"]: lexical.row_length(r["sz"])
                 for r in self._db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({marks})", ids)
             }
-            stems = self._stemmed(terms)
+            stems = self.stems(terms)
             if any(len(stems.get(term, ())) != 1 for term in terms):  # a phrase to the tokenizer: FTS5 scores it
                 ranges = [(i, i) for i in sorted(set(ids))]
                 found: dict[int, float] = {}
@@ -482,7 +482,7 @@ class Store:
             starts = {stem[:2] for stem in weights}
             columns = [(r["id"], [(r["c0"] or "").split(), (r["c1"] or "").split()]) for r in content]
             maybe = {w for _, cols in columns for col in cols for w in col if w[:2] in starts}
-            word_stems = self._stemmed(sorted(maybe))
+            word_stems = self.stems(sorted(maybe))
         scores: dict[int, float] = {}
         for row_id, cols in columns:
             frequency: dict[str, float] = {}
@@ -496,12 +496,8 @@ class Store:
         return scores
 
     def stems(self, words: list[str]) -> dict[str, list[str]]:
-        """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement")."""
-        return self._stemmed(words)
-
-    def _stemmed(self, words: list[str]) -> dict[str, list[str]]:
-        """Each word's tokens as the index's tokenizer gives them (stemmed), from a scratch FTS5
-        table in the connection's temp schema."""
+        """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement"), from a
+        scratch FTS5 table in the connection's temp schema."""
         if not words:
             return {}
         with self._lock:

@@ -28,7 +28,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -200,43 +201,46 @@ class _Copy:
             self._db.close()
 
     def reset(self) -> None:
-        with self._lock:
-            self._db.executescript("BEGIN; DELETE FROM vectors; DELETE FROM filled; COMMIT;")
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('mirrors', '1')")
+        with self._transaction() as db:
+            db.execute("DELETE FROM vectors")
+            db.execute("DELETE FROM filled")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('mirrors', '1')")
             self._mirrors = True
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def add(self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray) -> None:
         rows = [(d, i, np.asarray(v, dtype=np.float32).tobytes()) for i, d, v in zip(ids, doc_ids, embeddings)]
-        with self._lock:
-            self._db.execute("BEGIN")
-            self._db.executemany("INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)", rows)
-            self._db.execute("COMMIT")
+        with self._transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)", rows)
 
     def fill(self, doc_ids: list[int], ids: list[str], owners: list[int], vectors: np.ndarray) -> None:
         """These documents' vectors in full (`owners[i]`: the document of `ids[i]`)."""
-        marks = _marks(doc_ids)
-        with self._lock:
-            self._db.execute("BEGIN")
-            self._db.execute(f"DELETE FROM vectors WHERE doc_id IN ({marks})", doc_ids)
-            self._db.executemany(
+        with self._transaction() as db:
+            db.execute(f"DELETE FROM vectors WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)
+            db.executemany(
                 "INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)",
                 [(d, i, v.tobytes()) for d, i, v in zip(owners, ids, vectors)],
             )
-            self._db.executemany("INSERT OR REPLACE INTO filled VALUES (?)", [(d,) for d in doc_ids])
-            self._db.execute("COMMIT")
+            db.executemany("INSERT OR REPLACE INTO filled VALUES (?)", [(d,) for d in doc_ids])
 
     def delete(self, ids: list[str]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN")
-            self._db.executemany("DELETE FROM vectors WHERE id = ?", [(i,) for i in ids])
-            self._db.execute("COMMIT")
+        with self._transaction() as db:
+            db.executemany("DELETE FROM vectors WHERE id = ?", [(i,) for i in ids])
 
     def delete_document(self, doc_id: int) -> None:
-        with self._lock:
-            self._db.execute("BEGIN")
-            self._db.execute("DELETE FROM vectors WHERE doc_id = ?", (doc_id,))
-            self._db.execute("DELETE FROM filled WHERE doc_id = ?", (doc_id,))
-            self._db.execute("COMMIT")
+        with self._transaction() as db:
+            db.execute("DELETE FROM vectors WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM filled WHERE doc_id = ?", (doc_id,))
 
     def unfilled(self, doc_ids: list[int]) -> list[int]:
         """Those of these documents whose vectors the copy may not hold in full."""

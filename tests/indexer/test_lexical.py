@@ -168,7 +168,7 @@ def test_a_term_the_index_reads_as_two_words_is_scored_by_fts5(store: Store) -> 
     to Python, a separator to FTS5) is a phrase: FTS5 scores it, not the Python formula."""
     word = "ab\u19b0cd"
     _add(store, [f"{word} once", f"{word} and {word} twice", "ab cd apart", "nothing"])
-    assert query_terms(word) == [word] and store._stemmed([word]) == {word: ["ab", "cd"]}
+    assert query_terms(word) == [word] and store.stems([word]) == {word: ["ab", "cd"]}
     exact = dict(store.lexical_search(word, 10, None))
     assert len(exact) == 3
     assert store.lexical_scores(word, list(exact)) == pytest.approx(exact)
