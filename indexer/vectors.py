@@ -140,7 +140,7 @@ class VectorIndex:
     def _exact(self, embedding: np.ndarray, n: int, doc_ids: list[int]) -> list[tuple[str, float]] | None:
         """The nearest of these documents' vectors by a full scan of the copy; None when they are
         too many (or there is no copy)."""
-        if self._copy is None or len(doc_ids) > EXACT_SCOPE:  # (no document has fewer than one passage)
+        if self._copy is None or len(doc_ids) > EXACT_SCOPE:  # so many documents: too many vectors anyway
             return None
         missing = self._copy.unfilled(doc_ids)
         if len(missing) > FILL_DOCS:  # an index from before the copy, scoped wide: Chroma's filter this time
