@@ -65,6 +65,12 @@ def _varint(data: bytes, i: int) -> tuple[int, int]:
     return (value << 8) | data[i], i + 1
 
 
+def start(word: str) -> str:
+    """What a word keeps through stemming: its first two letters ("statements" → "statement",
+    "happy" → "happi"), so only words starting like a stem need stemming to be compared with it."""
+    return word[:2]
+
+
 def idf(n_rows: int, n_matching: int) -> float:
     return max(math.log((n_rows - n_matching + 0.5) / (n_matching + 0.5)), MIN_IDF)
 

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from indexer import lexical
 from indexer.embedder import Embedder
 from indexer.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store import Store
@@ -90,8 +91,10 @@ class HybridSearch:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k)
         if named := self._named(query, doc_ids)[-top_k:]:  # too few asked for: its substance before its leading lines
-            first = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named]
-            fused = first + [r for r in fused if r.paragraph_id not in set(named)]
+            placed = set(named)
+            fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named] + [
+                r for r in fused if r.paragraph_id not in placed
+            ]
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
@@ -114,8 +117,8 @@ class HybridSearch:
             for key, title in self.store.section_titles(doc_ids).items()
         }
         stems = self.store.stems(terms)
-        starts = [{stem[:2] for stem in stems.get(t, [t])} for t in terms]  # a word stems to a stem with its first letters
-        words = {key: ws for key, ws in words.items() if all(any(w[:2] in s for w in ws) for s in starts)}
+        starts = [{lexical.start(stem) for stem in stems.get(t, [t])} for t in terms]
+        words = {key: ws for key, ws in words.items() if all(any(lexical.start(w) in s for w in ws) for s in starts)}
         stems.update(self.store.stems(sorted({w for ws in words.values() for w in ws} - set(stems))))
         asked = {stem for t in terms for stem in stems.get(t, [t])}
         best: tuple[float, tuple[int, int]] | None = None

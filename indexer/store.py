@@ -479,9 +479,9 @@ class Store:
             for term in terms:
                 stem = stems[term][0]
                 weights[stem] = weights.get(stem, 0.0) + lexical.idf(totals.n_rows, counts[term])
-            starts = {stem[:2] for stem in weights}
+            starts = {lexical.start(stem) for stem in weights}
             columns = [(r["id"], [(r["c0"] or "").split(), (r["c1"] or "").split()]) for r in content]
-            maybe = {w for _, cols in columns for col in cols for w in col if w[:2] in starts}
+            maybe = {w for _, cols in columns for col in cols for w in col if lexical.start(w) in starts}
             word_stems = self.stems(sorted(maybe))
         scores: dict[int, float] = {}
         for row_id, cols in columns:
