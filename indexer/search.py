@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from indexer import lexical
+from indexer import named
 from indexer.embedder import Embedder
+from indexer.named import LEAD_TOKENS
 from indexer.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store import Store
-from indexer.tokens import query_terms
 from indexer.vectors import VectorIndex
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
@@ -24,11 +24,7 @@ RRF_K = 60
 LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do not count as matches
 MEMBERS_UP_FRONT = 2  # paragraphs of a passage ranked at its dense rank (measured: 1, 2, 3, all; benchmarks/results/passages.md)
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
-LEAD_TOKENS = 40  # a text paragraph this short just before a table leads it (`HybridSearch._tables_led`)
-NAMED_DOCS = 16  # a query naming a section is looked for when the search is scoped to at most this many documents …
-NAMED_SHARE = 0.6  # … and the query's words make up at least this share of the title's (`HybridSearch._named`)
-OPENING_PARAGRAPHS = 5  # a named section's opening: its short leading lines and first paragraph of substance, within these
-_PARENTHESES = re.compile(r"\([^()]*\)")
+NAMED_DOCS = 16  # a query naming a section (`indexer.named`) is looked for when the search is scoped to at most this many documents
 _DIGITS = re.compile(r"\d+")
 
 
@@ -71,6 +67,7 @@ class HybridSearch:
         self.embedder = embedder
         self.mode = mode
         self.reranker = reranker
+        self.names = named.SectionNames(store)
 
     def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> Found:
         depth = max(4 * top_k, 40)
@@ -100,42 +97,12 @@ class HybridSearch:
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
 
     def _named(self, query: str, doc_ids: list[int] | None) -> list[int]:
-        """The opening of the section a scoped query names: every word of the query is in the
-        section's title and they are most of its words ("balance sheet" names "Consolidated
-        Balance Sheets", not "Off-Balance Sheet Arrangements" nor "Balance Sheet Hedging of
-        Foreign Currency Assets"; stems count: "statement" is "Statements"). A title's words in
-        parentheses ("(in millions)") and those of its document's title ("Walmart Inc.
-        Consolidated Balance Sheets" in Walmart's report) do not count. The opening is the
-        section's short leading lines and its first paragraph of substance (a table, a list, a
-        picture or prose): a host that asks a document for a section by its name gets it first,
-        whatever else talks about it. Measured in benchmarks/results/statements.md."""
-        if doc_ids is None or len(doc_ids) > NAMED_DOCS or not (terms := query_terms(query)):
+        """The opening of the section a scoped query names (`indexer.named`): a host that asks a
+        document for a section by its name gets it first, whatever else talks about it."""
+        if doc_ids is None or len(doc_ids) > NAMED_DOCS:
             return []
-        own = {d: set(query_terms(doc.title or "")) if (doc := self.store.document(d)) else set() for d in doc_ids}
-        words = {
-            key: [w for w in query_terms(_PARENTHESES.sub(" ", title)) if w not in own[key[0]] or w in terms]
-            for key, title in self.store.section_titles(doc_ids).items()
-        }
-        stems = self.store.stems(terms)
-        starts = [{lexical.start(stem) for stem in stems.get(t, [t])} for t in terms]
-        words = {key: ws for key, ws in words.items() if all(any(lexical.start(w) in s for w in ws) for s in starts)}
-        stems.update(self.store.stems(sorted({w for ws in words.values() for w in ws} - set(stems))))
-        asked = {stem for t in terms for stem in stems.get(t, [t])}
-        best: tuple[float, tuple[int, int]] | None = None
-        for key, title_words in words.items():
-            title = {stem for w in title_words for stem in stems.get(w, [w])}
-            if asked <= title and len(asked) >= NAMED_SHARE * len(title):
-                share = len(asked) / len(title)
-                if best is None or share > best[0]:
-                    best = (share, key)
-        if best is None:
-            return []
-        opening: list[int] = []
-        for row in self.store.paragraphs(*best[1], 0, OPENING_PARAGRAPHS - 1):
-            opening.append(row.id)
-            if row.kind != "text" or row.n_tokens > LEAD_TOKENS:
-                break
-        return opening
+        key = self.names.section_named(query, doc_ids)
+        return named.opening(self.store, key) if key else []
 
     def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int], waiting: set[int]) -> list[Ranked]:
         """A document whose vectors are still being computed cannot rank in dense search, so

@@ -116,36 +116,6 @@ def test_a_line_leading_a_table_brings_the_table_right_after_it(folder: Path, op
     assert where[line + 1] == ("Consolidated Balance Sheets", "table"), where
 
 
-def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path, open_library: Callable[..., Library]) -> None:
-    """"balance sheet" names "Acme Corp Consolidated Balance Sheets (in millions)" (the company's
-    name and the parentheses do not count), not the sections that only talk about balance sheets;
-    its short leading line and its table come first. Over the whole folder the rule does not apply."""
-    table = "| | 2022 | 2021 |\n|---|---|---|\n" + "\n".join(
-        f"| {label} | {i * 37 + 100:,} | {i * 41 + 90:,} |" for i, label in enumerate(["Cash", "Receivables", "Total assets"])
-    )
-    talk = "The balance sheet stayed strong; balance sheet ratios improved and balance sheet risk fell."
-    write(
-        folder, "acme.md",
-        "# Acme Corp annual report\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
-        "## Balance Sheet Hedging of Foreign Currency Assets\n\n" + talk + "\n\n"
-        f"## Acme Corp Consolidated Balance Sheets (in millions)\n\nDecember 31\n\n{table}\n\nSee the notes.",
-    )
-    lib = open_library(folder)
-    lib.reconcile()
-    doc = lib.toc().documents[0].doc_id
-    results = lib.retrieve("balance sheet", top_k=3, doc_ids=[doc]).results
-    assert [(r.section_path[-1], r.kind) for r in results[:2]] == [
-        ("Acme Corp Consolidated Balance Sheets (in millions)", "text"),
-        ("Acme Corp Consolidated Balance Sheets (in millions)", "table"),
-    ]
-    only = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
-    assert [r.kind for r in only] == ["table"], "asked for one: the section's substance, not its leading line"
-    assert lib.search._named("balance sheet", None) == [], "not over the whole folder"
-    assert lib.search._named("hedging foreign currency assets", [doc]) != [], "four of the title's six words"
-    assert lib.search._named("foreign currency", [doc]) == [], "two of six are too few"
-    assert lib.search._named("balance sheet risk", [doc]) == [], "a word no title holds names nothing"
-
-
 def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
     folder: Path, open_library: Callable[..., Library], monkeypatch, caplog
 ) -> None:
