@@ -109,14 +109,14 @@ class SectionNames:
 
     def _titles_of(self, doc_ids: list[int]) -> dict[_Key, _Title]:
         docs = {doc_id: doc for doc_id in doc_ids if (doc := self.store.document(doc_id)) is not None}
-        missing = {doc_id: doc for doc_id, doc in docs.items() if (doc_id, doc.version) not in self._titles}
-        if missing:
+        kept = {doc_id: self._titles.get((doc_id, doc.version)) for doc_id, doc in docs.items()}
+        if missing := {doc_id: docs[doc_id] for doc_id, titles in kept.items() if titles is None}:
+            found = _titles(self.store, {doc_id: doc.title or "" for doc_id, doc in missing.items()})
             if len(self._titles) > MAX_KEPT:
                 self._titles.clear()
-            found = _titles(self.store, {doc_id: doc.title or "" for doc_id, doc in missing.items()})
             for doc_id, doc in missing.items():
-                self._titles[(doc_id, doc.version)] = {key: t for key, t in found.items() if key[0] == doc_id}
-        return {key: t for doc_id, doc in docs.items() for key, t in self._titles[(doc_id, doc.version)].items()}
+                kept[doc_id] = self._titles[(doc_id, doc.version)] = {k: t for k, t in found.items() if k[0] == doc_id}
+        return {key: t for titles in kept.values() if titles for key, t in titles.items()}
 
 
 def _phrasing(words: list[str], stems: dict[str, list[str]]) -> _Phrasing:
