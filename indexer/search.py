@@ -22,7 +22,7 @@ from indexer.vectors import VectorIndex
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
 LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do not count as matches
-MEMBERS_UP_FRONT = 2  # paragraphs of a passage ranked at its dense rank (measured: 1, 2, 3, all; benchmarks/results/passages.md)
+SECOND_LAG = 2  # a passage's second paragraph follows the best ones of this many next passages (benchmarks/results/passages.md)
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
 NAMED_DOCS = 16  # a query naming a section (`indexer.named`) is looked for when the search is scoped to at most this many documents
 _DIGITS = re.compile(r"\d+")
@@ -189,9 +189,10 @@ class HybridSearch:
         vectors of replaced versions are skipped.
 
         A passage's rank reaches its paragraphs in the order they match the query's words (BM25
-        among them; reading order where none does): its best MEMBERS_UP_FRONT come at its rank,
-        the rest of every passage after all passages' first ones, so the top of the ranking
-        covers many passages and still holds the paragraph a passage's match is about."""
+        among them; reading order where none does): its best comes at its rank, its second after
+        the best of the next SECOND_LAG passages, the rest of every passage after all passages'
+        first two, so the top of the ranking covers many passages and still holds the paragraph
+        a passage's match is about."""
         embedding = self.embedder.embed([query])[0]
         # Over-fetch: some vectors may belong to a version being replaced right now.
         hits = self.vectors.query(embedding, depth + 10, doc_ids)
@@ -199,8 +200,11 @@ class HybridSearch:
         passages = [sorted(current[vid]) for vid, _ in hits if vid in current]
         scores = self.store.lexical_scores(query, [pid for members in passages for pid in members if len(members) > 1])
         ordered = [sorted(members, key=lambda pid: -scores.get(pid, 0.0)) for members in passages]  # stable
-        up_front = [pid for members in ordered for pid in members[:MEMBERS_UP_FRONT]]
-        rest = [pid for members in ordered for pid in members[MEMBERS_UP_FRONT:]]
+        up_front: list[int] = []
+        for i, members in enumerate(ordered):
+            up_front += members[:1] + (ordered[i - SECOND_LAG][1:2] if i >= SECOND_LAG else [])
+        up_front += [pid for members in ordered[max(len(ordered) - SECOND_LAG, 0) :] for pid in members[1:2]]
+        rest = [pid for members in ordered for pid in members[2:]]
         led = self._with_led_tables([Ranked(pid, 0.0) for pid in up_front + rest])
         return [r.paragraph_id for r in led][:depth]
 

@@ -141,3 +141,24 @@ def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
     assert set(lib.vectors._collection.get(include=[])["ids"]) == before
     assert any("(0 passages embedded)" in r.getMessage() for r in caplog.records), caplog.text
     assert lib.retrieve("alpha", top_k=1).results[0].text == "Alpha one."
+
+
+def test_a_passage_s_second_paragraph_follows_the_best_of_the_next_two_passages(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """The top of a dense ranking covers several passages before it gives any passage's second
+    paragraph: the best of the first three passages, then the first passage's second."""
+    write(
+        folder, "birds.md",
+        "# Birds\n\n## Owls\n\nOwls hunt small birds at night.\n\nOwls fly on silent feathers.\n\n"
+        "## Hawks\n\nHawks hunt small birds by day.\n\nHawks soar on warm air.\n\n"
+        "## Falcons\n\nFalcons hunt small birds in a dive.\n\nFalcons nest on cliffs.\n",
+    )
+    lib = open_library(folder)
+    lib.reconcile()
+    lib.use_search("dense")
+    top = lib.retrieve("birds of prey hunting small birds", top_k=6).results
+    sections = [r.sec_id for r in top]
+    assert len(set(sections[:3])) == 3 and [r.para_idx for r in top[:3]] == [0, 0, 0], sections
+    assert (top[3].sec_id, top[3].para_idx) == (sections[0], 1), "then the first passage's second paragraph"
+    assert sorted((r.sec_id, r.para_idx) for r in top[4:]) == sorted((s, 1) for s in sections[1:3])
