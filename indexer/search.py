@@ -14,7 +14,6 @@ from typing import Literal
 
 from indexer import named
 from indexer.embedder import Embedder
-from indexer.named import LEAD_TOKENS
 from indexer.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store import Store
 from indexer.vectors import VectorIndex
@@ -237,7 +236,7 @@ class HybridSearch:
         for pid in ids:
             line, table = rows.get(pid), rows.get(pid + 1)
             if (
-                line is not None and table is not None and line.kind == "text" and line.n_tokens <= LEAD_TOKENS
+                line is not None and table is not None and line.kind == "text" and line.n_tokens <= named.LEAD_TOKENS
                 and table.kind in ("table", "figure") and (table.doc_id, table.sec_id, table.para_idx)
                 == (line.doc_id, line.sec_id, line.para_idx + 1)
             ):

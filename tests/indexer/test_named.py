@@ -19,9 +19,7 @@ def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path
     """"balance sheet" names "Acme Corp Consolidated Balance Sheets (in millions)" (the company's
     name and the parentheses do not count), not the sections that only talk about balance sheets;
     its short leading line and its table come first. Over the whole folder the rule does not apply."""
-    table = "| | 2022 | 2021 |\n|---|---|---|\n" + "\n".join(
-        f"| {label} | {i * 37 + 100:,} | {i * 41 + 90:,} |" for i, label in enumerate(["Cash", "Receivables", "Total assets"])
-    )
+    table = _table(["Cash", "Receivables", "Total assets"])
     talk = "The balance sheet stayed strong; balance sheet ratios improved and balance sheet risk fell."
     write(
         folder, "acme.md",
