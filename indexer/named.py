@@ -96,7 +96,7 @@ class SectionNames:
         asked = frozenset().union(*query)
         phrasings, seen = [query], {asked}
         for group in self._names:
-            said = next((frozenset().union(*name) for name in group if frozenset().union(*name) <= asked), None)
+            said = next((words for name in group if (words := frozenset().union(*name)) <= asked), None)
             if said is None:
                 continue
             rest = [word for word in query if not word <= said]
