@@ -22,11 +22,11 @@ import time
 from datetime import date
 from pathlib import Path
 
-from indexer.embedder import DEFAULT_MODEL, Embedder
+from indexer.store.embedder import DEFAULT_MODEL, Embedder
 from indexer.models import section_paths
-from indexer.passages import vector_ids
-from indexer.store import Store
-from indexer.vectors import VectorIndex
+from indexer.structure.passages import vector_ids
+from indexer.store.database import Store
+from indexer.store.vectors import VectorIndex
 
 REPO = Path(__file__).resolve().parents[1]
 SETTINGS = [(16, None), (32, None), (64, None), (16, 1), (16, 2)]  # (batch size, ONNX threads); first = default

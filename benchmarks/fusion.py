@@ -33,7 +33,7 @@ from benchmarks.retrieval import (
     summarize,
 )
 from indexer.library import Library, LibraryConfig
-from indexer.search import Ranked, rrf_fuse
+from indexer.search.hybrid import Ranked, rrf_fuse
 
 Fuse = Callable[[list[int], list[int]], list[Ranked]]
 VARIANTS: dict[str, Fuse] = {

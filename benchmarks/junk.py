@@ -1,4 +1,4 @@
-"""False positives of the junk test (`indexer.junk`) on real documents, and its catch on junk.
+"""False positives of the junk test (`indexer.parse.junk`) on real documents, and its catch on junk.
 
     python -m benchmarks.junk [--bench DIR] [--parse-cache DIR] [--pdfs 12] [--out FILE]
 
@@ -21,13 +21,13 @@ from datetime import date
 from pathlib import Path
 
 from benchmarks import append_result
-from indexer.files import title_from_name
-from indexer.junk import MIN_CHARS, is_junk, vowel_share, words_of
-from indexer.parse import DocumentParser, decode_text
+from indexer.ingest.files import title_from_name
+from indexer.parse.junk import MIN_CHARS, is_junk, vowel_share, words_of
+from indexer.parse.formats import DocumentParser, decode_text
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import MineruOptions
 from indexer.parse.text import parse_text
-from indexer.structure import build
+from indexer.structure.sections import build
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"

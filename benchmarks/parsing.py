@@ -29,9 +29,9 @@ from pathlib import Path
 
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse import DocumentParser
+from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
-from indexer.structure import build
+from indexer.structure.sections import build
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"

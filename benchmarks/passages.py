@@ -5,7 +5,7 @@ vector per paragraph and against the flat-chunk baseline, on real documents.
 
 Parses the first `--docs` PDFs of `--pdfs` (by name) as the server does (MinerU, the parse
 cache in `--parse-cache`, kept between runs when given), packs each document's paragraphs
-into passages (`indexer.passages`) and counts, with the model's own tokenizer: vectors,
+into passages (`indexer.structure.passages`) and counts, with the model's own tokenizer: vectors,
 vectors per page, word pieces the model reads (it stops at 256), passages it cannot read
 whole, and the same for one vector per paragraph and for the flat-chunk baseline of
 `benchmarks.retrieval` (600-word windows, step 300, of the PDF text layer).
@@ -24,11 +24,11 @@ from tokenizers import Tokenizer
 
 from benchmarks import append_result
 from benchmarks.retrieval import file_pages, word_windows
-from indexer.files import title_from_name
-from indexer.parse import DocumentParser
+from indexer.ingest.files import title_from_name
+from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
-from indexer.passages import WINDOW_TOKENS, embedded_text, pack, stands_alone
-from indexer.structure import build
+from indexer.structure.passages import WINDOW_TOKENS, embedded_text, pack, stands_alone
+from indexer.structure.sections import build
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"

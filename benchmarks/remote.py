@@ -35,7 +35,7 @@ import httpx
 
 from benchmarks import append_result
 from indexer.errors import ParseError
-from indexer.parse import DocumentParser
+from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
 
 REPO = Path(__file__).resolve().parents[1]

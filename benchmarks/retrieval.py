@@ -41,11 +41,11 @@ from typing import Protocol
 import numpy as np
 import pypdfium2
 
-from indexer.embedder import Embedder
+from indexer.store.embedder import Embedder
 from indexer.library import Library, LibraryConfig
-from indexer.rerank import Reranker
-from indexer.search import SearchMode
-from indexer.store import ParagraphRow
+from indexer.search.rerank import Reranker
+from indexer.search.hybrid import SearchMode
+from indexer.store.database import ParagraphRow
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
@@ -1001,10 +1001,10 @@ def one_vector_per_paragraph() -> None:
     """Passages of one paragraph each (a window of one token: every paragraph fills a passage;
     tables and figures stand alone, described as before), under their own index signature."""
     import indexer.library
-    import indexer.passages
+    import indexer.structure.passages
 
-    indexer.passages.WINDOW_TOKENS = 1
-    indexer.library.PASSAGE_VERSION = indexer.passages.PASSAGE_VERSION = f"{indexer.passages.PASSAGE_VERSION}-paragraphs"
+    indexer.structure.passages.WINDOW_TOKENS = 1
+    indexer.library.PASSAGE_VERSION = indexer.structure.passages.PASSAGE_VERSION = f"{indexer.structure.passages.PASSAGE_VERSION}-paragraphs"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -52,11 +52,11 @@ import numpy as np
 
 from indexer.library import Library, LibraryConfig
 from indexer.models import Block, DocumentStructure, ParsedDocument
-from indexer.parse import parse_text_file
-from indexer.passages import embedded_text
-from indexer.pipeline import BATCH_PASSAGES
-from indexer.search import SearchMode
-from indexer.structure import MAX_TEXT_TOKENS, build
+from indexer.parse.formats import parse_text_file
+from indexer.structure.passages import embedded_text
+from indexer.ingest.pipeline import BATCH_PASSAGES
+from indexer.search.hybrid import SearchMode
+from indexer.structure.sections import MAX_TEXT_TOKENS, build
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"

@@ -35,9 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from benchmarks import append_result
 from indexer.library import Library, LibraryConfig
-from indexer.parse import DocumentParser
+from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
-from indexer.lanes import LANES
+from indexer.ingest.lanes import LANES
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
@@ -156,9 +156,9 @@ def measure(library: Library, n_files: int) -> dict[str, float]:
 def _embedded_texts(library: Library, docs: list) -> list[str]:  # noqa: ANN001 (store rows of any version)
     """What the model saw (passages, or paragraphs before them), read back from the store."""
     try:
-        from indexer.passages import vector_ids
+        from indexer.structure.passages import vector_ids
     except ImportError:  # a checkout from before passages: one vector per paragraph
-        from indexer.pipeline import embedded_text  # type: ignore[attr-defined]
+        from indexer.ingest.pipeline import embedded_text  # type: ignore[attr-defined]
 
         vector_ids = None
     texts = []

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from benchmarks import append_result
 from indexer.errors import ParseError
-from indexer.files import title_from_name
-from indexer.parse import DocumentParser, is_supported
+from indexer.ingest.files import title_from_name
+from indexer.parse.formats import DocumentParser, is_supported
 from indexer.parse.mineru import MineruOptions
-from indexer.structure import build
+from indexer.structure.sections import build
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"

@@ -25,12 +25,12 @@ from pathlib import Path
 
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse import DocumentParser
+from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
-from indexer.store import Store
-from indexer.structure import build
+from indexer.store.database import Store
+from indexer.structure.sections import build
 from indexer.tokens import count_tokens
-from indexer.toc import TocBuilder
+from indexer.answers.toc import TocBuilder
 from server.render import render_toc
 
 REPO = Path(__file__).resolve().parents[1]

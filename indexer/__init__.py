@@ -1,4 +1,19 @@
-"""deepread's indexing library: parse, structure, store, search. Knows nothing of MCP.
+"""deepread's indexing library: a folder of documents made readable by coordinates. Knows nothing of MCP.
 
-Entry point: `indexer.library.Library` with `toc()`, `retrieve()`, `read_section()`.
+Entry point: `indexer.library.Library` with `toc()`, `retrieve()`, `read_section()`, `view_page()`.
+
+The sub-packages are the stages a document passes through, and imports run one way
+(checked by `tests/test_layout.py`):
+
+    parse      a file → blocks (text, tables, pictures, headings guessed and repaired)
+    structure  blocks → sections, paragraphs with coordinates, passages to embed
+    store      SQLite (structure, BM25), vectors in Chroma with their SQLite copy, the embedder
+    ingest     the folder: which files, what changed, parse lanes, the pipeline that carries a
+               file through parse → structure → store, and the vectors' catch-up
+    search     hybrid ranking over the store, and `retrieve`'s answer
+    answers    the map (`get_toc`) and reading (`read_section`, page images)
+
+A stage imports only the shared modules here (`models`, `errors`, `tokens`) and the stages
+listed above it, except that `search` and `answers` never need `ingest`. Only the facade
+(`library`, `lifecycle`, `background`) imports them all.
 """

@@ -3,7 +3,7 @@
 It owns the data directory (one process, enforced by a lock file), opens the
 store, the vectors and the embedding model, rebuilds what a changed model or
 token count invalidates, runs the lane on which vectors catch up
-(`indexer.catchup`), and answers the questions of the tool contract in
+(`indexer.ingest.catchup`), and answers the questions of the tool contract in
 DESIGN.md, each built in its own module (`toc`, `retrieve`, `read`, `pages`)
 from one consistent snapshot of the store. The MCP server and the CLI are thin
 layers over it.
@@ -22,27 +22,27 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from indexer.catchup import CatchUpState, VectorCatchUp, embed_pending
-from indexer.embedder import DEFAULT_MODEL, Embedder
+from indexer.ingest.catchup import CatchUpState, VectorCatchUp, embed_pending
+from indexer.store.embedder import DEFAULT_MODEL, Embedder
 from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
-from indexer.files import check_roots, root_labels
-from indexer.lanes import LANES, SLOW_PARSE_S
+from indexer.ingest.files import check_roots, root_labels
+from indexer.ingest.lanes import LANES, SLOW_PARSE_S
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc, section_paths
-from indexer.pages import PdfPages, image_tokens, open_pdf
-from indexer.parse import DocumentParser
+from indexer.answers.pages import PdfPages, image_tokens, open_pdf
+from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
-from indexer.passages import PASSAGE_VERSION, vector_ids
-from indexer.pictures import StoredPictures
-from indexer.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
-from indexer.read import Images, read_section, render_images
-from indexer.rerank import Reranker
-from indexer.retrieve import Retriever, check_window, clean_query
-from indexer.search import HybridSearch, SearchMode
-from indexer.store import DocumentRow, Store
-from indexer.structure import STRUCTURE_VERSION
-from indexer.toc import TocBuilder, check_depth, failure, in_folder, normalise_folder, subfolders
+from indexer.structure.passages import PASSAGE_VERSION, vector_ids
+from indexer.answers.pages import StoredPictures
+from indexer.ingest.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
+from indexer.answers.read import Images, read_section, render_images
+from indexer.search.rerank import Reranker
+from indexer.search.retrieve import Retriever, check_window, clean_query
+from indexer.search.hybrid import HybridSearch, SearchMode
+from indexer.store.database import DocumentRow, Store
+from indexer.structure.sections import STRUCTURE_VERSION
+from indexer.answers.toc import TocBuilder, check_depth, failure, in_folder, normalise_folder, subfolders
 from indexer.tokens import TOKEN_COUNT_VERSION
-from indexer.vectors import VectorIndex
+from indexer.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ class Library:
             raise
 
     def _lane_embedder(self) -> Embedder:
-        """The vector lane's own copy of the model, loaded on the lane's thread (`indexer.catchup`)."""
+        """The vector lane's own copy of the model, loaded on the lane's thread (`indexer.ingest.catchup`)."""
         if self._lane_model is None:
             config = self.config
             self._lane_model = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
@@ -211,7 +211,7 @@ class Library:
         """Bring the index in line with the folders; `toc()` reports progress meanwhile. Each
         document is readable and found by keyword search once parsed; `wait`: return once
         semantic search covers them too (the server does not wait, and leaves a slow parse to
-        finish on its own: `indexer.lanes`). The first reconcile of a run also parses again the
+        finish on its own: `indexer.ingest.lanes`). The first reconcile of a run also parses again the
         files whose failure may pass (a time limit, a killed parser)."""
         patience = None if wait else SLOW_PARSE_S
         retry, self._retry_at_start = (1.0 if self._retry_at_start else None), False

@@ -39,7 +39,7 @@ class Block:
     bbox: list[int] | None = None  # x0, y0, x1, y1 in 0–1000 page units (PDFs), on `page`
     last_page: int | None = None  # where a block that runs over a page break ends (a continued table)
     size: float | None = None  # font size relative to the document's body text (PDF headings), 1.0 = body
-    picture: str | None = None  # a picture the parser kept from an office file (its name in `indexer.pictures.StoredPictures`)
+    picture: str | None = None  # a picture the parser kept from an office file (its name in `indexer.answers.pages.StoredPictures`)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, ValidationError
 from indexer.errors import DeepreadError
 from indexer.library import MAX_ID, Library
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
-from indexer.retrieve import MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW
+from indexer.search.retrieve import MAX_QUERY_CHARS, MAX_TOP_K, MAX_WINDOW
 from indexer.tokens import clip_to_tokens, count_tokens
 from server import __version__
 from server.prompts import locate_then_read_prompt

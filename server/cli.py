@@ -264,7 +264,7 @@ def _reconcile_with_bar(library) -> None:  # noqa: ANN001
 
     from tqdm import tqdm
 
-    from indexer.pipeline import SETTLE_S
+    from indexer.ingest.pipeline import SETTLE_S
 
     bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
 
@@ -360,9 +360,9 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     """What will parse what, offline, and how to do better."""
     from importlib.metadata import version
 
-    from indexer.embedder import Embedder
+    from indexer.store.embedder import Embedder
     from indexer.errors import ModelUnavailable
-    from indexer.parse import TEXT_PARSERS
+    from indexer.parse.formats import TEXT_PARSERS
     from indexer.parse.mineru import MINERU_FORMATS, tier_status
     from indexer.parse.mineru_worker import best_tier
 

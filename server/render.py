@@ -9,8 +9,8 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 from __future__ import annotations
 
 from indexer.models import DocumentInfo, PageView, RetrieveResult, SectionInfo, SectionText, Toc
-from indexer.parse import SUPPORTED_EXTENSIONS
-from indexer.retrieve import shown_path
+from indexer.parse.formats import SUPPORTED_EXTENSIONS
+from indexer.search.retrieve import shown_path
 from server.settings import explain
 
 

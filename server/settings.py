@@ -19,7 +19,7 @@ from platformdirs import user_data_dir
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from indexer.embedder import DEFAULT_MODEL
+from indexer.store.embedder import DEFAULT_MODEL
 from indexer.errors import (
     EMBEDDING_MODEL_CHOICE,
     FILE_SIZE_LIMIT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from indexer.blocks import is_number
+from indexer.parse.blocks import is_number
 from indexer.models import Block
 from indexer.parse.items import clean
 

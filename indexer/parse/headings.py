@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from indexer.blocks import TRAILING_FUNCTION_WORD, as_text, is_keyword_numbered, is_number, union
+from indexer.parse.blocks import TRAILING_FUNCTION_WORD, as_text, is_keyword_numbered, is_number, union
 from indexer.models import Block
-from indexer.numbering import numbering
+from indexer.parse.numbering import numbering
 from indexer.parse.cells import CELL_MAX_WORDS
 from indexer.parse.items import clean, has_words, inline_html, normalise, page_count
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from indexer.blocks import UNCAPTIONED, is_sizeable, union
+from indexer.parse.blocks import UNCAPTIONED, is_sizeable, union
 from indexer.models import Block, ParsedDocument
-from indexer.numbering import split_run_in_heading
+from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.cells import group_table_cells, merge_tables_across_pages, render_cells
 from indexer.parse.headings import (
     beside_others,

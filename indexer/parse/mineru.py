@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from indexer import pictures
+from indexer.parse import pictures
 from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.layout import blocks_from_content_list
@@ -89,7 +89,7 @@ class MineruOptions:
 
     @property
     def pictures_dir(self) -> Path:
-        """Pictures kept from office files (`indexer.pictures`), beside the parses that refer to them."""
+        """Pictures kept from office files (`indexer.parse.pictures`), beside the parses that refer to them."""
         return self.cache_dir / "pictures"
 
 

@@ -8,7 +8,7 @@ ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
 (corrupt, encrypted, no text layer), picks the best tier whose models are
 installed, parses (a scan without model tiers goes to `indexer.parse.ocr`), and
 writes a JSON result: the content list (an office file's pictures kept apart by
-`indexer.pictures`, a PDF's dropped: its pages are rendered instead), the page count,
+`indexer.parse.pictures`, a PDF's dropped: its pages are rendered instead), the page count,
 the PDF outline, the tier used and `warnings`: what went wrong without failing the
 file (an outline or type sizes that could not be read, pages OCR could not read),
 which the parent logs and `get_toc` shows with the document.
@@ -212,7 +212,7 @@ def run_text(request: dict) -> dict:
     from dataclasses import asdict
 
     from indexer.errors import ParseError
-    from indexer.parse import parse_text_file
+    from indexer.parse.formats import parse_text_file
 
     try:
         parsed = parse_text_file(Path(request["path"]), request["max_bytes"])
@@ -277,7 +277,7 @@ def run(request: dict) -> dict:
             if str(item.get("img_path", "")).startswith("data:"):
                 item["img_path"] = None
     else:
-        from indexer.pictures import keep
+        from indexer.parse.pictures import keep
 
         keep(items, Path(request["pictures_dir"]), warnings)
         result["pictures_kept"] = True

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from indexer.blocks import is_sizeable
+from indexer.parse.blocks import is_sizeable
 from indexer.parse.items import body_size
 
 RENDER_DPI = 150  # enough for slide and body text; higher costs time for little gain

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from indexer.blocks import as_text, looks_like_body_text
+from indexer.parse.blocks import as_text, looks_like_body_text
 from indexer.models import Block
-from indexer.numbering import KEYWORD_SCHEMES, numbering
+from indexer.parse.numbering import KEYWORD_SCHEMES, numbering
 from indexer.parse.items import normalise
 
 

@@ -8,7 +8,7 @@ back where it sits on the page.
 
 from __future__ import annotations
 
-from indexer.blocks import is_keyword_numbered
+from indexer.parse.blocks import is_keyword_numbered
 from indexer.parse.items import clean, normalise, page_count
 
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…

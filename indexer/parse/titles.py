@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 import re
 
-from indexer.junk import is_junk
+from indexer.parse.junk import is_junk
 from indexer.models import Block
-from indexer.numbering import numbering_depth
+from indexer.parse.numbering import numbering_depth
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-KT?|10-QT?|8-K|20-F|40-F|6-K|11-K|S-1|S-4|F-1|DEF\s*14A)\b", re.I)
 _REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?registrant", re.I)

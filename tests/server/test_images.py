@@ -16,11 +16,11 @@ from PIL import Image
 
 from indexer.errors import InvalidArgument, NotReady
 from indexer.library import Library
-from indexer.pages import MAX_SIDE
+from indexer.answers.pages import MAX_SIDE
 from server.app import build_server
 from server.render import render_section
 from tests.conftest import write
-from tests.indexer.test_documents import make_report
+from tests.indexer.parse.test_documents import make_report
 
 pytestmark = pytest.mark.anyio
 

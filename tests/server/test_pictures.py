@@ -15,9 +15,9 @@ import pytest
 from mcp import Client
 from PIL import Image, ImageDraw
 
-from indexer.blocks import UNCAPTIONED
+from indexer.parse.blocks import UNCAPTIONED
 from indexer.library import Library
-from indexer.pages import MAX_SIDE
+from indexer.answers.pages import MAX_SIDE
 from server.app import build_server
 from server.render import render_section
 

@@ -12,7 +12,7 @@ from indexer.models import (
     SectionText,
     Toc,
 )
-from indexer.parse import SUPPORTED_EXTENSIONS
+from indexer.parse.formats import SUPPORTED_EXTENSIONS
 from server.render import render_retrieve, render_section, render_toc
 
 REPORT = "Northwind Traders Annual Report 2024"

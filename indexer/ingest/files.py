@@ -1,0 +1,146 @@
+"""Which files in a served folder are documents, and the names they are known by.
+
+Hidden, temporary and lock files are never indexed; a file name that is not valid
+UTF-8 is kept with `\\xNN` escapes; links are followed to where they lead. `Folders`
+walks the served roots for them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from indexer.errors import InvalidArgument
+from indexer.parse.formats import is_supported
+
+# Names editors, office suites and browsers give to temporary and lock files.
+_TEMP_PREFIXES = ("~$", ".#", ".~lock.")
+_TEMP_SUFFIXES = (".swp", ".swo", ".tmp", ".temp", ".part", ".crdownload", ".download", "~", ".bak")
+
+
+def is_indexable(path: Path) -> bool:
+    """A supported extension and not a hidden, temporary or lock file."""
+    name = path.name
+    if name.startswith(".") or name.startswith(_TEMP_PREFIXES) or name.endswith(_TEMP_SUFFIXES):
+        return False
+    return is_supported(path)
+
+
+def relative_key(path: Path, root: Path) -> str:
+    """The relpath a document is known by. A file name that is not valid UTF-8 (Python holds its
+    bad bytes as surrogates, which SQLite refuses) is written with `\\xff` escapes."""
+    relpath = path.relative_to(root).as_posix()
+    try:
+        relpath.encode("utf-8")
+    except UnicodeEncodeError:
+        relpath = relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return relpath
+
+
+def real_path(path: Path) -> Path:
+    """Where links lead; never raises (a link loop resolves to itself, and fails when read)."""
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return path
+
+
+def title_from_name(path: Path) -> str:
+    """A document's title when nothing in it names one: its file name, readable."""
+    return path.stem.replace("_", " ").strip() or path.name
+
+
+def check_roots(roots: list[Path]) -> list[Path]:
+    """Each root once, resolved (events name real paths); a root inside another would index
+    its files twice, under two names, and is refused."""
+    resolved = list(dict.fromkeys(r.expanduser().resolve() for r in roots))
+    for root in resolved:
+        for other in resolved:
+            if other != root and other.is_relative_to(root):
+                raise InvalidArgument(f"folder {other} is inside {root}, which is served already: serve {root} alone")
+    return resolved
+
+
+def root_labels(roots: list[Path]) -> dict[str, str]:
+    """Per root, the shortest tail of its path that no other root shares ("notes", or
+    "work/notes" beside "home/notes")."""
+    labels: dict[str, str] = {}
+    for root in roots:
+        for n in range(1, len(root.parts) + 1):
+            tail = Path(*root.parts[-n:]).as_posix()
+            if not any(other != root and Path(*other.parts[-n:]).as_posix() == tail for other in roots):
+                break
+        labels[str(root)] = tail.lstrip("/") or str(root)
+    return labels
+
+
+class Folders:
+    """The served roots: which of their files are documents, and which root a path is under.
+
+    Roots are resolved; `excluded` folders (the data dir) are never looked into."""
+
+    def __init__(self, roots: list[Path], excluded: list[Path] | None = None):
+        self.roots = [r.resolve() for r in roots]
+        self.excluded = [e.resolve() for e in excluded or []]
+
+    def scan(self) -> dict[tuple[str, str], Path]:
+        """Every indexable file under the roots, as `(root, relpath) → path`.
+
+        Hidden folders and excluded ones (the data dir) are skipped; symbolic
+        links are followed only when they stay inside their root, and a link to a
+        file that is indexed under its own name is skipped (one document, not two).
+        """
+        found: dict[tuple[str, str], Path] = {}
+        for root in self.roots:
+            found.update(self.scan_dir(root, root))
+        return dict(sorted(found.items()))  # new files get ids in path order
+
+    def scan_dir(self, root: Path, top: Path) -> dict[tuple[str, str], Path]:
+        found: dict[tuple[str, str], Path] = {}
+        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+            here = Path(dirpath)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self.is_excluded(here / d))
+            for name in sorted(filenames):
+                path = here / name
+                if is_indexable(path) and self.within_root(path, root) and not self.is_duplicate_link(path, root):
+                    found[(str(root), relative_key(path, root))] = path
+        return found
+
+    def within_root(self, path: Path, root: Path) -> bool:
+        return real_path(path).is_relative_to(root)
+
+    def is_duplicate_link(self, path: Path, root: Path) -> bool:
+        """A symbolic link to a file of the same root that is indexed under its own name."""
+        if not path.is_symlink():
+            return False
+        target = real_path(path)
+        if target == path or not target.is_relative_to(root) or not is_indexable(target):
+            return False
+        hidden = any(part.startswith(".") for part in target.relative_to(root).parts)
+        try:
+            regular = target.is_file() and not target.is_symlink()
+        except OSError:
+            return False
+        return regular and not hidden and not self.is_excluded(target)
+
+    def is_excluded(self, path: Path) -> bool:
+        return any(path == e or e in path.parents for e in self.excluded) or real_path(path) in self.excluded
+
+    def root_of(self, path: Path) -> Path | None:
+        """The served root a path lies under (lexically: links are judged when indexing)."""
+        for root in self.roots:
+            if path == root or root in path.parents:
+                if any(part.startswith(".") for part in path.relative_to(root).parts) or self.is_excluded(path):
+                    return None
+                return root
+        return None
+
+    def is_document(self, path: Path, root: Path) -> bool:
+        """A file event's path (not a folder) that is a document of `root`, or a link that stands for one."""
+        return (
+            (path.exists() or path.is_symlink())
+            and is_indexable(path)
+            and self.within_root(path, root)
+            and not self.is_excluded(path)
+            and not self.is_duplicate_link(path, root)
+        )

@@ -1,0 +1,68 @@
+"""Judgements about a line of text and a block that the layout repair (`indexer.parse`)
+and the structure builder both make: each is written once, here.
+
+Is a guessed heading really a sentence, a caption or a number? Is a line a figure? A
+heading that turns out not to be one becomes the text line it is, keeping its page and box.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.models import Block
+from indexer.parse.numbering import KEYWORD_SCHEMES, numbering, numbering_depth
+
+# A line that stops on one of these words is cut mid-phrase: not a whole title.
+TRAILING_FUNCTION_WORD = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on|at|as|that|our|its)$", re.I)
+# Figures, amounts and dates: "$ (1,234.5)", "—", "12.5 %", "6/30/2023".
+_NUMERIC = re.compile(r"[-—–$€£%()\d.,/\s]+")
+_CAPTION = re.compile(r"^(figure|fig\.|table|chart|exhibit|source|photo|image)\s*\d+", re.I)
+_CONTINUED = re.compile(r"\bcontinued\)?$", re.I)  # "Notes to … Statements (Continued)": the page goes on
+
+
+def is_number(text: str) -> bool:
+    """A figure, an amount or a dash standing for none: a table's value, never a title."""
+    return bool(_NUMERIC.fullmatch(text)) and any(ch.isdigit() or ch in "—–" for ch in text)
+
+
+def looks_like_body_text(title: str) -> bool:
+    """A guessed heading that is really a sentence, a line fragment, a caption, a number or
+    the repeated title of a continued page."""
+    words = title.split()
+    return (
+        len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
+        or (title.endswith(".") and len(words) > 6 and not is_keyword_numbered(title))
+        or bool(TRAILING_FUNCTION_WORD.search(title))
+        or bool(_CAPTION.match(title))
+        or bool(_NUMERIC.fullmatch(title))
+        or title[:1].islower()
+        or title.endswith((":", ";", ","))
+        or (title.startswith("(") and numbering_depth(title) is None)
+        or bool(_CONTINUED.search(title))
+    )
+
+
+def is_keyword_numbered(title: str) -> bool:
+    """Opens with a keyword number ("Item 7.", "PART II", "Note 4"): such titles often end with
+    a period ("Item 8. Financial Statements and Supplementary Data.") and are titles all the same."""
+    found = numbering(title)
+    return found is not None and found.scheme in KEYWORD_SCHEMES
+
+
+MIN_PICTURE_AREA = 0.04  # share of its page a picture covers to be more than a logo or an icon
+UNCAPTIONED = "[picture without caption or text]"  # a figure paragraph's text when it has no words
+
+
+def is_sizeable(bbox: list[int] | None) -> bool:
+    """A region (0–1000 page units) big enough to be a figure worth reading or showing."""
+    return bool(bbox) and (bbox[2] - bbox[0]) * (bbox[3] - bbox[1]) >= MIN_PICTURE_AREA * 1_000_000
+
+
+def union(boxes: list[list[int]]) -> list[int]:
+    """The box around several boxes (x0, y0, x1, y1)."""
+    return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+
+
+def as_text(heading: Block) -> Block:
+    """A heading that turned out not to be one, as the text line it is (page and box kept)."""
+    return Block("text", heading.text, page=heading.page, bbox=heading.bbox)

@@ -1,0 +1,202 @@
+"""Which files are documents, and which parser reads each: every supported format to a `ParsedDocument`.
+
+Markdown and plain text are read here; PDF, office and web formats go
+through MinerU (`indexer.parse.mineru`). `SUPPORTED_EXTENSIONS` is the single
+place that says which files are indexed. Every parser raises `ParseError`
+with a reason a person can act on; anything else escaping a parser is a bug
+and is reported with its type.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+import zipfile
+from collections.abc import Callable
+from io import BytesIO
+from pathlib import Path
+
+from indexer.errors import FILE_SIZE_LIMIT, ParseError
+from indexer.models import ParsedDocument
+from indexer.parse.markdown import parse_markdown
+from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
+from indexer.parse.text import parse_text
+
+TextParser = Callable[[str], ParsedDocument]
+EMPTY = "file is empty"  # what a save that truncates first shows for a moment (`indexer.ingest.pipeline` waits it out)
+
+TEXT_PARSERS: dict[str, TextParser] = {
+    ".md": parse_markdown,
+    ".markdown": parse_markdown,
+    ".mdx": parse_markdown,
+    ".txt": parse_text,
+    ".text": parse_text,
+    ".rst": parse_text,
+}
+
+SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(MINERU_FORMATS)
+# Text files larger than this are parsed in the confined child process (memory ceiling,
+# timeout); smaller ones in-process, where they take milliseconds and ~40× their size.
+TEXT_IN_PROCESS_BYTES = 4_000_000
+
+
+def is_supported(path: Path) -> bool:
+    return path.suffix.lower() in SUPPORTED_EXTENSIONS
+
+
+class DocumentParser:
+    """Any supported file → `ParsedDocument`: text formats natively, the rest through MinerU."""
+
+    def __init__(self, mineru: MineruOptions):
+        self.mineru = MineruParser(mineru)
+
+    def parse(self, path: Path, data: bytes, content_hash: str, patience: float = 1.0) -> ParsedDocument:
+        """`patience` scales the child's time limit (a retry after a time limit gets more)."""
+        suffix = path.suffix.lower()
+        if suffix in TEXT_PARSERS:
+            if len(data) > TEXT_IN_PROCESS_BYTES:
+                return self.mineru.parse_text_isolated(path, content_hash, 2 * len(data), patience)
+            return TEXT_PARSERS[suffix](decode_text(data))
+        if suffix in MINERU_FORMATS:
+            check_archive(suffix, data)
+            return self.mineru.parse(path, content_hash, patience)
+        raise ParseError(f"unsupported file type {suffix!r}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+
+
+def parse_text_file(path: Path, max_bytes: int) -> ParsedDocument:
+    """Read and parse a Markdown or plain-text file (no MinerU needed)."""
+    suffix = path.suffix.lower()
+    if suffix not in TEXT_PARSERS:
+        raise ParseError(f"not a text format: {suffix!r}")
+    return TEXT_PARSERS[suffix](decode_text(read_bytes(path, max_bytes)))
+
+
+# Office and e-book formats are zip files: refuse one whose contents expand past this, or
+# whose compression is beyond what documents reach (a zip bomb held the parser for 900 s).
+MAX_UNZIPPED_BYTES = 1_000_000_000
+MAX_ZIP_RATIO = 200
+ZIP_FORMATS = frozenset({".docx", ".pptx", ".xlsx", ".odt", ".epub"})
+OFFICE_FORMATS = frozenset({".docx", ".pptx", ".xlsx"})
+OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # an OLE compound file: an old .doc, or an encrypted OOXML file
+
+
+def file_kind(mode: int) -> str | None:
+    """What a non-regular file is, for a reason a person understands; None for a regular file."""
+    for check, kind in (
+        (stat.S_ISREG, None), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+    ):
+        if check(mode):
+            return kind
+    return "not a regular file"
+
+
+def _require_regular(mode: int) -> None:
+    kind = file_kind(mode)
+    if kind is not None:
+        raise ParseError(f"{kind}, not a regular file: only regular files are read")
+
+
+def read_bytes(path: Path, max_bytes: int) -> bytes:
+    """The file's bytes, if it is a regular file within the size limit.
+
+    Opened without blocking and checked on the open descriptor: a FIFO or a device named
+    like a document would otherwise block `open()` or never end, and a file swapped for
+    one between a check and the open is caught too.
+    """
+    try:
+        _require_regular(os.stat(path).st_mode)  # a socket cannot even be opened: say what it is
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except PermissionError:
+        raise ParseError("permission denied: the server cannot read this file") from None
+    except FileNotFoundError:
+        raise ParseError("file disappeared while being read", transient=True) from None
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", transient=True) from None
+    try:
+        info = os.fstat(fd)
+        _require_regular(info.st_mode)  # what was opened, if the path was swapped meanwhile
+        if info.st_size > max_bytes:
+            raise ParseError(
+                f"file is {info.st_size / 1e6:.1f} MB, over {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:  # a file that grows while it is read stops at the limit too
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > max_bytes:
+            raise ParseError(f"file grew past {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB while being read")
+        data = b"".join(chunks)
+    except OSError as exc:  # an I/O error: a disk or a network share that may come back
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", transient=True) from None
+    finally:
+        os.close(fd)
+    if not data.strip():
+        raise ParseError(EMPTY)
+    return data
+
+
+def check_archive(suffix: str, data: bytes) -> None:
+    """Refuse a zip-based document that would expand beyond reason (a zip bomb)."""
+    if suffix not in ZIP_FORMATS:
+        return
+    if data.startswith(OLE_MAGIC) and suffix in OFFICE_FORMATS:  # Office keeps a password-protected file in an OLE container
+        raise ParseError(
+            f"this {suffix} file is encrypted: it needs a password; save a copy without one to index it"
+        )
+    try:
+        with zipfile.ZipFile(BytesIO(data)) as archive:
+            unzipped = sum(max(info.file_size, 0) for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise ParseError(f"not a readable {suffix} file (its zip container is damaged)") from None
+    if unzipped > MAX_UNZIPPED_BYTES or unzipped > MAX_ZIP_RATIO * max(len(data), 1) and unzipped > 50_000_000:
+        raise ParseError(
+            f"its compressed contents expand to {unzipped / 1e6:,.0f} MB from {len(data) / 1e6:.1f} MB "
+            "(a zip bomb?); not parsed"
+        )
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text file: UTF-8 (a stray bad byte is replaced, not the whole file misread),
+    UTF-16 with or without a byte-order mark, else Windows-1252; refuse binary content."""
+    head = data[:8192]
+    encoding = _utf16(head)
+    if encoding:
+        text = data.decode(encoding, errors="replace").lstrip("\ufeff")
+    elif b"\x00" in head:
+        raise ParseError("binary content in a text file (NUL bytes); is the extension wrong?")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("utf-8-sig", errors="replace")
+            bad = text.count("\ufffd")
+            good = sum(1 for ch in text if ord(ch) > 127) - bad
+            if good <= bad:  # no real UTF-8 beside the bad bytes: a legacy single-byte encoding
+                text = data.decode("cp1252", errors="replace")
+    control = sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\n\r\t\f")
+    if control > 0.05 * min(len(text), 8192):
+        raise ParseError("binary content in a text file (control characters); is the extension wrong?")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _utf16(head: bytes) -> str | None:
+    """"utf-16" when a byte-order mark says so; "utf-16-le"/"-be" when every other byte is NUL
+    (text in a Latin script saved as UTF-16 without a mark)."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    half = len(head) // 2
+    if half < 2:
+        return None
+    even_nuls = head[0 : 2 * half : 2].count(0)
+    odd_nuls = head[1 : 2 * half : 2].count(0)
+    if odd_nuls > 0.3 * half and even_nuls < 0.02 * half:
+        return "utf-16-le"
+    if even_nuls > 0.3 * half and odd_nuls < 0.02 * half:
+        return "utf-16-be"
+    return None

@@ -1,0 +1,164 @@
+"""The section a scoped query names, and the names that mean the same section.
+
+A host that asks a document for a section by its name ("balance sheet", "risk factors") wants
+that section first, not whatever talks about it most. A query names a section when every word of
+the query is in the section's title and they are most of its words ("balance sheet" names
+"Consolidated Balance Sheets", not "Off-Balance Sheet Arrangements" nor "Balance Sheet Hedging of
+Foreign Currency Assets"; stems count: "statement" is "Statements"). Words that do not tell a
+document's sections apart do not count: those in parentheses ("(in millions)"), those of the
+document's own title ("Walmart Inc. Consolidated Balance Sheets" in Walmart's report) and those
+in many of its titles ("The Coca-Cola Company and Subsidiaries Consolidated …" heads every
+statement of Coca-Cola's). Measured in benchmarks/results/statements.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from indexer.store import lexical
+from indexer.store.database import ParagraphRow, Store
+from indexer.tokens import query_terms
+
+NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
+COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
+OPENING_PARAGRAPHS = 5  # a named section's opening: its short leading lines and first paragraph of substance, within these
+LEAD_TOKENS = 40  # a text paragraph this short is a leading line ("(In millions)"), not substance
+MAX_KEPT = 1000  # document versions whose title words are kept
+LEADING_LINES = 2  # leading lines given with a named section's substance
+
+# The standard names of the primary financial statements (US GAAP and IFRS, IAS 1): each report
+# titles its statements with one of them, and a reader asks with another ("income statement" for
+# "Consolidated Statements of Operations").
+SAME_NAMES: tuple[tuple[str, ...], ...] = (
+    (
+        "income statement", "statement of operations", "statement of earnings", "statement of profit or loss",
+        "profit and loss statement",
+    ),
+    ("balance sheet", "statement of financial position", "statement of financial condition"),
+    ("cash flow statement", "statement of cash flows"),
+    ("statement of shareholders equity", "statement of stockholders equity", "statement of changes in equity"),
+)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_Key = tuple[int, int]
+_Phrasing = list[frozenset[str]]  # each word of a query as the stems it may be indexed as
+
+
+@dataclass(frozen=True)
+class _Title:
+    words: list[str]
+    aside: frozenset[str]  # words that do not tell the section apart from the document's others
+    starts: frozenset[str]  # `lexical.start` of each word: which query words it may match once stemmed
+
+
+class SectionNames:
+    """Finds the section a scoped query names. Keeps each document version's titles as words
+    (a query scoped to 16 filings looks at 3,000 titles) and the stems of the standard names."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._titles: dict[tuple[int, int], dict[_Key, _Title]] = {}  # (doc_id, version) → its titles
+        self._names: list[list[_Phrasing]] | None = None  # SAME_NAMES, stemmed
+
+    def section_named(self, query: str, doc_ids: list[int]) -> _Key | None:
+        """`(doc_id, sec_id)` of the section of these documents that the query names, if one is:
+        the title with the largest share of the query's words (in any of its names: `SAME_NAMES`);
+        on a tie, the query's own words before another name's, then the first in reading order."""
+        if not (terms := query_terms(query)):
+            return None
+        phrasings = self._phrasings(_phrasing(terms, self.store.stems(terms)))
+        starts = [[{lexical.start(s) for s in word} for word in phrasing] for phrasing in phrasings]
+        # Only titles that hold a word like each of some phrasing's words are stemmed (the cost of a lookup).
+        titles = {
+            key: title for key, title in self._titles_of(doc_ids).items()
+            if any(all(word & title.starts for word in phrasing) for phrasing in starts)
+        }
+        stems = self.store.stems(sorted({w for t in titles.values() for w in t.words}))
+        best: tuple[float, _Key] | None = None
+        for phrasing in phrasings:
+            asked = frozenset().union(*phrasing)
+            for key, t in titles.items():
+                words = {s for w in t.words if w not in t.aside or asked & set(stems.get(w, [w])) for s in stems.get(w, [w])}
+                if asked <= words and len(asked) >= NAMED_SHARE * len(words):
+                    share = len(asked) / len(words)
+                    if best is None or share > best[0]:
+                        best = (share, key)
+        return best[1] if best else None
+
+    def _phrasings(self, query: _Phrasing) -> list[_Phrasing]:
+        """The query, then, for each standard name the query says, the query with each other name
+        of that statement in its place."""
+        if self._names is None:
+            names = [[query_terms(name) for name in group] for group in SAME_NAMES]
+            stems = self.store.stems(sorted({w for group in names for name in group for w in name}))
+            self._names = [[_phrasing(name, stems) for name in group] for group in names]
+        asked = frozenset().union(*query)
+        phrasings, seen = [query], {asked}
+        for group in self._names:
+            said = next((words for name in group if (words := frozenset().union(*name)) <= asked), None)
+            if said is None:
+                continue
+            rest = [word for word in query if not word <= said]
+            for name in group:
+                phrasing = rest + name
+                if (key := frozenset().union(*phrasing)) not in seen:
+                    seen.add(key)
+                    phrasings.append(phrasing)
+        return phrasings
+
+    def _titles_of(self, doc_ids: list[int]) -> dict[_Key, _Title]:
+        docs = {doc_id: doc for doc_id in doc_ids if (doc := self.store.document(doc_id)) is not None}
+        kept = {doc_id: self._titles.get((doc_id, doc.version)) for doc_id, doc in docs.items()}
+        if missing := {doc_id: docs[doc_id] for doc_id, titles in kept.items() if titles is None}:
+            found = _titles(self.store, {doc_id: doc.title or "" for doc_id, doc in missing.items()})
+            if len(self._titles) > MAX_KEPT:
+                self._titles.clear()
+            for doc_id, doc in missing.items():
+                kept[doc_id] = self._titles[(doc_id, doc.version)] = {k: t for k, t in found.items() if k[0] == doc_id}
+        return {key: t for titles in kept.values() if titles for key, t in titles.items()}
+
+
+def _phrasing(words: list[str], stems: dict[str, list[str]]) -> _Phrasing:
+    return [frozenset(stems.get(w, [w])) for w in words]
+
+
+def _titles(store: Store, own_titles: dict[int, str]) -> dict[_Key, _Title]:
+    """Each titled section's words of these documents (doc_id → the document's own title), and
+    those of them that do not tell it apart from the document's other sections: the document's own
+    title's, and the leading words it shares with COMMON_TITLES or more titles ("Walmart Inc.
+    Consolidated" in "Walmart Inc. Consolidated Balance Sheets", "… Statements of Income", …)."""
+    titles = {
+        key: query_terms(_PARENTHESES.sub(" ", title)) for key, title in store.section_titles(list(own_titles)).items()
+    }
+    own = {doc_id: set(query_terms(title)) for doc_id, title in own_titles.items()}
+    leads = Counter((doc_id, tuple(ws[:n])) for (doc_id, _), ws in titles.items() for n in range(1, len(ws) + 1))
+    out: dict[_Key, _Title] = {}
+    for key, ws in titles.items():
+        shared = max((n for n in range(1, len(ws) + 1) if leads[(key[0], tuple(ws[:n]))] >= COMMON_TITLES), default=0)
+        out[key] = _Title(ws, frozenset(own[key[0]] | set(ws[:shared])), frozenset(lexical.start(w) for w in ws))
+    return out
+
+
+def opening(store: Store, key: _Key) -> list[int]:
+    """Paragraph ids of a section's opening: its first paragraph of substance (a table, a list, a
+    picture or prose) with the short lines just before it that label it ("(In millions)",
+    "2022 2021 2020"), at most LEADING_LINES of them, so a host asking for three results gets the
+    substance. A section of a few short lines alone opens with them, and with the table that
+    follows under the next heading if one does (a statement whose first row label was read as a
+    heading: "Net sales", "Assets")."""
+    doc_id, sec_id = key
+    rows = store.paragraphs(doc_id, sec_id, 0, OPENING_PARAGRAPHS - 1)
+    at = next((i for i, row in enumerate(rows) if _substance(row)), None)
+    if at is None and len(rows) < OPENING_PARAGRAPHS:
+        after = store.paragraphs(doc_id, sec_id + 1, 0, OPENING_PARAGRAPHS - 1 - len(rows))
+        table = next((i for i, row in enumerate(after) if _substance(row)), None)
+        if table is not None and after[table].kind != "text":
+            rows, at = rows + after[: table + 1], len(rows) + table
+    if at is None:
+        return [row.id for row in rows]
+    return [row.id for row in rows[max(at - LEADING_LINES, 0) : at + 1]]
+
+
+def _substance(row: ParagraphRow) -> bool:
+    return row.kind != "text" or row.n_tokens > LEAD_TOKENS

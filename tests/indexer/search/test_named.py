@@ -1,0 +1,98 @@
+"""The section a scoped query names (`indexer.search.named`): found by its title, in any of its names,
+and given first, its substance within the results asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from indexer.library import Library
+from tests.conftest import write
+
+
+def _table(labels: list[str]) -> str:
+    rows = "\n".join(f"| {label} | {i * 37 + 100:,} | {i * 41 + 90:,} |" for i, label in enumerate(labels))
+    return "| | 2022 | 2021 |\n|---|---|---|\n" + rows
+
+
+def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path, open_library: Callable[..., Library]) -> None:
+    """"balance sheet" names "Acme Corp Consolidated Balance Sheets (in millions)" (the company's
+    name and the parentheses do not count), not the sections that only talk about balance sheets;
+    its short leading line and its table come first. Over the whole folder the rule does not apply."""
+    table = _table(["Cash", "Receivables", "Total assets"])
+    talk = "The balance sheet stayed strong; balance sheet ratios improved and balance sheet risk fell."
+    write(
+        folder, "acme.md",
+        "# Acme Corp annual report\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
+        "## Balance Sheet Hedging of Foreign Currency Assets\n\n" + talk + "\n\n"
+        f"## Acme Corp Consolidated Balance Sheets (in millions)\n\nDecember 31\n\n{table}\n\nSee the notes.",
+    )
+    lib = open_library(folder)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+    results = lib.retrieve("balance sheet", top_k=3, doc_ids=[doc]).results
+    assert [(r.section_path[-1], r.kind) for r in results[:2]] == [
+        ("Acme Corp Consolidated Balance Sheets (in millions)", "text"),
+        ("Acme Corp Consolidated Balance Sheets (in millions)", "table"),
+    ]
+    only = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
+    assert [r.kind for r in only] == ["table"], "asked for one: the section's substance, not its leading line"
+    assert lib.search._named("balance sheet", None) == [], "not over the whole folder"
+    assert lib.search._named("hedging foreign currency assets", [doc]) != [], "four of the title's six words"
+    assert lib.search._named("foreign currency", [doc]) == [], "two of six are too few"
+    assert lib.search._named("balance sheet risk", [doc]) == [], "a word no title holds names nothing"
+
+
+def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_titles_share(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """"income statement" names "… Consolidated Statements of Operations", "balance sheet" names
+    "… Statements of Financial Position": the standard names of a financial statement are one
+    name. The leading words every statement's title shares ("Initech Holdings and Subsidiaries
+    Consolidated") do not tell them apart, so they do not count against the query's share."""
+    lead = "Initech Holdings and Subsidiaries Consolidated"
+    talk = "Our balance sheet stayed strong and income statement trends were favourable."
+    write(
+        folder, "annual.md",
+        "# Annual report 2022\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
+        "## Income Statement Trends\n\n" + talk + "\n\n"
+        f"## {lead} Statements of Operations\n\n(In millions, except per share data)\n\nYears ended December 31\n\n"
+        f"2022 2021\n\n{_table(['Revenue', 'Cost of revenue', 'Net income'])}\n\n"
+        f"## {lead} Statements of Financial Position\n\nDecember 31\n\n"
+        # MinerU sometimes reads a statement's first row label as a heading of its own.
+        f"## Assets\n\n{_table(['Cash', 'Receivables', 'Total assets'])}\n\n"
+        f"## {lead} Statements of Cash Flows\n\n{_table(['Net income', 'Depreciation', 'Net cash'])}\n",
+    )
+    lib = open_library(folder)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+
+    income = lib.retrieve("income statement", top_k=3, doc_ids=[doc]).results
+    assert [(r.section_path[-1], r.kind, r.text.split("\n")[0]) for r in income] == [
+        (f"{lead} Statements of Operations", "text", "Years ended December 31"),
+        (f"{lead} Statements of Operations", "text", "2022 2021"),
+        (f"{lead} Statements of Operations", "table", "| | 2022 | 2021 |"),
+    ], "the two lines just before the table label it; the table is within the three asked for"
+
+    balance = lib.retrieve("balance sheet", top_k=2, doc_ids=[doc]).results
+    assert [(r.section_path[-1], r.kind) for r in balance] == [
+        (f"{lead} Statements of Financial Position", "text"),
+        ("Assets", "table"),
+    ], "a section of one short line goes on into the table that follows it"
+
+    cash = lib.retrieve("cash flow statement", top_k=1, doc_ids=[doc]).results
+    assert [(r.section_path[-1], r.kind) for r in cash] == [(f"{lead} Statements of Cash Flows", "table")]
+    assert lib.search._named("statement", [doc]) == [], "one word of a two-word title is not most of it"
+
+
+def test_a_new_version_of_a_document_is_named_by_its_new_titles(folder: Path, open_library: Callable[..., Library]) -> None:
+    """Title words are kept per document version: a saved edit that renames a section is seen."""
+    write(folder, "notes.md", "# Notes\n\n## Shipping Schedule\n\nBoats leave at nine.\n\n## Menu\n\nSoup and bread.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    doc = lib.toc().documents[0].doc_id
+    assert lib.retrieve("shipping schedule", top_k=1, doc_ids=[doc]).results[0].text == "Boats leave at nine."
+    write(folder, "notes.md", "# Notes\n\n## Ferry Timetable\n\nBoats leave at nine.\n\n## Menu\n\nSoup and bread.\n")
+    lib.reconcile()
+    assert lib.search._named("shipping schedule", [doc]) == []
+    assert lib.search._named("ferry timetable", [doc]) != []

@@ -1,0 +1,77 @@
+"""The layout DESIGN.md and `indexer/__init__.py` describe: stages import only earlier ones,
+nothing in `indexer/` imports the server, and no module holds two ideas' worth of lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = {"models", "errors", "tokens"}
+FACADE = {"library", "lifecycle", "background"}
+# What each stage may import besides the shared modules.
+ALLOWED = {
+    "parse": set(),
+    "structure": {"parse"},
+    "store": {"parse", "structure"},
+    "ingest": {"parse", "structure", "store"},
+    "search": {"parse", "structure", "store"},
+    "answers": {"parse", "structure", "store", "search"},
+}
+MAX_LINES = 400
+
+
+def _imports(path: Path) -> set[str]:
+    """Every `indexer.X` or `server` module a file imports, at the top or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] in ("indexer", "server")}
+
+
+def _part(module: str) -> str | None:
+    """The stage, shared module or facade an `indexer.…` name belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "indexer" else None
+
+
+def test_stages_import_only_earlier_stages():
+    wrong = []
+    for path in sorted((REPO / "indexer").rglob("*.py")):
+        rel = path.relative_to(REPO / "indexer").parts
+        own = rel[0].removesuffix(".py")
+        for name in _imports(path):
+            if name.split(".")[0] == "server":
+                wrong.append(f"{path.relative_to(REPO)} imports {name} (the indexer knows nothing of the server)")
+                continue
+            target = _part(name)
+            if target is None or target == own or target in SHARED or own in FACADE:
+                continue
+            if own in SHARED and target not in SHARED:
+                wrong.append(f"{path.relative_to(REPO)} (shared) imports {name}")
+            elif own in ALLOWED and target not in ALLOWED[own]:
+                wrong.append(f"{path.relative_to(REPO)} ({own}) imports {name}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_stage_is_a_package_with_tests_beside_it():
+    for stage in ALLOWED:
+        init = REPO / "indexer" / stage / "__init__.py"
+        assert ast.get_docstring(ast.parse(init.read_text())), f"{init} says what the stage holds"
+        assert list((REPO / "tests" / "indexer" / stage).glob("test_*.py")), f"tests/indexer/{stage}/ has tests"
+    top = {p.stem for p in (REPO / "indexer").glob("*.py")} - {"__init__"}
+    assert top <= SHARED | FACADE, f"only shared modules and the facade sit at the top of indexer/: {sorted(top)}"
+
+
+def test_no_module_past_the_size_of_one_idea():
+    long = [
+        f"{path.relative_to(REPO)} ({n} lines)"
+        for folder in ("indexer", "server", "benchmarks")
+        for path in sorted((REPO / folder).rglob("*.py"))
+        if (n := len(path.read_text().splitlines())) > MAX_LINES
+    ]
+    assert not long, "split by idea: " + ", ".join(long)
