@@ -1,4 +1,4 @@
-"""SQLite: documents, sections, paragraphs and the BM25 index (FTS5), in one file.
+"""SQLite: documents, sections, paragraphs and the BM25 index (FTS5, queried in `keywords`), in one file.
 
 Everything a reader sees comes from here, so replacing a document is one
 transaction: a concurrent reader sees the old version or the new one, and a
@@ -25,15 +25,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TypeVar
 
-from indexer.store import lexical
-from indexer.store.migrations import LEXICAL_TOKENIZER, MIGRATIONS
+from indexer.store.keywords import KeywordSearch
+from indexer.store.migrations import MIGRATIONS
 from indexer.models import DocumentStructure
-from indexer.tokens import lexical_terms, query_terms
-
-# BM25 weight of a paragraph's heading path relative to its text: the path says what a
-# paragraph is about ("Consolidated Statements of Cash Flows") but is shared by the section.
-CONTEXT_WEIGHT = 0.5
-
+from indexer.tokens import lexical_terms
 
 @dataclass
 class DocumentRow:
@@ -102,7 +97,9 @@ class ParagraphRow:
         return json.loads(self.bbox) if self.bbox else None
 
 
-class Store:
+class Store(KeywordSearch):
+    """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`)."""
+
     def __init__(self, path: Path):
         self.path = path
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
@@ -110,12 +107,8 @@ class Store:
         self._lock = threading.RLock()
         self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits; a crash keeps the last one
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._counts: dict[str, int] = {}  # BM25's row count per term and its totals, until the next write
-        self._totals: lexical.Totals | None = None
         self._migrate()
-        # A scratch table that stems text as the index does (`stems`); it lives in this connection only.
-        self._db.execute(f"CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = \"{LEXICAL_TOKENIZER}\")")
-        self._db.execute("CREATE VIRTUAL TABLE temp.stems_vocab USING fts5vocab(temp, stems, instance)")
+        self._open_keywords()
 
     def close(self) -> None:
         with self._lock:
@@ -148,8 +141,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             finally:
-                self._counts.clear()
-                self._totals = None
+                self.forget_counts()
             self._db.execute("COMMIT")
 
     def _query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
@@ -373,184 +365,6 @@ class Store:
 
     def vec_ids(self, doc_id: int) -> set[str]:
         return {r["vec_id"] for r in self._query("SELECT DISTINCT vec_id FROM paragraphs WHERE doc_id = ?", (doc_id,))}
-
-    def lexical_search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
-        """BM25 over paragraphs: `(paragraph id, score)`, best first (score higher is better)."""
-        terms = query_terms(query)
-        if not terms:
-            return []
-        if doc_ids is None:
-            return self._ranked(terms, limit, None)
-        spans = self._spans(doc_ids)
-        if not spans:
-            return []
-        if len(spans) > MAX_SPANS:  # documents scattered over the collection: one pass over what the terms match
-            return self._ranked(terms, limit, doc_ids)
-        # A document's paragraphs are stored in one run of rowids (a folder's documents often
-        # in one run too): FTS5 seeks each run in the terms' lists instead of scoring every
-        # paragraph of the collection they match (60 ms a query at a million paragraphs).
-        union, params = _in_ranges(_SCORED, _match(terms), spans)
-        rows = self._query(  # the join keeps the scope exact should a range hold another document's rows
-            f"SELECT u.id, u.score FROM ({union}) u JOIN paragraphs p ON p.id = u.id"
-            f" WHERE p.doc_id IN ({_marks(doc_ids)}) ORDER BY u.score LIMIT ?",
-            [*params, *doc_ids, limit],
-        )
-        return [(r["id"], -r["score"]) for r in rows]
-
-    def _spans(self, doc_ids: list[int]) -> list[tuple[int, int]]:
-        """The rowid runs holding these documents' paragraphs, runs that (nearly) touch merged."""
-        rows = self._query(
-            f"SELECT MIN(id) AS lo, MAX(id) AS hi FROM paragraphs WHERE doc_id IN ({_marks(doc_ids)})"
-            " GROUP BY doc_id ORDER BY lo",
-            doc_ids,
-        )
-        spans: list[tuple[int, int]] = []
-        for r in rows:
-            if spans and r["lo"] <= spans[-1][1] + SPAN_GAP:
-                spans[-1] = (spans[-1][0], max(spans[-1][1], r["hi"]))
-            else:
-                spans.append((r["lo"], r["hi"]))
-        return spans
-
-    def _ranked(self, terms: list[str], limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
-        """The `limit` best paragraphs by BM25 (of those in `doc_ids`, if given), in one pass.
-
-        FTS5 scores every row the terms match, so when they match more than SCORED_ROWS
-        (common words in a large collection) only the rows holding one of the query's rarer
-        terms are candidates (as many of the rarest as fit in SCORED_ROWS, at least one): a
-        common word adds to a paragraph's score but does not make it a candidate on its own,
-        as in Lucene's common-terms query. FTS5 ranks the candidates with every term (the
-        rare ones count twice in that pass, being named twice) and the best CANDIDATES are
-        scored exactly (`_bm25`). Below SCORED_ROWS the ranking is FTS5's, exact.
-        (Measured at 1,000,000 paragraphs: benchmarks/results/scale.md.)
-        """
-        join, scope, scope_params = "", "", []
-        if doc_ids is not None:
-            join = " JOIN paragraphs p ON p.id = lexical.rowid"
-            scope, scope_params = f" AND p.doc_id IN ({_marks(doc_ids)})", list(doc_ids)
-        counts = self._row_counts(terms)
-        if sum(counts.values()) <= SCORED_ROWS:
-            rows = self._query(
-                f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?", [_match(terms), *scope_params, limit]
-            )
-            return [(r["id"], -r["score"]) for r in rows]
-        rare: list[str] = []
-        for term in sorted(terms, key=lambda t: counts[t]):
-            if rare and sum(counts[t] for t in rare) + counts[term] > SCORED_ROWS:
-                break
-            rare.append(term)
-        rows = self._query(
-            f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?",
-            [f"({_match(rare)}) AND ({_match(terms)})", *scope_params, max(CANDIDATES, limit)],
-        )
-        scores = self._bm25(terms, [r["id"] for r in rows])
-        return sorted(scores.items(), key=lambda item: -item[1])[:limit]
-
-    def lexical_scores(self, query: str, ids: list[int]) -> dict[int, float]:
-        """BM25 scores of just these paragraphs (higher is better); those matching no query term are left out."""
-        return self._bm25(query_terms(query), ids)
-
-    def _bm25(self, terms: list[str], ids: list[int]) -> dict[int, float]:
-        """FTS5's BM25 of these rows for `terms`, computed here (`indexer.store.lexical`): FTS5 would
-        count every row of each term again to score them (a quarter second at a million
-        paragraphs for common words). A row's length comes from FTS5's own record of it; its
-        words that may share a query term's stem (the same first two letters) are stemmed by
-        FTS5's tokenizer."""
-        if not terms or not ids:
-            return {}
-        with self._lock:
-            counts = self._row_counts(terms)
-            totals = self._lexical_totals()
-            marks = _marks(ids)
-            content = self._db.execute(f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({marks})", ids).fetchall()
-            lengths = {
-                r["id"]: lexical.row_length(r["sz"])
-                for r in self._db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({marks})", ids)
-            }
-            stems = self.stems(terms)
-            if any(len(stems.get(term, ())) != 1 for term in terms):  # a phrase to the tokenizer: FTS5 scores it
-                ranges = [(i, i) for i in sorted(set(ids))]
-                found: dict[int, float] = {}
-                for start in range(0, len(ranges), MAX_COMPOUND):
-                    union, params = _in_ranges(_SCORED, _match(terms), ranges[start : start + MAX_COMPOUND])
-                    found.update((r["id"], -r["score"]) for r in self._db.execute(union, params))
-                return found
-            weights: dict[str, float] = {}
-            for term in terms:
-                stem = stems[term][0]
-                weights[stem] = weights.get(stem, 0.0) + lexical.idf(totals.n_rows, counts[term])
-            starts = {lexical.start(stem) for stem in weights}
-            columns = [(r["id"], [(r["c0"] or "").split(), (r["c1"] or "").split()]) for r in content]
-            maybe = {w for _, cols in columns for col in cols for w in col if lexical.start(w) in starts}
-            word_stems = self.stems(sorted(maybe))
-        scores: dict[int, float] = {}
-        for row_id, cols in columns:
-            frequency: dict[str, float] = {}
-            for words, weight in zip(cols, (1.0, CONTEXT_WEIGHT)):
-                for word in words:
-                    for stem in word_stems.get(word, ()):
-                        if stem in weights:
-                            frequency[stem] = frequency.get(stem, 0.0) + weight
-            if frequency:
-                scores[row_id] = lexical.score(weights, frequency, lengths.get(row_id, 0), totals.avg_tokens)
-        return scores
-
-    def stems(self, words: list[str]) -> dict[str, list[str]]:
-        """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement"), from a
-        scratch FTS5 table in the connection's temp schema."""
-        if not words:
-            return {}
-        with self._lock:
-            self._db.executemany("INSERT INTO temp.stems (rowid, word) VALUES (?, ?)", list(enumerate(words)))
-            try:
-                found: dict[str, list[str]] = {}
-                for r in self._db.execute("SELECT doc, term FROM temp.stems_vocab ORDER BY doc, offset"):
-                    found.setdefault(words[r["doc"]], []).append(r["term"])
-                return found
-            finally:
-                self._db.execute("DELETE FROM temp.stems")
-
-    def _row_counts(self, terms: list[str]) -> dict[str, int]:
-        """How many paragraphs hold each term (what BM25 weighs it by), kept until the next write."""
-        with self._lock:
-            if len(self._counts) > MAX_COUNTED:  # a server that only reads, asked many distinct words
-                self._counts.clear()
-            for term in terms:
-                if term not in self._counts:
-                    self._counts[term] = self._db.execute(
-                        "SELECT count(*) FROM lexical WHERE lexical MATCH ?", (_match([term]),)
-                    ).fetchone()[0]
-            return {term: self._counts[term] for term in terms}
-
-    def _lexical_totals(self) -> lexical.Totals:
-        """Rows and tokens of the BM25 index, from FTS5's averages record; kept until the next write."""
-        with self._lock:
-            if self._totals is None:
-                row = self._db.execute("SELECT block FROM lexical_data WHERE id = 1").fetchone()
-                self._totals = lexical.totals(row["block"] if row else None)
-            return self._totals
-
-
-MAX_SPANS = 16  # rowid runs a scoped BM25 query seeks one by one; past this, one pass is quicker (measured)
-SPAN_GAP = 256  # runs this close are sought as one (the join keeps the scope exact)
-MAX_COMPOUND = 200  # rowid ranges in one compound SELECT (SQLite allows 500)
-SCORED_ROWS = 50_000  # rows FTS5 may score in one ranking pass (0.7 µs each) before rare terms lead (`_ranked`)
-CANDIDATES = 160  # rows the rare terms' pass hands to scoring with every term
-MAX_COUNTED = 100_000  # terms whose row counts are kept between writes
-_SCORED = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
-
-
-def _in_ranges(select: str, match: str, ranges: list[tuple[int, int]]) -> tuple[str, list[object]]:
-    """`select` (FROM lexical) for the query's terms within each range of rowids, as one
-    compound SELECT: FTS5 seeks a rowid range in each term's list instead of scoring every
-    paragraph the terms match."""
-    sql = " UNION ALL ".join([f"{select} WHERE lexical MATCH ? AND lexical.rowid BETWEEN ? AND ?"] * len(ranges))
-    return sql, [v for lo, hi in ranges for v in (match, lo, hi)]
-
-
-def _match(terms: list[str]) -> str:
-    """An FTS5 expression matching any of these terms."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
 def _marks(values: list[object] | list[int] | list[str]) -> str:

@@ -9,7 +9,8 @@ import pytest
 
 from indexer.models import DocumentStructure, Paragraph, Section
 from indexer.search.hybrid import rrf_fuse
-from indexer.store.database import CONTEXT_WEIGHT, Store
+from indexer.store.database import Store
+from indexer.store.keywords import CONTEXT_WEIGHT
 from indexer.tokens import clip_to_tokens, count_tokens, lexical_terms, query_terms
 
 
@@ -177,14 +178,14 @@ def test_a_term_the_index_reads_as_two_words_is_scored_by_fts5(store: Store) -> 
 def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store: Store, monkeypatch) -> None:
     """Over SCORED_ROWS matching rows, only rows holding a rarer query term are ranked, with
     every term's weight; below it the ranking is FTS5's own. Either way the scores are exact."""
-    import indexer.store.database as store_module
+    import indexer.store.keywords as keywords_module
 
     _varied_corpus(store)
     query = "XJ-2231 statements"
     exact = store.lexical_search(query, 20, None)
     counts = store._row_counts(query_terms(query))
     assert counts["xj_2231"] < counts["statements"], "the code is the rarer term here"
-    monkeypatch.setattr(store_module, "SCORED_ROWS", counts["xj_2231"] + 1)
+    monkeypatch.setattr(keywords_module, "SCORED_ROWS", counts["xj_2231"] + 1)
     gated = store.lexical_search(query, 20, None)
     rows = store.paragraphs_by_id([pid for pid, _ in gated])
     assert gated and all("XJ-2231" in rows[pid].text for pid, _ in gated), "every candidate holds the rare term"
