@@ -1,281 +1,35 @@
 """The Python API of deepread: `Library.toc()`, `.retrieve()`, `.read_section()`, `.view_page()`.
 
-It owns the data directory (one process, enforced by a lock file), opens the
-store, the vectors and the embedding model, rebuilds what a changed model or
-token count invalidates, runs the lane on which vectors catch up
-(`indexer.ingest.catchup`), and answers the questions of the tool contract in
-DESIGN.md, each built in its own module (`toc`, `retrieve`, `read`, `pages`)
-from one consistent snapshot of the store. The MCP server and the CLI are thin
-layers over it.
+`Library` is an open index (`indexer.lifecycle.OpenIndex`: the data directory, the store, the
+vectors, the model, the reconciles) that answers the questions of the tool contract in
+DESIGN.md, each built in its own module (`indexer.answers.toc`, `indexer.search.retrieve`,
+`indexer.answers.read`, `indexer.answers.pages`) from one consistent snapshot of the store.
+The MCP server and the CLI are thin layers over it.
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import re
-import shutil
-from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
-from indexer.ingest.catchup import CatchUpState, VectorCatchUp, embed_pending
-from indexer.store.embedder import DEFAULT_MODEL, Embedder
-from indexer.errors import IndexLocked, InvalidArgument, NotFound, NotReady
-from indexer.ingest.files import check_roots, root_labels
-from indexer.ingest.lanes import LANES, SLOW_PARSE_S
-from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc, section_paths
-from indexer.answers.pages import PdfPages, image_tokens, open_pdf
-from indexer.parse.formats import DocumentParser
-from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
-from indexer.structure.passages import PASSAGE_VERSION, vector_ids
-from indexer.answers.pages import StoredPictures
-from indexer.ingest.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
+from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.read import Images, read_section, render_images
-from indexer.search.rerank import Reranker
+from indexer.answers.folders import in_folder, normalise_folder, subfolders
+from indexer.answers.toc import TocBuilder, check_depth, failure
+from indexer.errors import InvalidArgument, NotFound, NotReady
+from indexer.lifecycle import LibraryConfig, OpenIndex
+from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
 from indexer.search.retrieve import Retriever, check_window, clean_query
-from indexer.search.hybrid import HybridSearch, SearchMode
-from indexer.store.database import DocumentRow, Store
-from indexer.structure.sections import STRUCTURE_VERSION
-from indexer.answers.toc import TocBuilder, check_depth, failure, in_folder, normalise_folder, subfolders
-from indexer.tokens import TOKEN_COUNT_VERSION
-from indexer.store.vectors import VectorIndex
+from indexer.store.database import DocumentRow
 
-log = logging.getLogger(__name__)
+__all__ = ["MAX_ID", "Library", "LibraryConfig"]
 
-MAX_ID = 2**31 - 1
-RETRY_PATIENCE = 2.0  # a failure that may pass is retried when idle with this many times the time limit
-MAX_IGNORED = 5  # doc_ids a retrieve answer names as ignored, with their reason; the rest are counted  # ids, paragraph indexes and versions are far below this (SQLite stops at 2**63)
+MAX_ID = 2**31 - 1  # ids, paragraph indexes and versions are far below this (SQLite stops at 2**63)
+MAX_IGNORED = 5  # doc_ids a retrieve answer names as ignored, with their reason; the rest are counted
 
 
-@dataclass
-class LibraryConfig:
-    roots: list[Path]
-    data_dir: Path
-    models_dir: Path
-    embedding_model: str = DEFAULT_MODEL
-    chroma_url: str | None = None
-    token_budget: int = 8000
-    max_file_bytes: int = 100_000_000
-    heading_context: bool = True
-    search_mode: SearchMode = "hybrid"
-    embed_threads: int | None = None
-    mineru_home: Path | None = None  # MinerU's models and config (default: in the data dir)
-    parse_timeout_s: float = DEFAULT_TIMEOUT_S
-    parse_memory_mb: int = DEFAULT_MEMORY_MB
-    parse_cache_dir: Path | None = None  # MinerU results by content hash (default: in the data dir); shareable
-    reranker: str | None = None  # fastembed cross-encoder name; None = no reranking
-    reranker_path: Path | None = None  # its ONNX folder, when it cannot be downloaded
-    mineru_url: str | None = None  # parse on this MinerU server (mineru-api or mineru-router) instead of here
-    mineru_api_key: str | None = None  # its --api-key, when it has one
-    parse_jobs: int = LANES  # files parsed at once (more make sense with a MinerU server)
-
-
-class Library:
-    def __init__(self, config: LibraryConfig):
-        config = replace(config, roots=check_roots(config.roots))
-        self.config = config
-        self._labels = root_labels(config.roots)
-        self.progress: Progress | None = None  # set while a reconcile runs
-        self._retry_at_start = True  # the first reconcile parses transient failures again
-        self._retried: set[tuple[int, str | None]] = set()  # (doc_id, content hash) retried when idle this run
-        config.data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock = _acquire(config.data_dir)
-        # The parser's temporary folders: what a killed server left is removed now that we own the dir.
-        work_dir = config.data_dir / "tmp"
-        shutil.rmtree(work_dir, ignore_errors=True)
-        try:
-            self.store = Store(config.data_dir / "index.sqlite3")
-            self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
-            # A shared Chroma server holds many indexes: name the collection after this one.
-            collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
-            self.vectors = VectorIndex(
-                collection, path=config.data_dir / "chroma", url=config.chroma_url, copy=config.data_dir / "vectors.sqlite3"
-            )
-            self._check_signature()
-            self._check_structure()
-            parse_options = MineruOptions(
-                cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
-                home=config.mineru_home or config.data_dir / "mineru",
-                work_dir=work_dir,
-                timeout_s=config.parse_timeout_s,
-                memory_mb=config.parse_memory_mb,
-                url=config.mineru_url,
-                api_key=config.mineru_api_key,
-            )
-            self._pictures_dir = parse_options.pictures_dir
-            parser = DocumentParser(parse_options)
-            self._check_parser_models(parser)
-            self.indexer = Indexer(
-                self.store,
-                self.vectors,
-                self.embedder,
-                parser,
-                config.roots,
-                config.max_file_bytes,
-                heading_context=config.heading_context,
-                excluded=[config.data_dir],
-                parse_jobs=config.parse_jobs,
-            )
-            reranker = (
-                Reranker(config.reranker, config.models_dir, config.reranker_path, config.embed_threads)
-                if config.reranker
-                else None
-            )
-            self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode, reranker)
-            self._lane_model: Embedder | None = None
-            self.catchup = VectorCatchUp(
-                lambda stop, pace: embed_pending(
-                    self.store, self.vectors, self._lane_embedder(), config.heading_context, stop, pace
-                )
-            )
-            self.indexer.on_commit = self.catchup.wake
-            if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
-                self.catchup.wake()
-        except BaseException:
-            self._lock.release()
-            raise
-
-    def _lane_embedder(self) -> Embedder:
-        """The vector lane's own copy of the model, loaded on the lane's thread (`indexer.ingest.catchup`)."""
-        if self._lane_model is None:
-            config = self.config
-            self._lane_model = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
-        return self._lane_model
-
-    def close(self) -> None:
-        self.catchup.stop()  # after the batch under way; the next start embeds the rest
-        self.store.close()
-        self.vectors.close()
-        self._lock.release()
-
-    def __enter__(self) -> Library:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _check_signature(self) -> None:
-        """Vectors of another model must never be mixed in: they are dropped. When the passages or
-        the text embedded change, every document's paragraphs are packed into passages again and
-        the vector lane embeds in the background those whose text is new; reading and keyword
-        search work throughout."""
-        model = f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
-        signature = f"{model}context={self.config.heading_context};passages={PASSAGE_VERSION}"
-        previous = self.store.get_meta("index_signature")
-        if previous != signature:
-            if previous is None or not previous.startswith(model):  # another model: no vector of it may stay
-                self.vectors.reset()
-            if previous is not None:
-                # Vector ids name the text embedded, so a passage packed as before keeps its vector;
-                # the vector lane embeds the others and drops those no passage has any more.
-                log.warning("index was built with %s; embedding again for %s in the background", previous, signature)
-                self._repack()
-            self.store.set_meta("index_signature", signature)
-
-    def _repack(self) -> None:
-        for doc in self.store.documents():
-            if doc.readable:
-                rows = self.store.document_paragraphs(doc.doc_id)
-                paths = section_paths(self.store.sections(doc.doc_id))
-                ids, _ = vector_ids(doc.doc_id, rows, paths, self.config.heading_context)
-                self.store.assign_vectors(doc.doc_id, {row.id: vid for row, vid in zip(rows, ids, strict=True)})
-
-    def _check_structure(self) -> None:
-        """Sections, paragraphs and their token counts are stored: when the way they are made or
-        counted changes, every file is structured again (parses come from the cache, vectors are kept)."""
-        version = f"structure {STRUCTURE_VERSION}, tokens {TOKEN_COUNT_VERSION}"
-        previous = self.store.get_meta("structure")
-        if previous != version:
-            if previous is not None or self.store.documents():
-                log.info("documents were structured by an earlier version: structuring them again")
-                self.store.forget_file_facts()
-            self.store.set_meta("structure", version)
-
-    def _check_parser_models(self, parser: DocumentParser) -> None:
-        """After MinerU models are installed (or removed), PDFs and office files are parsed again."""
-        fingerprint = parser.mineru.models_fingerprint()
-        previous = self.store.get_meta("mineru_models")
-        if previous != fingerprint:
-            if previous is not None:
-                log.info("MinerU models changed: documents it parses will be parsed again")
-                self.store.forget_file_facts(frozenset(MINERU_FORMATS))
-            self.store.set_meta("mineru_models", fingerprint)
-
-    # --- indexing --------------------------------------------------------------------
-
-    def reconcile(self, progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
-        """Bring the index in line with the folders; `toc()` reports progress meanwhile. Each
-        document is readable and found by keyword search once parsed; `wait`: return once
-        semantic search covers them too (the server does not wait, and leaves a slow parse to
-        finish on its own: `indexer.ingest.lanes`). The first reconcile of a run also parses again the
-        files whose failure may pass (a time limit, a killed parser)."""
-        patience = None if wait else SLOW_PARSE_S
-        retry, self._retry_at_start = (1.0 if self._retry_at_start else None), False
-        return self._tracked(lambda record: self.indexer.reconcile(record, patience, retry), progress, wait)
-
-    def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
-        """Re-index or remove just these paths (file events)."""
-        patience = None if wait else SLOW_PARSE_S
-        return self._tracked(lambda record: self.indexer.sync_paths(paths, record, patience), progress, wait)
-
-    def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
-        """Once per run, parse again the files whose failure may pass (a time limit on a busy
-        machine, a killed parser; a failed document, or a new version whose previous one
-        stays), with RETRY_PATIENCE times their time limit: the server calls
-        this when it is idle."""
-        due = [
-            d for d in self.store.documents()
-            if d.transient and (d.doc_id, d.content_hash) not in self._retried
-        ]
-        self._retried.update((d.doc_id, d.content_hash) for d in due)
-        if not due:
-            return ReconcileReport()
-        log.info("parsing %d failed file(s) again with %g× the time limit", len(due), RETRY_PATIENCE)
-        return self._tracked(
-            lambda record: self.indexer.retry_failed(due, RETRY_PATIENCE, record, SLOW_PARSE_S), progress, wait=False
-        )
-
-    def note_scanning(self) -> None:
-        """Until the files found are registered, get_toc says the folder is being scanned."""
-        if self.progress is None:
-            self.progress = Progress(0, 0, "", "scanning")
-
-    def _tracked(
-        self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None, wait: bool
-    ) -> ReconcileReport:
-        def record(p: Progress) -> None:
-            self.progress = p if p.done < p.total else None
-            if progress:
-                progress(p)
-
-        self.note_scanning()
-        self.indexer.cancel.clear()  # a stop ends the run under way, not every later one
-        embedded = self.catchup.embedded
-        try:
-            report = work(record)
-        finally:
-            self.progress = None
-        if wait:
-            self.catchup.wait()
-            report.embedded = self.catchup.embedded - embedded
-        return report
-
-    def use_search(self, mode: SearchMode, reranker: Reranker | None = None) -> None:
-        """Search this way from now on: benchmarks compare modes and rerankers on one open index."""
-        self.search.mode, self.search.reranker = mode, reranker
-
-    # --- paths -----------------------------------------------------------------------
-
-    def display_path(self, doc: DocumentRow) -> str:
-        """The relpath; with several roots, after the root's label (its name, or as much of its
-        path as tells it from the others)."""
-        if len(self.config.roots) == 1:
-            return doc.relpath
-        return f"{self._labels.get(doc.root, Path(doc.root).name)}/{doc.relpath}"
+class Library(OpenIndex):
+    """The questions of the tool contract, each answered from one consistent snapshot of the store."""
 
     # --- get_toc ---------------------------------------------------------------------
 
@@ -351,13 +105,6 @@ class Library:
             if folder == label or folder.startswith(label + "/"):
                 return self.store.documents_under(root, folder[len(label) + 1 :])
         return in_folder(self.store.documents(), self.display_path, folder)  # a part of a label ("work" of "work/notes")
-
-    def vectors_left(self) -> CatchUpState | None:
-        """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
-        waiting = self.store.awaiting_vectors()
-        if not waiting:
-            return None
-        return CatchUpState(len(waiting), sum(d.n_paras for d in waiting), self.catchup.rate)
 
     # --- retrieve --------------------------------------------------------------------
 
@@ -507,27 +254,6 @@ class Library:
                 raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {failure(doc)}")
             raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
         return doc
-
-
-def _collection_name(data_dir: Path) -> str:
-    """Chroma wants 3–512 characters of [a-zA-Z0-9._-], starting and ending alphanumeric."""
-    suffix = re.sub(r"[^a-zA-Z0-9._-]", "-", data_dir.name)[-60:].strip("-_.")
-    return f"deepread-{suffix or 'index'}"
-
-
-def _acquire(data_dir: Path) -> FileLock:
-    lock = FileLock(str(data_dir / "index.lock"))
-    owner_file = data_dir / "owner.pid"
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        owner = owner_file.read_text().strip() if owner_file.exists() else "unknown"
-        raise IndexLocked(
-            f"the index in {data_dir} is in use by another deepread-mcp process (pid {owner}); "
-            "stop it, or give this one its own --data-dir"
-        ) from None
-    owner_file.write_text(str(os.getpid()))
-    return lock
 
 
 def _describe_ids(ids: list[int]) -> str:

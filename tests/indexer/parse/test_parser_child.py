@@ -403,7 +403,7 @@ def test_a_parse_outliving_its_batch_is_left_to_finish_while_new_files_are_index
     from indexer.background import BackgroundIndexer
     from tests.conftest import wait_for
 
-    monkeypatch.setattr("indexer.library.SLOW_PARSE_S", 2.0)
+    monkeypatch.setattr("indexer.lifecycle.SLOW_PARSE_S", 2.0)
     docs = stuck_parser(tmp_path, monkeypatch)
     library = open_library(docs, parse_timeout_s=40)
     background = BackgroundIndexer(library, debounce=0.3)
