@@ -1,13 +1,10 @@
 """get_toc: the map of the folder, folded per branch to fit the token budget.
 
-The tree is opened breadth first, shallow levels before deep ones and, at one
-depth, small sibling groups before large ones: small branches are shown whole,
-a branch of 300 exhibit sub-sections stays folded, and the structure that
-matters (parts, items, statements, notes) survives in one answer. Every folded
-section carries the size of what it hides (`hidden`) and the renderer names
-the exact call that opens it: `get_toc(doc_id=D, sec_id=S)` shows one
-section's subtree. Documents, pending files and failures are cut to the budget
-too, and the answer says what was left out and how to get it.
+One document's sections are folded by `indexer.answers.folding`; the map of many documents
+is paged and split by folder with `indexer.answers.folders`. Every folded section carries the
+size of what it hides and the renderer names the exact call that opens it:
+`get_toc(doc_id=D, sec_id=S)` shows one section's subtree. Documents, pending files and
+failures are cut to the budget too, and the answer says what was left out and how to get it.
 
 Costs are estimates of the rendered text (`server/render.py`) in the tokens of
 `indexer.tokens`, kept on the high side so no answer exceeds the budget.
@@ -15,19 +12,19 @@ Costs are estimates of the rendered text (`server/render.py`) in the tokens of
 
 from __future__ import annotations
 
-import heapq
-import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from indexer.answers.folders import (
+    COMPACT_PATH, COMPACT_TITLE, FOLDER_LINE, FOLDERS_SHARE, NOTES, compact_cost, page_sizes, path_arg, scope, shorten_path,
+    subfolders,
+)
+from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
 from indexer.errors import InvalidArgument, NotFound
-from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SectionInfo, Toc
-from indexer.store.database import DocumentRow, SectionRow, Store
+from indexer.models import DocumentInfo, FailedDocument, FolderInfo, Toc
+from indexer.store.database import DocumentRow, Store
 from indexer.tokens import count_tokens, shorten
 
-# Headings after which a document's back matter begins (a filing's exhibits follow its signatures).
-_BACK_MATTER = re.compile(r"^(signatures?|exhibit index|index to exhibits|appendix|appendices|references|bibliography)\b", re.I)
 
 def retry_note(doc: DocumentRow) -> str | None:
     """When a failure that may pass (a time limit on a busy machine, a killed parser) is parsed
@@ -59,44 +56,12 @@ PERMANENT = "Editing or replacing a failed file retries it."
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
 DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
-SECTION_LINE = 14  # [id] title | N tokens | p.A–B
-HIDDEN_MARK = 22  # | +N sections: get_toc(doc_id=D, sec_id=S)
-MORE_LINE = 40  # … N more sub-sections of [S] …
 FAILED_LINE = 10  # Failed: (id) path — reason
 REASON_TOKENS = 60  # a failure's reason is cut to this in the map
 WARNING_TOKENS = 60  # a document's warning is cut to this in its own map …
 BRIEF_WARNING_TOKENS = 24  # … and to this, the first one only, in the map of all documents
 WARNINGS_LINE = 8  # Warnings: … (+N more: get_toc(doc_id=D))
 PENDING_MARK = 6  # | vectors pending
-NOTES = 200  # the answer's notes (indexing progress, semantic catch-up, what was cut)
-
-
-@dataclass(eq=False)
-class _Tree:
-    """One document's sections with what the folding needs."""
-
-    doc: DocumentRow
-    sections: list[SectionInfo]
-    by_id: dict[int, SectionInfo]
-    size: dict[int, int]  # sections in each subtree, the section itself excluded
-    cost: dict[int, int] = field(default_factory=dict)  # rendered line, without a hidden mark
-    back_from: int | None = None  # the first back-matter section (Signatures, Appendix, …): opened last
-    total: int = 0  # what the whole tree costs open: how large the document's map is
-
-    @classmethod
-    def load(cls, store: Store, doc: DocumentRow) -> _Tree:
-        sections = [section_info(r) for r in store.sections(doc.doc_id)]
-        by_id = {s.sec_id: s for s in sections}
-        for s in sections:
-            if s.parent is not None and s.parent in by_id:
-                by_id[s.parent].children.append(s.sec_id)
-        size = {s.sec_id: 0 for s in sections}
-        for s in reversed(sections):  # children come after their parents
-            if s.parent is not None and s.parent in size:
-                size[s.parent] += 1 + size[s.sec_id]
-        cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(opening text)"
-        back = [s.sec_id for s in sections if 1 <= s.level <= 2 and _BACK_MATTER.match(s.title)]
-        return cls(doc, sections, by_id, size, cost, back[0] if back else None, sum(cost.values()))
 
 
 class TocBuilder:
@@ -143,7 +108,7 @@ class TocBuilder:
 
         fits = self._fits(ready, budget)
         if page > 1 and fits:
-            raise InvalidArgument(f"page={page}: {_scope(path)} fits in one page; get_toc({_path_arg(path)}) shows it")
+            raise InvalidArgument(f"page={page}: {scope(path)} fits in one page; get_toc({path_arg(path)}) shows it")
         if not fits:
             spent = self.token_budget - NOTES - budget
             toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], spent)
@@ -152,15 +117,15 @@ class TocBuilder:
             toc.truncated = toc.truncated or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
             return toc
         budget -= sum(self._line_cost(d) for d in ready)
-        trees = [_Tree.load(self.store, d) for d in ready]
+        trees = [Tree.load(self.store, d) for d in ready]
         roots = [(t, 0) for t in trees if 0 in t.by_id]
-        opened = _unfold(roots, budget, max_depth)
+        opened = unfold(roots, budget, max_depth)
         documents = [self._document_info(t, opened.shown[id(t)], brief=True) for t in trees]
         folded = any(s.hidden for d in documents for s in d.sections)
         if folded:
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
         if opened.cut:
-            notes.append(_more(trees[0].doc.doc_id, *opened.cut))
+            notes.append(more_note(trees[0].doc.doc_id, *opened.cut))
         cut = len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
         truncated = folded or opened.cut is not None or cut
         return Toc(
@@ -208,25 +173,25 @@ class TocBuilder:
         first, rest = page_sizes(self.token_budget, spent)
         n_pages = 1 + max(0, -(-(len(ready) - first) // rest))
         if page > n_pages:
-            raise InvalidArgument(f"page={page}: {_scope(path)} has {n_pages} pages of documents (1–{n_pages})")
+            raise InvalidArgument(f"page={page}: {scope(path)} has {n_pages} pages of documents (1–{n_pages})")
         start = 0 if page == 1 else first + (page - 2) * rest
         rows = ready[start : start + (first if page == 1 else rest)]
         budget = self.token_budget - NOTES - (spent if page == 1 else 0)
         if page > 1:
             folders = []
         budget -= sum(compact_cost(self.display_path(d), d.title or d.relpath) for d in rows)
-        trees = [_Tree.load(self.store, d) for d in rows]
+        trees = [Tree.load(self.store, d) for d in rows]
         roots = [(t, 0) for t in trees if 0 in t.by_id]
         root_lines = sum(t.cost[0] + HIDDEN_MARK for t, _ in roots)
         shown: dict[int, dict[int, int]] = {id(t): {} for t in trees}
         if root_lines <= budget // 2:  # sections only where room remains, never a page of bare roots
-            shown = _unfold(roots, budget - root_lines, max_depth).shown
+            shown = unfold(roots, budget - root_lines, max_depth).shown
         documents = [self._document_info(t, shown[id(t)], brief=True, compact=True) for t in trees]
         last = start + len(rows)
         where = f" under {path}/" if path else ""
         paging = "this is the last page"
         if page < n_pages:
-            paging = f"get_toc({_path_arg(path, f'page={page + 1}')}) lists the next"
+            paging = f"get_toc({path_arg(path, f'page={page + 1}')}) lists the next"
         lead = f"{len(ready):,} documents{where}, too many for their sections: one line each, in path order. "
         if folders:
             lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '
@@ -243,7 +208,7 @@ class TocBuilder:
         self, doc: DocumentRow, max_depth: int | None, sec_id: int | None = None, after: int | None = None
     ) -> Toc:
         """One document's sections, or one section's subtree (with the path down to it), folded to fit."""
-        tree = _Tree.load(self.store, doc)
+        tree = Tree.load(self.store, doc)
         top = 0 if sec_id is None else sec_id
         if top not in tree.by_id:
             raise NotFound(
@@ -255,13 +220,13 @@ class TocBuilder:
             - tree.cost[top] - HIDDEN_MARK - _warnings_cost(shown_warnings(doc, brief=False)) - PENDING_MARK
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
-        for s in reversed(_ancestors(tree, top)):
+        for s in reversed(ancestors(tree, top)):
             if tree.cost[s] > budget // 4 - sum(tree.cost[a] for a in path):
                 break
             path.insert(0, s)
         budget -= sum(tree.cost[s] for s in path)
         depth = None if max_depth is None else tree.by_id[top].level + max_depth if sec_id is not None else max_depth
-        opened = _unfold([(tree, top)], budget, depth, after)
+        opened = unfold([(tree, top)], budget, depth, after)
         info = self._document_info(tree, {**{s: 0 for s in path}, **opened.shown[id(tree)]}, ancestors=set(path))
         notes = []
         if any(s.hidden for s in info.sections):
@@ -270,7 +235,7 @@ class TocBuilder:
                 f"get_toc(doc_id={doc.doc_id}, sec_id=S) opens one."
             )
         if opened.cut:
-            notes.append(_more(doc.doc_id, *opened.cut))
+            notes.append(more_note(doc.doc_id, *opened.cut))
         return Toc(documents=[info], truncated=bool(notes), hint=" ".join(notes) or None)
 
     def _listed(self, names: list[str], budget: int) -> tuple[list[str], int]:
@@ -286,7 +251,7 @@ class TocBuilder:
         return shown, cost
 
     def _document_info(
-        self, tree: _Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(),
+        self, tree: Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(),
         brief: bool = False, compact: bool = False,
     ) -> DocumentInfo:
         """`shown` maps each listed section to how many of its descendants stay hidden; `brief`:
@@ -318,93 +283,6 @@ class TocBuilder:
         )
 
 
-@dataclass
-class _Unfolded:
-    shown: dict[int, dict[int, int]]  # per tree (by id): shown section → descendants it hides
-    cut: tuple[int, int, int] | None = None  # (section, last child listed, children left) of a partly listed top
-
-
-def _unfold(tops: list[tuple[_Tree, int]], budget: int, max_level: int | None, after: int | None = None) -> _Unfolded:
-    """Open the trees breadth first within `budget` tokens.
-
-    A section's children are shown all together or not at all (a folded section says
-    `+N`), except under a single requested top section, whose children (those after
-    `after`, when paging on) are listed as far as they fit.
-    """
-    result = _Unfolded({id(t): {} for t, _ in tops})
-    # (back matter?, level, document size, cost of the children, order, sec_id, tree): the body
-    # before what follows its signatures or appendices (a filing's exhibits), then shallow before
-    # deep, smaller documents first, small groups first. Once a group does not fit, no larger
-    # document opens further: a small document is never folded while a larger one is open.
-    heap: list[tuple[bool, int, int, int, int, int, _Tree]] = []
-    blocked: int | None = None  # the size of the smallest document a group of which did not fit
-    order = 0
-    single = tops[0] if len(tops) == 1 else None
-
-    def children_of(tree: _Tree, sec_id: int) -> list[int]:
-        children = tree.by_id[sec_id].children
-        if after is not None and single is not None and tree is single[0] and sec_id == single[1]:
-            return [c for c in children if c > after]
-        return children
-
-    def offer(tree: _Tree, sec_id: int) -> None:
-        nonlocal order
-        s = tree.by_id[sec_id]
-        children = children_of(tree, sec_id)
-        result.shown[id(tree)][sec_id] = sum(1 + tree.size[c] for c in children)
-        if children and (max_level is None or s.level + 1 <= max_level):
-            cost = sum(tree.cost[c] for c in children)
-            back = tree.back_from is not None and sec_id >= tree.back_from
-            heapq.heappush(heap, (back, s.level, tree.total, cost, order, sec_id, tree))
-            order += 1
-
-    for tree, top in tops:  # the callers paid for the top sections' lines
-        offer(tree, top)
-    while heap:
-        _, _, total, cost, _, sec_id, tree = heapq.heappop(heap)
-        if blocked is not None and total > blocked:
-            continue
-        children = children_of(tree, sec_id)
-        # Opening a section drops its +N mark and adds its children, each possibly marked.
-        extra = cost + sum(HIDDEN_MARK for c in children if tree.by_id[c].children) - HIDDEN_MARK
-        if extra <= budget:
-            budget -= extra
-            for c in children:
-                offer(tree, c)
-            result.shown[id(tree)][sec_id] = 0
-        elif single is not None and tree is single[0] and sec_id == single[1]:
-            listed = 0
-            for c in children:  # the requested section: list its children as far as they fit (one at least)
-                line = tree.cost[c] + (HIDDEN_MARK if tree.by_id[c].children else 0)
-                if listed and line > budget - MORE_LINE:
-                    break
-                budget -= line
-                offer(tree, c)
-                listed += 1
-            if listed:
-                result.shown[id(tree)][sec_id] = 0
-                result.cut = (sec_id, children[listed - 1], len(children) - listed)
-        elif len(tops) > 1:
-            blocked = total if blocked is None else min(blocked, total)
-    return result
-
-
-def _more(doc_id: int, sec_id: int, last: int, left: int) -> str:
-    return (
-        f"Section [{sec_id}] has {left:,} more sub-section(s) after [{last}] that did not fit: "
-        f"get_toc(doc_id={doc_id}, sec_id={sec_id}, after={last}) lists the next ones."
-    )
-
-
-def _ancestors(tree: _Tree, sec_id: int) -> list[int]:
-    path = []
-    parent = tree.by_id[sec_id].parent
-    while parent is not None and parent in tree.by_id:
-        path.append(parent)
-        parent = tree.by_id[parent].parent
-    return path[::-1]
-
-
 def shown_warnings(doc: DocumentRow, brief: bool) -> list[str]:
     """A document's warnings as the map shows them: in the map of all documents the first one,
     cut short, and how to see the rest; in the document's own map each (cut at WARNING_TOKENS)."""
@@ -420,86 +298,8 @@ def _warnings_cost(warnings: list[str]) -> int:
     return WARNINGS_LINE + sum(count_tokens(w) + 1 for w in warnings) if warnings else 0
 
 
-def section_info(row: SectionRow) -> SectionInfo:
-    return SectionInfo(
-        sec_id=row.sec_id, title=row.title, level=row.level, parent=row.parent, children=[], n_paras=row.n_paras,
-        n_tokens=row.n_tokens, page_start=row.page_start, page_end=row.page_end,
-    )
-
-
 def check_depth(max_depth: int | None) -> None:
     if max_depth is not None and max_depth < 0:
         raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
 
 
-# The map of many documents (`TocBuilder._compact`): one line each, in pages of a fixed size.
-COMPACT_LINE = 24  # (id) path — title | N pages | N tokens | vectors pending | N warnings, beyond path and title
-COMPACT_PATH = 24  # a path in a compact line is cut to this many tokens (its end kept: the file name)
-COMPACT_TITLE = 20
-FOLDER_LINE = 16  # FOLDER/ — N documents, N pages: get_toc(path="FOLDER/"), beyond the name (twice)
-FOLDERS_SHARE = 4  # page 1 gives the sub-folders at most this share of the budget
-
-
-def page_sizes(token_budget: int, spent: int) -> tuple[int, int]:
-    """Documents on page 1 (whose folders, files still indexing and failed files took `spent`)
-    and on each later page of a compact map: fixed by the budget, not by the titles, so the
-    pages stay put while nothing is added, removed or failing."""
-    line = COMPACT_LINE + COMPACT_PATH + COMPACT_TITLE
-    body = token_budget - NOTES
-    return max((body - spent) // line, 1), max(body // line, 1)
-
-
-def compact_cost(path: str, title: str) -> int:
-    return COMPACT_LINE + count_tokens(shorten_path(path, COMPACT_PATH)) + count_tokens(shorten(title, COMPACT_TITLE))
-
-
-def shorten_path(path: str, budget: int) -> str:
-    """A path cut to `budget` tokens from its start, so the file name stays: `…/2023/q4/memo.md`."""
-    if count_tokens(path) <= budget:
-        return path
-    parts = path.split("/")
-    while len(parts) > 1 and count_tokens("…/" + "/".join(parts)) > budget:
-        parts.pop(0)
-    return shorten("…/" + "/".join(parts), budget)
-
-
-def normalise_folder(path: str | None) -> str | None:
-    """A path prefix as the host may write it (`reports`, `./reports/`, `/reports`): `reports/`;
-    None or "" for the whole folder. A file's path is kept as it is."""
-    if path is None:
-        return None
-    cleaned = "/".join(part for part in path.strip().replace("\\", "/").split("/") if part not in ("", "."))
-    return cleaned or None
-
-
-def in_folder(
-    docs: list[DocumentRow], display_path: Callable[[DocumentRow], str], path: str | None
-) -> list[DocumentRow]:
-    """The documents whose shown path is `path` or lies under it (a folder, or a served root)."""
-    if path is None:
-        return docs
-    return [d for d in docs if (shown := display_path(d)) == path or shown.startswith(path + "/")]
-
-
-def subfolders(
-    ready: list[DocumentRow], display_path: Callable[[DocumentRow], str], path: str | None
-) -> dict[str, tuple[int, int]]:
-    """The folders right under `path` with their documents (at any depth) and pages, by name."""
-    counts: dict[str, list[int]] = {}
-    skip = len(path) + 1 if path else 0
-    for d in ready:
-        rest = display_path(d)[skip:]
-        if "/" in rest:
-            name = (path + "/" if path else "") + rest.split("/", 1)[0] + "/"
-            entry = counts.setdefault(name, [0, 0])
-            entry[0] += 1
-            entry[1] += d.n_pages or 0
-    return {name: (n, pages) for name, (n, pages) in sorted(counts.items())}
-
-
-def _scope(path: str | None) -> str:
-    return f"the map of {path}/" if path else "the map"
-
-
-def _path_arg(path: str | None, *more: str) -> str:
-    return ", ".join(([f'path="{path}/"'] if path else []) + list(more))
