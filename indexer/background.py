@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from indexer.library import Library
-from indexer.ingest.pipeline import SETTLE_S, ProgressCallback, ReconcileReport
+from indexer.ingest.pipeline import ProgressCallback, ReconcileReport
+from indexer.ingest.versions import SETTLE_S
 from indexer.ingest.watch import FolderWatcher
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class BackgroundIndexer:
         self._collect = False  # a parse left running by an earlier batch is done: commit it
         self._failures = True  # a file may have failed for a reason that passes: retried once idle
         self._retry_after = retry_after
-        library.indexer.ingest.lanes.on_finished = self._parse_finished
+        library.indexer.lanes.on_finished = self._parse_finished
         self._first_at: float | None = None
         self._last_at = 0.0
         self._wake = threading.Condition()
@@ -142,7 +143,7 @@ class BackgroundIndexer:
                     self._collect = False
                     return []  # a sync of no paths commits what the lanes finished
                 if not self._pending:
-                    if not self.library.indexer.ingest.lanes.busy():  # else a parse is under way, or to commit
+                    if not self.library.indexer.lanes.busy():  # else a parse is under way, or to commit
                         self._idle.set()
                     if not self._failures:
                         self._wake.wait()

@@ -125,7 +125,7 @@ class OpenIndex:
                     self.store, self.vectors, self._lane_embedder(), config.heading_context, stop, pace
                 )
             )
-            self.indexer.on_commit = self.catchup.wake
+            self.indexer.versions.on_commit = self.catchup.wake
             if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
                 self.catchup.wake()
         except BaseException:

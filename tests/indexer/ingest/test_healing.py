@@ -58,7 +58,7 @@ def test_a_new_version_over_its_time_limit_keeps_the_previous_one_until_it_parse
     lib = open_library(folder, data_dir=data)
     lib.reconcile()
     _pdf(folder / "terns.pdf", "Terns nest on shingle beaches in noisy colonies every summer. " * 6)
-    lib.indexer.parser.mineru.options.timeout_s = 0.2  # a machine far too busy for the new version
+    lib.indexer.versions.parser.mineru.options.timeout_s = 0.2  # a machine far too busy for the new version
     assert lib.reconcile().failed == ["terns.pdf"]
     toc = lib.toc()
     assert not toc.failed and [d.path for d in toc.documents] == ["terns.pdf"]
@@ -85,7 +85,7 @@ def test_a_failure_that_may_pass_is_retried_when_the_server_is_idle(
     background.start()
     try:
         wait_for(lambda: [f.path for f in lib.toc().failed] == ["herons.pdf"], timeout=120)
-        lib.indexer.parser.mineru.options.timeout_s = 900  # the machine is quiet again
+        lib.indexer.versions.parser.mineru.options.timeout_s = 900  # the machine is quiet again
         wait_for(lambda: [d.path for d in lib.toc().documents] == ["herons.pdf"], timeout=120)
         assert not lib.toc().failed, "parsed again without any change to the file"
     finally:
