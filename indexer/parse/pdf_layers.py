@@ -1,0 +1,151 @@
+"""What a PDF says about itself, read with pypdfium2 in the parser's child: whether it opens,
+which pages have a text layer, its outline, the text inside a box, and type sizes.
+
+MinerU's flash tier reads a PDF's text but not these: a scan looks like empty pictures, every
+heading is level 2, and some tables come out as boxes without text. Each reader here is cheap
+(no layout model) and fills in what flash leaves out (`indexer.parse.mineru_worker`).
+"""
+
+from __future__ import annotations
+
+# A page "has text" with at least this many non-blank characters; a PDF whose first
+# pages have none is a scan, which flash would return as empty images.
+MIN_PAGE_CHARS = 20
+PROBE_PAGES = 8
+FILLABLE = ("equation", "table", "image", "chart")
+def check_pdf(path: str) -> tuple[int, str | None, bool]:
+    """(page count, reason it cannot be parsed or None, whether it is a scan without a text layer)."""
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(path)
+    except pdfium.PdfiumError as exc:
+        message = str(exc)
+        if "password" in message.lower():
+            return 0, "encrypted PDF: it needs a password, which the server does not have", False
+        if "success" in message.lower():  # PDFium fails to load an empty page tree without an error code
+            return 0, "the PDF has no pages (its page tree is empty or broken)", False
+        return 0, f"not a readable PDF ({message})", False
+    try:
+        pages = len(pdf)
+        if pages == 0:
+            return 0, "the PDF has no pages", False
+        scanned = not any(_has_text(pdf, i) for i in range(min(PROBE_PAGES, pages)))
+        return pages, None, scanned
+    finally:
+        pdf.close()
+
+
+def _has_text(pdf: object, index: int) -> bool:
+    """Whether page `index` of an open pypdfium2 document has a text layer."""
+    page = pdf[index]  # type: ignore[index]
+    textpage = page.get_textpage()
+    try:
+        return len("".join(textpage.get_text_range().split())) >= MIN_PAGE_CHARS
+    finally:
+        textpage.close()
+        page.close()
+
+
+def read_outline(path: str, warnings: list[str]) -> list[dict]:
+    """The PDF's bookmarks: title, level (1 = top) and 1-based target page."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        entries = []
+        for item in pdf.get_toc():
+            title = (item.get_title() or "").strip()
+            dest = item.get_dest()
+            page = dest.get_index() if dest is not None else None
+            if title:
+                entries.append({"title": title, "level": item.level + 1, "page": page + 1 if page is not None else None})
+        return entries
+    except Exception as exc:  # a broken outline is no reason to fail the document
+        warnings.append(f"the PDF's outline could not be read ({type(exc).__name__}); heading depth guessed")
+        return []
+    finally:
+        pdf.close()
+
+
+def fill_from_text_layer(path: str, items: list[dict]) -> None:
+    """flash emits some tables as `equation` items without text: read their text
+    from the PDF's text layer inside the item's box (bbox is in 0–1000 page units)."""
+    todo = [
+        it
+        for it in items
+        if it.get("type") in FILLABLE
+        and it.get("bbox")
+        and not (it.get("text") or it.get("table_body") or it.get("content"))
+    ]
+    if not todo:
+        return
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        for it in todo:
+            page = pdf[int(it["page_idx"])]
+            width, height = page.get_size()
+            x0, y0, x1, y1 = it["bbox"]
+            textpage = page.get_textpage()
+            text = textpage.get_text_bounded(
+                x0 * width / 1000, height - y1 * height / 1000, x1 * width / 1000, height - y0 * height / 1000
+            )
+            textpage.close()
+            page.close()
+            text = text.replace("\r\n", "\n").strip()
+            if text:
+                it["type"] = "table" if it["type"] == "equation" else it["type"]
+                it["text_layer"] = text
+    finally:
+        pdf.close()
+
+
+def read_font_sizes(path: str, items: list[dict]) -> None:
+    """Set `font_size` (points, to the half point) on each text line from the PDF's text layer:
+    flash marks every heading level 2, so size is what tells a chapter from a subsection,
+    and a "heading" smaller than the body text from a real one. The size is read where the
+    item's first line is (three points along it), not averaged over a whole paragraph."""
+    import statistics
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    by_page: dict[int, list[dict]] = {}
+    for it in items:
+        if it.get("type") in ("text", "header") and it.get("bbox"):
+            by_page.setdefault(int(it["page_idx"]), []).append(it)
+    pdf = pdfium.PdfDocument(path)
+    try:
+        for page_idx, page_items in by_page.items():
+            page = pdf[page_idx]
+            width, height = page.get_size()
+            textpage = page.get_textpage()
+            for it in page_items:
+                x0, y0, x1, y1 = it["bbox"]
+                # The first line's middle: 0–1000 from the top → points from the bottom.
+                y = height - (y0 + min(6, (y1 - y0) / 2)) * height / 1000
+                sizes = []
+                for share in (0.05, 0.25, 0.5):
+                    x = (x0 + share * (x1 - x0)) * width / 1000
+                    index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, x, y, 4.0, 4.0)
+                    if index >= 0:
+                        sizes.append(pdfium_c.FPDFText_GetFontSize(textpage.raw, index))
+                if sizes:
+                    it["font_size"] = round(statistics.median(sizes) * 2) / 2
+            textpage.close()
+            page.close()
+    finally:
+        pdf.close()
+
+
+def pages_without_text(path: str) -> list[int]:
+    """0-based pages with no text layer."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        return [i for i in range(len(pdf)) if not _has_text(pdf, i)]
+    finally:
+        pdf.close()
