@@ -16,22 +16,11 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.retrieval import (
-    DEFAULT_BENCH,
-    DEFAULT_OUT,
-    LOADERS,
-    MODELS_DIR,
-    Corpus,
-    TOP_K,
-    LibraryRanker,
-    Outcome,
-    Unit,
-    bag,
-    first_ranks,
-    markdown_table,
-    row_pages,
-    summarize,
-)
+from benchmarks.retrieval_common import DEFAULT_BENCH, DEFAULT_OUT, MODELS_DIR, TOP_K, bag
+from benchmarks.retrieval_metrics import Outcome, first_ranks, summarize
+from benchmarks.retrieval_rankers import LibraryRanker, Unit, row_pages
+from benchmarks.retrieval_report import markdown_table
+from benchmarks.retrieval_sets import LOADERS, Corpus
 from indexer.library import Library, LibraryConfig
 from indexer.search.hybrid import Ranked, rrf_fuse
 

@@ -35,7 +35,7 @@ DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 def real_paragraphs(bench: Path, parser: DocumentParser, pdfs: int) -> dict[str, list[tuple[str, str]]]:
     """(kind, text) of every paragraph, by set."""
-    from benchmarks.retrieval import qasper_markdown
+    from benchmarks.retrieval_sets import qasper_markdown
 
     sets: dict[str, list[tuple[str, str]]] = {}
     for tree in ("rust-book", "fastapi-docs"):

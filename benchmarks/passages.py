@@ -23,7 +23,7 @@ from pathlib import Path
 from tokenizers import Tokenizer
 
 from benchmarks import append_result
-from benchmarks.retrieval import file_pages, word_windows
+from benchmarks.retrieval_rankers import file_pages, word_windows
 from indexer.ingest.files import title_from_name
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions

@@ -115,7 +115,7 @@ def parse_only(folder: Path, scratch: Path) -> float:
 
 def flat_index(folder: Path, library: Library) -> tuple[int, float]:
     """The flat-chunk baseline's chunks, and seconds to read, cut and embed them (same model)."""
-    from benchmarks.retrieval import file_pages, word_windows
+    from benchmarks.retrieval_rankers import file_pages, word_windows
 
     start = time.perf_counter()
     texts = [text for path in sorted(folder.iterdir()) for text, _ in word_windows(file_pages(path))]

@@ -1,6 +1,6 @@
 """The benchmark's scoring rules, on hand-built outcomes (no index needed)."""
 
-from benchmarks.retrieval import Outcome, equal_reading, summarize
+from benchmarks.retrieval_metrics import Outcome, equal_reading, summarize
 
 
 def outcome(found_at: int | None, words: list[int]) -> Outcome:
