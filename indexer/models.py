@@ -1,6 +1,6 @@
 """Data shapes.
 
-Parsers produce `ParsedDocument` (a flat list of blocks); `structure.build`
+Parsers produce `ParsedDocument` (a flat list of blocks); `indexer.structure.sections.build`
 turns it into a `DocumentStructure` (sections and paragraphs with coordinates);
 the `Library` answers with the pydantic models at the bottom, which the MCP
 server publishes unchanged as structured content.

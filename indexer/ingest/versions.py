@@ -25,7 +25,7 @@ import numpy as np
 from indexer.errors import ParseError
 from indexer.ingest.files import relative_key, title_from_name
 from indexer.models import DocumentStructure
-from indexer.parse.formats import EMPTY, DocumentParser, read_bytes
+from indexer.parse.formats import EMPTY, UNREADABLE, DocumentParser, read_bytes
 from indexer.store.database import DocumentRow, Store
 from indexer.store.vectors import VectorIndex
 from indexer.structure.passages import vector_ids
@@ -94,8 +94,10 @@ class Versions:
         facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
         # A failure that may pass: a failed document, or a new version that failed while the previous stays.
         again = retry is not None and doc is not None and bool(doc.transient)
+        # A file the server could not read, made readable since: a chmod changes neither size nor mtime.
+        readable_now = doc is not None and doc.reason == UNREADABLE and os.access(path, os.R_OK)
         if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
-            if not again:
+            if not again and not readable_now:
                 return Outcome("unchanged")
 
         try:
@@ -194,14 +196,16 @@ class Versions:
         document (`kept`, as it was before) keeps the previous version: it is served, marked with
         the reason, until the new one parses (the file's old facts stay, so a restart, an idle
         retry or a touch parses it again)."""
+        row = self.store.document(doc_id)
+        name = row.relpath if row else "?"  # every line about a failed file names it
         if error.transient and kept is not None and kept.readable:
             self.store.keep_previous(doc_id, str(error), retries)
-            log.warning("doc %d: its new version failed (may pass: retried by itself), the previous stays: %s",
-                        doc_id, error)
+            log.warning("%s (doc %d): its new version failed (may pass: retried by itself), the previous stays: %s",
+                        name, doc_id, error)
             return
         self.store.mark_failed(doc_id, str(error), transient=error.transient, retries=retries, **facts)
         self.vectors.delete_document(doc_id)
-        log.warning("doc %d failed%s: %s", doc_id, " (may pass: retried by itself)" if error.transient else "", error)
+        log.warning("%s (doc %d) failed%s: %s", name, doc_id, " (may pass: retried by itself)" if error.transient else "", error)
 
     def file_hash(self, path: Path) -> str | None:
         try:

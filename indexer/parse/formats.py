@@ -24,7 +24,8 @@ from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
 from indexer.parse.text import parse_text
 
 TextParser = Callable[[str], ParsedDocument]
-EMPTY = "file is empty"  # what a save that truncates first shows for a moment (`indexer.ingest.pipeline` waits it out)
+EMPTY = "file is empty"  # what a save that truncates first shows for a moment (`indexer.ingest.versions` waits it out)
+UNREADABLE = "permission denied: the server cannot read this file"  # retried once it is readable (a chmod leaves mtime)
 
 TEXT_PARSERS: dict[str, TextParser] = {
     ".md": parse_markdown,
@@ -109,7 +110,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         _require_regular(os.stat(path).st_mode)  # a socket cannot even be opened: say what it is
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except PermissionError:
-        raise ParseError("permission denied: the server cannot read this file") from None
+        raise ParseError(UNREADABLE) from None
     except FileNotFoundError:
         raise ParseError("file disappeared while being read", transient=True) from None
     except OSError as exc:

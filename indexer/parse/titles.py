@@ -1,5 +1,5 @@
 """What to call a document: its cover page when it has a standard one, else its metadata title
-when that is a real title, else the title set on its first page, else (in `structure.build`)
+when that is a real title, else the title set on its first page, else (in `indexer.structure.sections.build`)
 its first heading or its file name.
 
 In a folder of downloads the file name is often an archive id, a hash or a slug, while page 1

@@ -6,7 +6,7 @@ crash leaves the old one. Vectors live in Chroma keyed by `vec_id`; a vector
 only counts when a current paragraph here points at it.
 
 One connection is shared by the server's threads behind a lock; one process
-owns the data directory (`indexer.library` holds its lock file), so the CLI
+owns the data directory (`indexer.lifecycle` holds its lock file), so the CLI
 reads an index only while no server has it open. Rows become typed objects in
 one way (`_typed`), which reads the columns by name and ignores those a later
 migration adds.
