@@ -35,6 +35,7 @@ from pathlib import Path
 from indexer.parse import pictures
 from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
+from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.titles import cover_title, first_page_title, is_filing, metadata_title_ok
@@ -86,6 +87,7 @@ class MineruOptions:
     memory_mb: int = DEFAULT_MEMORY_MB  # the child's address-space ceiling
     url: str | None = None  # a MinerU server (mineru-api or mineru-router) that parses instead (`remote`)
     api_key: str | None = None
+    heavy_page_objects: int = HEAVY_PAGE_OBJECTS  # a PDF page with more is read from its text layer (`heavy_pages`); 0: never
 
     @property
     def pictures_dir(self) -> Path:
@@ -214,6 +216,7 @@ class MineruParser:
             server = {"url": options.url, "api_key": options.api_key, "timeout_s": 0.9 * WALL_CLOCK_FACTOR * limit_s}
             request.write_text(json.dumps({
                 "path": os.path.abspath(path), "pages_file": str(pages_file),
+                "heavy_page_objects": options.heavy_page_objects,
                 **(server if options.url else {}), **(extra or {}),
             }))
             with errors.open("wb") as stderr:

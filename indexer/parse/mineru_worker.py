@@ -21,6 +21,7 @@ import os
 import sys
 from pathlib import Path
 
+from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
 from indexer.parse.pdf_layers import (
     PROBE_PAGES, check_pdf, fill_from_text_layer, pages_without_text, read_font_sizes, read_outline,
 )
@@ -126,24 +127,40 @@ def run(request: dict) -> dict:
             return result
         if scanned and tier == "flash":  # flash would return the pages as empty images
             return read_scan(path, pages, result, warnings)
-    from mineru.render.api import render
-    from mineru.render.contracts import RenderFormat
-
-    if remote is not None:  # parsed on the MinerU server; everything after is as for a local parse
-        from mineru.parser.base import ParseResult
-
-        try:
-            parsed = ParseResult.from_dict(remote.middle_json(Path(path), tier))
-        except RemoteUnavailable as exc:
-            return {**result, "reason": str(exc), "transient": True}
-        except RemoteRejected as exc:
-            return {**result, "reason": str(exc)}
-        result["server"] = remote.url
+    limit = int(request.get("heavy_page_objects", HEAVY_PAGE_OBJECTS))
+    heavy = heavy_pages(path, limit) if is_pdf else {}
+    parse_path, page_of = path, None
+    if heavy and len(heavy) < result["page_count"]:  # MinerU reads a copy without them
+        parse_path = os.path.abspath("without-heavy-pages.pdf")  # in the parse's own temporary folder
+        page_of = without_pages(path, set(heavy), parse_path)
+    if heavy and page_of is None:  # every page is heavy: nothing for MinerU
+        items, metadata_title = [], None
     else:
-        from mineru import parse
+        from mineru.render.api import render
+        from mineru.render.contracts import RenderFormat
 
-        parsed = parse(path, tier=tier, ocr_mode="txt")
-    items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
+        if remote is not None:  # parsed on the MinerU server; everything after is as for a local parse
+            from mineru.parser.base import ParseResult
+
+            try:
+                parsed = ParseResult.from_dict(remote.middle_json(Path(parse_path), tier))
+            except RemoteUnavailable as exc:
+                return {**result, "reason": str(exc), "transient": True}
+            except RemoteRejected as exc:
+                return {**result, "reason": str(exc)}
+            result["server"] = remote.url
+        else:
+            from mineru import parse
+
+            parsed = parse(parse_path, tier=tier, ocr_mode="txt")
+        items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
+        document = parsed.middle_json.metadata.document
+        metadata_title = document.title
+        if result["page_count"] is None:
+            result["page_count"] = document.page_count or len(parsed.pages)
+    if page_of is not None:
+        for item in items:
+            item["page_idx"] = page_of[int(item.get("page_idx", 0))]
     if is_pdf or not request.get("pictures_dir"):
         for item in items:  # inline JPEG crops: megabytes we never index
             if str(item.get("img_path", "")).startswith("data:"):
@@ -162,15 +179,11 @@ def run(request: dict) -> dict:
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
             items = read_blank_pages(path, items, warnings)
             read_pictures(path, items, warnings)
+        if heavy:  # after the steps above: the text layer is all these pages give
+            items = sorted([*items, *simple_items(path, heavy)], key=lambda it: int(it.get("page_idx", 0)))
+            warnings.append(heavy_warning(heavy, limit))
         result["outline"] = read_outline(path, warnings)
-    document = parsed.middle_json.metadata.document
-    result.update(
-        ok=True,
-        tier=tier,
-        content_list=items,
-        page_count=document.page_count or len(parsed.pages),
-        title=document.title,
-    )
+    result.update(ok=True, tier=tier, content_list=items, title=metadata_title)
     return result
 
 
