@@ -14,7 +14,7 @@ from pathlib import Path
 
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.read import Images, read_section, render_images
-from indexer.answers.folders import in_folder, normalise_folder, subfolders
+from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
 from indexer.answers.toc import TocBuilder, check_depth, failure
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.lifecycle import LibraryConfig, OpenIndex
@@ -35,14 +35,19 @@ class Library(OpenIndex):
 
     def toc(
         self, doc_id: int | None = None, max_depth: int | None = None, sec_id: int | None = None,
-        after: int | None = None, path: str | None = None, page: int = 1,
+        after: int | None = None, path: str | None = None, page: int = 1, skipped: bool = False,
     ) -> Toc:
         """The map: all documents (or those under a folder, `path`), one document, or one
         section's subtree; folded to the token budget.
 
         `after` pages on through a section whose direct sub-sections do not fit in one answer;
-        `page` through the documents of a folder too large for their sections.
+        `page` through the documents of a folder too large for their sections; `skipped`: the
+        files of the folder that are not indexed, and why.
         """
+        if skipped:
+            if (doc_id, sec_id, after, path, max_depth, page) != (None, None, None, None, None, 1):
+                raise InvalidArgument("skipped=true lists the files not indexed: give it alone")
+            return TocBuilder(self.store, self.display_path, self.config.token_budget).skipped(self.skipped())
         with self.store.snapshot():
             return self._toc(doc_id, max_depth, sec_id, after, path, page)
 
@@ -76,6 +81,11 @@ class Library(OpenIndex):
                 f"Semantic search is catching up: {left.paragraphs:,} paragraphs of {left.documents} document(s) "
                 f"left{eta}; reading and keyword search work now."
             )
+        passed = [p for p, _ in self.skipped() if folder is None or p.startswith(folder + "/")]
+        if passed:
+            toc.n_skipped = len(passed)
+            example = shorten_path(passed[0], 20)
+            notes.append(f"{len(passed):,} file(s) here are not indexed (e.g. {example}): get_toc(skipped=true) says why.")
         if notes:
             toc.hint = " ".join([*notes, toc.hint] if toc.hint else notes)
         return toc
@@ -87,6 +97,11 @@ class Library(OpenIndex):
         if folder is None:
             return None, None
         docs = self._under(folder)
+        if not docs and (passed := [p for p, _ in self.skipped() if p == folder or p.startswith(folder + "/")]):
+            raise NotFound(
+                f"no document under {path!r}: its {len(passed):,} file(s) are not indexed "
+                "(get_toc(skipped=true) says why)"
+            )
         if not docs:
             tops = subfolders([d for d in self.store.documents() if d.readable], self.display_path, None)
             valid = ", ".join(list(tops)[:12]) + (", …" if len(tops) > 12 else "")

@@ -165,10 +165,20 @@ class FolderInfo(BaseModel):
     n_pages: int = Field(0, description="Their pages (PDFs and slide decks).")
 
 
+class SkippedFile(BaseModel):
+    path: str = Field(description="As the map writes paths; a folder ends in '/'.")
+    reason: str = Field(description="Why it is not indexed (an unsupported type, a folder that cannot be opened, …).")
+
+
 class Toc(BaseModel):
     documents: list[DocumentInfo]
     pending: list[str] = Field(default_factory=list)
     failed: list[FailedDocument] = Field(default_factory=list)
+    skipped: list[SkippedFile] = Field(
+        default_factory=list, description="Files in the folder that are not indexed, with why: get_toc(skipped=true)."
+    )
+    n_skipped: int = Field(0, description="How many files and folders of the folder are not indexed.")
+    shows: Literal["map", "skipped"] = Field("map", description="The map, or the list get_toc(skipped=true) asks for.")
     path: str | None = Field(None, description="The folder shown (a path prefix), when scoped.")
     folders: list[FolderInfo] = Field(
         default_factory=list, description="With many documents: the sub-folders of the folder shown, with their counts."

@@ -194,8 +194,12 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             int,
             Field(ge=1, le=MAX_ID, description="Page of a folder listed one line per document (the note says how many)."),
         ] = 1,
+        skipped: Annotated[
+            bool, Field(description="List the folder's files that are not indexed (unsupported type, unreadable, "
+                        "links out of the folder) with why, instead of the map; the map's note says how many.")
+        ] = False,
     ) -> Annotated[CallToolResult, Toc]:
-        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page), render_toc)
+        return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page, skipped), render_toc)
 
     @server.tool(
         annotations=READ_ONLY,

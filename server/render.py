@@ -16,7 +16,9 @@ from server.settings import explain
 
 def render_toc(toc: Toc) -> str:
     lines: list[str] = []
-    if not toc.documents and not toc.pending and not toc.failed and not toc.truncated:
+    if toc.shows == "skipped":
+        lines.extend(f"Skipped: {s.path} — {s.reason}" for s in toc.skipped)
+    elif not toc.documents and not toc.pending and not toc.failed and not toc.truncated:
         lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
     if toc.folders:
         lines.append("Folders: " + "; ".join(

@@ -21,7 +21,7 @@ from indexer.answers.folders import (
 )
 from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
 from indexer.errors import InvalidArgument, NotFound
-from indexer.models import DocumentInfo, FailedDocument, FolderInfo, Toc
+from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
 from indexer.tokens import count_tokens, shorten
 
@@ -57,6 +57,7 @@ PERMANENT = "Editing or replacing a failed file retries it."
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
 DOCUMENT_LINE = 32  # (id) path — title | N pages | N sections, N paragraphs, N tokens | vN
 FAILED_LINE = 10  # Failed: (id) path — reason
+SKIPPED_LINE = 6  # Skipped: path — reason
 REASON_TOKENS = 60  # a failure's reason is cut to this in the map
 WARNING_TOKENS = 60  # a document's warning is cut to this in its own map …
 BRIEF_WARNING_TOKENS = 24  # … and to this, the first one only, in the map of all documents
@@ -237,6 +238,22 @@ class TocBuilder:
         if opened.cut:
             notes.append(more_note(doc.doc_id, *opened.cut))
         return Toc(documents=[info], truncated=bool(notes), hint=" ".join(notes) or None)
+
+    def skipped(self, skipped: list[tuple[str, str]]) -> Toc:
+        """The files and folders the folder walk passed over, with why, as many as fit."""
+        budget = self.token_budget - NOTES
+        listed: list[SkippedFile] = []
+        for path, reason in skipped:
+            cost = SKIPPED_LINE + count_tokens(path) + count_tokens(reason)
+            if cost > budget:
+                break
+            budget -= cost
+            listed.append(SkippedFile(path=path, reason=reason))
+        left = len(skipped) - len(listed)
+        hint = f"{left:,} more not listed (the budget is full)." if left else None
+        if not skipped:
+            hint = "Every file of a supported type in the folder is indexed (or listed as pending or failed by get_toc())."
+        return Toc(documents=[], skipped=listed, n_skipped=len(skipped), shows="skipped", truncated=bool(left), hint=hint)
 
     def _listed(self, names: list[str], budget: int) -> tuple[list[str], int]:
         """As many names as fit in `budget` tokens, and what they cost."""

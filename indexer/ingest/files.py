@@ -2,7 +2,9 @@
 
 Hidden, temporary and lock files are never indexed; a file name that is not valid
 UTF-8 is kept with `\\xNN` escapes; links are followed to where they lead. `Folders`
-walks the served roots for them.
+walks the served roots for them, and keeps what it passed over that a user would look for
+(`skipped`: a file of a type it does not read, a folder it may not open, a link out of the
+served folder), so that the map can say "not indexed, and why" rather than nothing.
 """
 
 from __future__ import annotations
@@ -18,12 +20,22 @@ _TEMP_PREFIXES = ("~$", ".#", ".~lock.")
 _TEMP_SUFFIXES = (".swp", ".swo", ".tmp", ".temp", ".part", ".crdownload", ".download", "~", ".bak")
 
 
+def is_scratch(path: Path) -> bool:
+    """A hidden, temporary or lock file: passed over without a word."""
+    name = path.name
+    return name.startswith(".") or name.startswith(_TEMP_PREFIXES) or name.endswith(_TEMP_SUFFIXES)
+
+
 def is_indexable(path: Path) -> bool:
     """A supported extension and not a hidden, temporary or lock file."""
-    name = path.name
-    if name.startswith(".") or name.startswith(_TEMP_PREFIXES) or name.endswith(_TEMP_SUFFIXES):
-        return False
-    return is_supported(path)
+    return not is_scratch(path) and is_supported(path)
+
+
+def unsupported(path: Path) -> str:
+    return f"not a supported type ({path.suffix.lower() or 'no extension'})"
+
+
+OUTSIDE = "a link to outside the served folder: not followed"
 
 
 def relative_key(path: Path, root: Path) -> str:
@@ -82,6 +94,7 @@ class Folders:
     def __init__(self, roots: list[Path], excluded: list[Path] | None = None):
         self.roots = [r.resolve() for r in roots]
         self.excluded = [e.resolve() for e in excluded or []]
+        self.skipped: dict[tuple[str, str], str] = {}  # (root, relpath) → why it is not indexed
 
     def scan(self) -> dict[tuple[str, str], Path]:
         """Every indexable file under the roots, as `(root, relpath) → path`.
@@ -91,20 +104,53 @@ class Folders:
         file that is indexed under its own name is skipped (one document, not two).
         """
         found: dict[tuple[str, str], Path] = {}
+        self.skipped = {}
         for root in self.roots:
             found.update(self.scan_dir(root, root))
         return dict(sorted(found.items()))  # new files get ids in path order
 
     def scan_dir(self, root: Path, top: Path) -> dict[tuple[str, str], Path]:
+        """The documents under `top`; what it passes over replaces `skipped` under `top`."""
         found: dict[tuple[str, str], Path] = {}
-        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+        under = "" if top == root else relative_key(top, root) + "/"
+        self.skipped = {k: v for k, v in self.skipped.items() if not (k[0] == str(root) and k[1].startswith(under))}
+
+        def unreadable(error: OSError) -> None:
+            if error.filename and Path(error.filename) != root:
+                key = (str(root), relative_key(Path(error.filename), root) + "/")
+                self.skipped[key] = f"cannot open folder: {error.strerror or error}"
+
+        for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable, followlinks=False):
             here = Path(dirpath)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self.is_excluded(here / d))
             for name in sorted(filenames):
                 path = here / name
-                if is_indexable(path) and self.within_root(path, root) and not self.is_duplicate_link(path, root):
-                    found[(str(root), relative_key(path, root))] = path
+                if is_indexable(path) and self.within_root(path, root):
+                    if not self.is_duplicate_link(path, root):
+                        found[(str(root), relative_key(path, root))] = path
+                elif reason := self.skip_reason(path, root):
+                    self.skipped[(str(root), relative_key(path, root))] = reason
         return found
+
+    def skip_reason(self, path: Path, root: Path) -> str | None:
+        """Why a file a user may look for is not a document (None: it is one, or it is scratch)."""
+        if is_scratch(path) or self.is_excluded(path):
+            return None
+        if not is_supported(path):
+            return unsupported(path)
+        return None if self.within_root(path, root) else OUTSIDE
+
+    def note(self, path: Path, root: Path) -> None:
+        """Keep `skipped` right for one path a file event names (a file, or one that is gone)."""
+        key = (str(root), relative_key(path, root))
+        if path.exists() or path.is_symlink():
+            if reason := self.skip_reason(path, root):
+                self.skipped[key] = reason
+            else:
+                self.skipped.pop(key, None)
+        else:  # gone, and whatever was under it if it was a folder
+            self.skipped = {k: v for k, v in self.skipped.items() if k != key and not (
+                k[0] == key[0] and k[1].startswith(key[1] + "/"))}
 
     def within_root(self, path: Path, root: Path) -> bool:
         return real_path(path).is_relative_to(root)

@@ -125,6 +125,8 @@ class Indexer:
                 files.update(self.folders.scan_dir(root, path))
             elif self.folders.is_document(path, root):
                 files[(str(root), relpath)] = path
+            else:
+                self.folders.note(path, root)
             touched.extend(self.store.documents_under(str(root), relpath))
         # What the index holds under these paths but the disk no longer shows is gone.
         gone = {d.doc_id: d for d in touched if (d.root, d.relpath) not in files}

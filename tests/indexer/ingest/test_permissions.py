@@ -1,5 +1,5 @@
-"""A file the server may not read fails with that reason, and is indexed once it is made
-readable, though a chmod leaves its size and mtime as they were.
+"""A file the server may not read fails with that reason, a folder it may not open is named as
+skipped, and both are indexed once made readable, though a chmod leaves size and mtime as they were.
 
 Tests run as root, who reads any file; so the library runs in a child process in a user
 namespace of its own (`unshare --user`), where root's files are checked by their owner bits
@@ -31,13 +31,16 @@ background = BackgroundIndexer(library, debounce=0.3)
 background.start()
 background.wait_idle(120)
 toc = library.toc()
-before = {"failed": [(f.path, f.reason) for f in toc.failed], "docs": [d.path for d in toc.documents]}
+before = {"failed": [(f.path, f.reason) for f in toc.failed], "docs": [d.path for d in toc.documents],
+          "skipped": [(s.path, s.reason) for s in library.toc(skipped=True).skipped]}
 os.chmod(secret, 0o644)
+os.chmod(folder / "locked", 0o755)
 deadline = time.monotonic() + 60
-while time.monotonic() < deadline and "secret.md" not in [d.path for d in library.toc().documents if d.status == "ready"]:
+while time.monotonic() < deadline and len([d for d in library.toc().documents if d.status == "ready"]) < 3:
     time.sleep(0.2)
 hits = library.retrieve("walrus", top_k=1).results
-after = {"docs": [d.path for d in library.toc().documents], "hit": hits[0].text if hits else None}
+after = {"docs": [d.path for d in library.toc().documents], "hit": hits[0].text if hits else None,
+         "skipped": library.toc().n_skipped}
 background.stop()
 library.close()
 print(json.dumps({"before": before, "after": after}))
@@ -56,6 +59,8 @@ def test_a_file_made_readable_is_indexed(folder: Path, tmp_path: Path, models_di
     write(folder, "open.md", "# Open\n\nAnyone may read about otters.")
     secret = write(folder, "secret.md", "# Secret\n\nThe walrus keeps the key.")
     secret.chmod(0o000)
+    write(folder, "locked/inside.md", "# Inside\n\nA locked folder holds this.")
+    (folder / "locked").chmod(0o000)
     run = subprocess.run(
         ["unshare", "--user", sys.executable, "-c", CHILD, str(folder), str(tmp_path / "data"), str(models_dir)],
         capture_output=True, text=True, timeout=300, cwd=REPO,
@@ -65,5 +70,7 @@ def test_a_file_made_readable_is_indexed(folder: Path, tmp_path: Path, models_di
     assert result["before"]["docs"] == ["open.md"]
     assert result["before"]["failed"] == [["secret.md", result["before"]["failed"][0][1]]]
     assert "permission denied" in result["before"]["failed"][0][1]
-    assert result["after"]["docs"] == ["open.md", "secret.md"], "made readable: indexed without any other change"
+    assert result["before"]["skipped"] == [["locked/", "cannot open folder: Permission denied"]]
+    assert sorted(result["after"]["docs"]) == ["locked/inside.md", "open.md", "secret.md"], "made readable: indexed"
+    assert result["after"]["skipped"] == 0
     assert result["after"]["hit"] and "walrus" in result["after"]["hit"]
