@@ -215,6 +215,11 @@ class OpenIndex:
         patience = None if wait else SLOW_PARSE_S
         return self._tracked(lambda record: self.indexer.sync_paths(paths, record, patience), progress, wait)
 
+    def finish_parses(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Wait for the parses a reconcile left running (`wait=False`) and commit them: a one-shot
+        command reports every file as indexed or failed, never as still indexing."""
+        return self._tracked(lambda record: self.indexer.sync({}, [], record, None), progress, wait=False)
+
     def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
         """Once per run, parse again the files whose failure may pass (a time limit on a busy
         machine, a killed parser; a failed document, or a new version whose previous one
@@ -266,9 +271,16 @@ class OpenIndex:
     def display_path(self, doc: DocumentRow) -> str:
         """The relpath; with several roots, after the root's label (its name, or as much of its
         path as tells it from the others)."""
+        return self.shown_path(doc.root, doc.relpath)
+
+    def shown_path(self, root: str, relpath: str) -> str:
         if len(self.config.roots) == 1:
-            return doc.relpath
-        return f"{self._labels.get(doc.root, Path(doc.root).name)}/{doc.relpath}"
+            return relpath
+        return f"{self._labels.get(root, Path(root).name)}/{relpath}"
+
+    def skipped(self) -> list[tuple[str, str]]:
+        """What the folder walk passed over that a user may look for: (shown path, why), by path."""
+        return sorted((self.shown_path(root, relpath), why) for (root, relpath), why in self.indexer.folders.skipped.items())
 
     def vectors_left(self) -> CatchUpState | None:
         """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
