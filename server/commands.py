@@ -1,0 +1,118 @@
+"""The one-shot commands a person runs in a terminal: `index`, `toc`, `search`, `read`.
+
+Each brings the index in line with the folders first (with a progress bar on stderr), then
+prints on stdout exactly the text the agent's tool would return.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from server.settings import Settings, explain
+
+
+def open_library(settings: Settings):  # noqa: ANN202
+    from indexer.library import Library
+
+    return Library(settings.library_config())
+
+
+SETTLE_ROUNDS = 30  # a one-shot command waits this many times SETTLE_S for files being written
+
+
+def _reconcile_with_bar(library) -> None:  # noqa: ANN001
+    import time
+
+    from tqdm import tqdm
+
+    from indexer.ingest.versions import SETTLE_S
+
+    bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
+
+    def progress(p) -> None:  # noqa: ANN001
+        bar.total = p.total
+        bar.set_postfix_str(f"{p.action}: {p.path}"[-60:], refresh=False)
+        bar.update(p.done - bar.n)
+
+    try:
+        report = library.reconcile(progress, wait=False)
+        for _ in range(SETTLE_ROUNDS):  # files read mid-save: read again once they settle (no watcher here)
+            if not report.deferred:
+                break
+            time.sleep(SETTLE_S)
+            again = library.sync_paths(report.deferred, progress, wait=False)
+            report.indexed += again.indexed
+            report.failed += again.failed
+            report.unchanged = [r for r in report.unchanged if r not in again.indexed + again.failed]
+            report.deferred = again.deferred
+    finally:
+        bar.close()
+    embedded = _wait_for_vectors(library)
+    still = f"; {len(report.deferred)} still being written, indexed by a later run" if report.deferred else ""
+    print(
+        f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
+        f"{len(report.failed)} failed, {len(report.removed)} removed{still}; {embedded} paragraphs embedded",
+        file=sys.stderr,
+    )
+
+
+def _wait_for_vectors(library) -> int:  # noqa: ANN001
+    """Documents are readable once parsed; show the vectors catching up (paragraphs, rate, ETA)."""
+    from tqdm import tqdm
+
+    start = library.catchup.embedded
+    if library.catchup.busy:
+        bar = tqdm(total=0, unit="para", desc="embedding", file=sys.stderr, disable=None, dynamic_ncols=True)
+        try:
+            while not library.catchup.wait(0.5):
+                left = library.vectors_left()
+                done = library.catchup.embedded - start
+                bar.total = done + (left.paragraphs if left else 0)
+                bar.update(done - bar.n)
+        finally:
+            bar.close()
+    return library.catchup.embedded - start
+
+
+def index(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_toc
+
+    with open_library(settings) as library:
+        _reconcile_with_bar(library)
+        toc = library.toc(max_depth=0)
+        for failed in toc.failed:
+            print(f"failed: {failed.path} — {explain(failed.reason)}", file=sys.stderr)
+        print(f"index: {settings.index_dir()}", file=sys.stderr)
+        print(render_toc(toc))
+    return 0
+
+
+def toc(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_toc
+
+    with open_library(settings) as library:
+        _reconcile_with_bar(library)
+        print(render_toc(library.toc(args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page)))
+    return 0
+
+
+def search(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_retrieve
+
+    with open_library(settings) as library:
+        _reconcile_with_bar(library)
+        found = library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)
+        print(render_retrieve(found))
+    return 0
+
+
+def read(args: argparse.Namespace, settings: Settings) -> int:
+    from server.render import render_section
+
+    with open_library(settings) as library:
+        _reconcile_with_bar(library)
+        print(render_section(
+            library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
+        ))
+    return 0

@@ -1,0 +1,69 @@
+"""`deepread-mcp doctor`: what will parse what here, offline, and how to do better."""
+
+from __future__ import annotations
+
+import argparse
+
+from server.settings import Settings
+
+
+def doctor(args: argparse.Namespace, settings: Settings) -> int:
+    """What will parse what, offline, and how to do better."""
+    from importlib.metadata import version
+
+    from indexer.store.embedder import Embedder
+    from indexer.errors import ModelUnavailable
+    from indexer.parse.formats import TEXT_PARSERS
+    from indexer.parse.mineru import MINERU_FORMATS, tier_status
+    from indexer.parse.mineru_worker import best_tier
+
+    ok = True
+    try:
+        embedder = Embedder(settings.models_dir(), settings.embedding_model)
+        print(f"embedding model: {embedder.name} ({embedder.dim} dimensions) loads offline: ok")
+        runs_on = ", ".join(p.removesuffix("ExecutionProvider") for p in embedder.providers) or "unknown"
+        print(f"  runs on: {runs_on} (CUDA when onnxruntime-gpu is installed and a GPU is visible; see the README)")
+    except ModelUnavailable as exc:
+        ok = False
+        print(f"embedding model: {exc}")
+    if settings.mineru_url:
+        ok = check_mineru_server(settings) and ok
+    home = settings.mineru_dir()
+    tiers = tier_status(home)
+    print(f"MinerU {version('mineru')}; its models and config live in {home}")
+    for tier, state in tiers.items():
+        found = "installed" if state["ready"] else f"not installed ({state['missing']} files missing)"
+        print(f"  {tier} tier models: {found}")
+    best = best_tier(tiers)
+    print("formats:")
+    print(f"  {' '.join(sorted(TEXT_PARSERS))}: built-in parser")
+    if best == "flash":
+        from indexer.parse import ocr
+
+        problem = ocr.unavailable()
+        scans = f"scanned PDFs are marked failed: {problem}" if problem else "scanned PDFs: RapidOCR, offline"
+        print("  .pdf: MinerU flash tier (text layer only; heading depth from the PDF outline, numbering and"
+              f" type size; {scans})")
+    else:
+        print(f"  .pdf: MinerU {best} tier (layout models, OCR for scans)")
+    others = " ".join(sorted(s for s in MINERU_FORMATS if s != ".pdf"))
+    print(f"  {others}: MinerU, read natively (no models needed)")
+    if best == "flash":
+        print("for better PDF layout, tables and OCR (needs internet once, about 0.8 GB):")
+        print(f"  MINERU_HOME={home} mineru-kit models download --tier basic --source huggingface")
+        print("  (or --tier standard for the vision-language model, about 2 GB more); then restart the server.")
+    return 0 if ok else 1
+
+
+def check_mineru_server(settings: Settings) -> bool:
+    """The MinerU server PDFs and office files are sent to: does it answer, and with which tiers."""
+    from indexer.parse.remote import MineruClient, RemoteRejected, RemoteUnavailable
+
+    key = settings.mineru_api_key.get_secret_value() if settings.mineru_api_key else None
+    try:
+        tier = MineruClient(settings.mineru_url or "", key, timeout_s=30).best_tier()
+    except (RemoteUnavailable, RemoteRejected) as exc:
+        print(f"MinerU server: {exc}; files it would parse are marked failed (retried when it is back)")
+        return False
+    print(f"MinerU server: {settings.mineru_url} answers; PDFs and office files are parsed there, {tier} tier")
+    return True

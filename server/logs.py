@@ -1,0 +1,31 @@
+"""Logging for a server whose stdout may be the protocol: stderr and `deepread.log` in the index dir."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+
+from server.settings import Settings
+
+
+def setup_logging(settings: Settings, quiet: bool) -> None:
+    """Logs go to stderr and to `deepread.log` in the index dir; never to stdout."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+        handler.close()  # the log file's handle, when logging is set up again
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(formatter)
+    stderr.setLevel(logging.ERROR if quiet else settings.log_level)
+    root.addHandler(stderr)
+    index_dir = settings.index_dir()
+    index_dir.mkdir(parents=True, exist_ok=True)
+    logfile = logging.handlers.RotatingFileHandler(index_dir / "deepread.log", maxBytes=5_000_000, backupCount=2)
+    logfile.setFormatter(formatter)
+    logfile.setLevel(settings.log_level)
+    root.addHandler(logfile)
+    root.setLevel(settings.log_level)
+    for noisy in ("httpx", "chromadb", "onnxruntime", "fastembed", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -1,0 +1,94 @@
+"""`deepread-mcp serve`: the MCP server over stdio or Streamable HTTP, with the folder followed
+in the background. Nothing here writes to stdout: under stdio it belongs to the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import logging
+import socket
+import sys
+
+from indexer.errors import DeepreadError
+from server.commands import open_library
+from server.logs import setup_logging
+from server.settings import Settings
+
+log = logging.getLogger("deepread")
+
+
+def serve(args: argparse.Namespace, settings: Settings) -> int:
+    from indexer.background import BackgroundIndexer
+    from server.app import build_server
+    from server.http import resolve_token
+
+    listening = listen(settings) if settings.transport == "http" else None  # a port in use is told before anything starts
+    token = resolve_token(settings) if listening is not None else None
+    with open_library(settings) as library:
+        background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
+        server = build_server(library, settings.log_level)
+        setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
+        log.info(
+            "serving %s (index: %s; embedding on %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir(),
+            ", ".join(library.embedder.providers) or "an unknown provider",
+        )
+        background.start()
+        try:
+            if listening is not None:
+                serve_http(server, settings, listening, token)
+            else:
+                if sys.stdin.isatty():
+                    print(
+                        "deepread-mcp speaks MCP on stdin/stdout: an agent host starts it (see README, mcp.json).\n"
+                        "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops.",
+                        file=sys.stderr,
+                    )
+                server.run()
+        finally:
+            background.stop()
+    return 0
+
+
+def listen(settings: Settings) -> socket.socket:
+    """The HTTP port, bound and listening before the index opens: a port in use is an error at
+    once, not a uvicorn log line after indexing started. Connections wait in its backlog until
+    the server takes them."""
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((settings.host, settings.port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise DeepreadError(f"port {settings.port} is in use; choose another with --port") from None
+        raise DeepreadError(
+            f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}; choose another --host or --port"
+        ) from None
+    sock.listen(2048)
+    return sock
+
+
+def serve_http(server, settings: Settings, listening: socket.socket, token: str | None) -> None:  # noqa: ANN001
+    """Streamable HTTP behind the bearer-token check (server/http.py), on our own uvicorn so that
+    its logs go where ours go (stderr and the log file; uvicorn's default sends access lines to stdout)."""
+    import uvicorn
+
+    from server.http import BearerTokenMiddleware, RefusalHintMiddleware, transport_security, url_host
+
+    security = transport_security(settings)
+    app = RefusalHintMiddleware(server.streamable_http_app(host=settings.host, transport_security=security))
+    if token is not None:
+        app = BearerTokenMiddleware(app, token)
+    if security is not None:
+        allowed = "any" if not security.enable_dns_rebinding_protection else ", ".join(security.allowed_hosts)
+        log.info("HTTP requests may address Host: %s", allowed)
+    log.info(
+        "Streamable HTTP on http://%s:%d/mcp (%s)", url_host(settings.host), settings.port,
+        "bearer token required" if token is not None else "no token",
+    )
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_config=None, log_level=settings.log_level.lower(),
+    )
+    uvicorn.Server(config).run(sockets=[listening])
