@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for folder in settings.folder_paths():
         if not folder.is_dir():
-            print(f"deepread-mcp: {folder} is not a folder", file=sys.stderr)
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            print(f"deepread-mcp: {folder} {problem}", file=sys.stderr)
             return 2
     setup_logging(settings, quiet=args.command != "serve")
     try:
@@ -100,7 +101,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--poll", action="store_const", const=True, help="poll for changes (network drives, containers)")
     serve.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not follow changes")
 
-    index = sub.add_parser("index", parents=[common], help="index folders once, with a progress bar")
+    index = sub.add_parser(
+        "index", parents=[common], help="index folders once, with a progress bar", epilog=commands.INDEX_EXIT,
+    )
     index.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
 
     folder_opt = argparse.ArgumentParser(add_help=False)

@@ -21,7 +21,9 @@ def open_library(settings: Settings):  # noqa: ANN202
 SETTLE_ROUNDS = 30  # a one-shot command waits this many times SETTLE_S for files being written
 
 
-def _reconcile_with_bar(library) -> None:  # noqa: ANN001
+def _reconcile_with_bar(library, finish: bool = False):  # noqa: ANN001, ANN202 (a ReconcileReport)
+    """Reconcile with a progress bar, read again the files caught mid-save; `finish`: also wait
+    for the parses a reconcile leaves running, so that every file ends indexed or failed."""
     import time
 
     from tqdm import tqdm
@@ -46,6 +48,10 @@ def _reconcile_with_bar(library) -> None:  # noqa: ANN001
             report.failed += again.failed
             report.unchanged = [r for r in report.unchanged if r not in again.indexed + again.failed]
             report.deferred = again.deferred
+        if finish:
+            carried = library.finish_parses(progress)
+            report.indexed += carried.indexed
+            report.failed += carried.failed
     finally:
         bar.close()
     embedded = _wait_for_vectors(library)
@@ -55,6 +61,7 @@ def _reconcile_with_bar(library) -> None:  # noqa: ANN001
         f"{len(report.failed)} failed, {len(report.removed)} removed{still}; {embedded} paragraphs embedded",
         file=sys.stderr,
     )
+    return report
 
 
 def _wait_for_vectors(library) -> int:  # noqa: ANN001
@@ -76,16 +83,29 @@ def _wait_for_vectors(library) -> int:  # noqa: ANN001
 
 
 def index(args: argparse.Namespace, settings: Settings) -> int:
+    """Index once and tell the truth: every file ends indexed or failed (each failure printed
+    with its reason), and the exit status says whether any failed (`INDEX_EXIT`)."""
+    from indexer.answers.toc import failure, kept_note
     from server.render import render_toc
 
     with open_library(settings) as library:
-        _reconcile_with_bar(library)
-        toc = library.toc(max_depth=0)
-        for failed in toc.failed:
-            print(f"failed: {failed.path} — {explain(failed.reason)}", file=sys.stderr)
+        report = _reconcile_with_bar(library, finish=True)
+        failed = 0
+        for doc in library.store.documents():
+            if doc.status == "failed":
+                print(f"failed: {library.display_path(doc)} — {explain(failure(doc))}", file=sys.stderr)
+            elif note := kept_note(doc):
+                print(f"failed: {library.display_path(doc)} — {explain(note)}", file=sys.stderr)
+            else:
+                continue
+            failed += 1
         print(f"index: {settings.index_dir()}", file=sys.stderr)
-        print(render_toc(toc))
-    return 0
+        print(render_toc(library.toc(max_depth=0)))
+    return 1 if failed or report.deferred else 0
+
+
+INDEX_EXIT = """exit status: 0 every file is indexed; 1 a file failed (each is printed with its reason) or was
+still being written after a minute; 2 the command or its settings are wrong."""
 
 
 def toc(args: argparse.Namespace, settings: Settings) -> int:

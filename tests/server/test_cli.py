@@ -90,7 +90,7 @@ def test_index_waits_for_a_file_being_saved(tmp_path: Path) -> None:
 
 def test_bad_arguments_are_explained(tmp_path: Path) -> None:
     missing = run("index", str(tmp_path / "nope"), "--data-dir", str(tmp_path / "d"))
-    assert missing.returncode == 2 and "is not a folder" in missing.stderr
+    assert missing.returncode == 2 and f"{tmp_path / 'nope'} does not exist" in missing.stderr
     nothing = run("serve", env={"DEEPREAD_FOLDERS": ""})
     assert nothing.returncode == 2 and "give a folder" in nothing.stderr
     budget = run("index", str(tmp_path), "--token-budget", "5", "--data-dir", str(tmp_path / "d"))
@@ -159,3 +159,30 @@ def test_doctor_says_what_parses_what(tmp_path: Path) -> None:
     assert ".pdf: MinerU flash tier" in result.stdout
     assert f"MINERU_HOME={tmp_path / 'd' / 'mineru'} mineru-kit models download --tier basic" in result.stdout
     assert not (Path.home() / ".mineru").exists(), "nothing is written to the user's home"
+
+
+def test_index_waits_for_every_file_and_fails_loudly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`index` ends with every file indexed or failed, never "still indexing": a parse that
+    outlives its batch (here every PDF parse: the batch's patience is cut to 0.5 s) is waited
+    for; a failure is printed with its reason and the exit status is 1."""
+    from server import cli
+    from tests.indexer.parse.test_documents import make_report
+
+    monkeypatch.setattr("indexer.lifecycle.SLOW_PARSE_S", 0.5)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    make_report(docs / "report.pdf")
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert cli.main(["index", str(docs), *data]) == 0
+    out = capsys.readouterr()
+    assert "1 indexed, 0 unchanged, 0 failed" in out.err and "Still indexing" not in out.out
+    assert out.out.startswith("(1) report.pdf")
+
+    (docs / "broken.pdf").write_bytes(b"%PDF-1.7\nnot really a PDF")
+    assert cli.main(["index", str(docs), *data]) == 1
+    out = capsys.readouterr()
+    assert "0 indexed, 1 unchanged, 1 failed" in out.err
+    assert "failed: broken.pdf — not a readable PDF" in out.err
+

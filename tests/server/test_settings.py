@@ -394,12 +394,12 @@ def test_serve_refuses_folders_that_are_not_folders(
 ) -> None:
     alpha = docs[0]
     missing = tmp_path / "missing"
-    assert_refused(capsys, cli.main(["serve", str(alpha), str(missing)]), f"deepread-mcp: {missing} is not a folder")
+    assert_refused(capsys, cli.main(["serve", str(alpha), str(missing)]), f"deepread-mcp: {missing} does not exist")
     a_file = tmp_path / "notes.md"
     a_file.write_text("# Notes\n")
     assert_refused(capsys, cli.main(["serve", str(a_file)]), f"{a_file} is not a folder")
     monkeypatch.setenv("DEEPREAD_FOLDERS", f"{alpha}{SEP}{missing}")
-    assert_refused(capsys, cli.main(["serve"]), f"{missing} is not a folder")
+    assert_refused(capsys, cli.main(["serve"]), f"{missing} does not exist")
     monkeypatch.setenv("DEEPREAD_FOLDERS", f" {SEP} ")
     assert_refused(capsys, cli.main(["serve"]), "give a folder to serve (or set DEEPREAD_FOLDERS)")
     assert not (home / "share").exists()
