@@ -7,8 +7,12 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Callable
 
 from indexer.errors import DeepreadError
 from server.commands import open_library
@@ -44,10 +48,31 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
                         "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops.",
                         file=sys.stderr,
                     )
+                stop_on_interrupt(lambda: (background.stop(timeout=STOP_GRACE_S), library.close()))
                 server.run()
         finally:
             background.stop()
     return 0
+
+
+STOP_GRACE_S = 1.5  # Ctrl-C: time to finish cleanly before the process ends regardless
+
+
+def stop_on_interrupt(cleanup: Callable[[], object]) -> None:
+    """Ctrl-C (SIGINT) ends a stdio server within 2 s. Python's KeyboardInterrupt would leave the
+    MCP transport's thread blocked reading stdin until the next line; instead the background work
+    gets STOP_GRACE_S to stop, and the process ends. Nothing is lost: every commit is an atomic
+    SQLite transaction, which a kill -9 leaves consistent too, and the parser child dies with us."""
+
+    def interrupted(signum: int, frame: object) -> None:
+        log.info("interrupted: stopping")
+        worker = threading.Thread(target=cleanup, daemon=True)
+        worker.start()
+        worker.join(STOP_GRACE_S)
+        logging.shutdown()
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, interrupted)
 
 
 def listen(settings: Settings) -> socket.socket:
