@@ -1,8 +1,8 @@
-"""Command line: `deepread-mcp serve|index|toc|search|read|doctor`.
+"""Command line: `deepread-mcp serve|index|toc|search|read|doctor|config`.
 
 `serve` runs the MCP server (`server.serve`); the others show a person exactly what the agent
 would see, printing the same text the tools return (`server.commands`), or check the setup
-(`server.doctor`). This module holds the arguments and the dispatch. Nothing here writes to
+(`server.doctor`), or print a host's configuration (`server.hostconfig`). This module holds the arguments and the dispatch. Nothing here writes to
 stdout while serving over stdio: stdout belongs to the protocol.
 """
 
@@ -16,13 +16,13 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from indexer.errors import DeepreadError
-from server import __version__, commands
+from server import __version__, commands, hostconfig
 from server.doctor import doctor
 from server.logs import setup_logging
 from server.serve import serve
 from server.settings import Settings, explain, unknown_variables
 
-COMMANDS = ("serve", "index", "toc", "search", "read", "doctor")
+COMMANDS = ("serve", "index", "toc", "search", "read", "doctor", "config")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deepread-mcp: warning: {problem}", file=sys.stderr)
     if args.command == "doctor":
         return doctor(args, settings)
+    if args.command == "config":
+        return hostconfig.config(args, settings)
     if not settings.folder_paths():
         print("deepread-mcp: give a folder to serve (or set DEEPREAD_FOLDERS)", file=sys.stderr)
         return 2
@@ -134,6 +136,11 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("--end", type=int, default=None, dest="end_para")
     read.add_argument("--part", type=int, default=None, help="part N of paragraph --start, when it is longer than the budget")
     sub.add_parser("doctor", parents=[common], help="check the model and say which parser each format uses")
+    host_config = sub.add_parser(
+        "config", help="print a host configuration for this installation (absolute paths: works with a bare PATH)",
+    )
+    host_config.add_argument("folders", nargs="*", type=Path, metavar="FOLDER", help="folders to serve (default: here)")
+    host_config.add_argument("--host", choices=hostconfig.HOSTS, help="one host's form and place (default: all)")
     return parser
 
 

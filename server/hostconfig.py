@@ -1,0 +1,75 @@
+"""`deepread-mcp config`: a host configuration for *this* installation, ready to paste.
+
+Desktop hosts start servers with a minimal PATH (often `/usr/bin:/bin`), so a bare
+`deepread-mcp` is not found: the configuration names the executable by its absolute path (the
+console script beside this interpreter, else the interpreter itself with `-m server`), and the
+folders made absolute. Paths inside a virtualenv are kept as written, never resolved through
+the venv's symlinks, which would leave the venv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from server.settings import Settings
+
+HOSTS = ("claude-desktop", "claude-code", "cursor", "vscode")
+
+
+def command_line(folders: list[Path]) -> list[str]:
+    """The argv that starts this installation's server on `folders`, absolute throughout."""
+    script = Path(os.path.abspath(sys.executable)).parent / "deepread-mcp"
+    start = [str(script)] if script.is_file() and os.access(script, os.X_OK) else [os.path.abspath(sys.executable), "-m", "server"]
+    return [*start, "serve", *(str(f) for f in folders)]
+
+
+def entry(folders: list[Path]) -> dict[str, object]:
+    argv = command_line(folders)
+    return {"command": argv[0], "args": argv[1:]}
+
+
+def where(host: str, folders: list[Path]) -> str:
+    """Where `host` keeps its MCP servers, or the one command that adds this one."""
+    argv = command_line(folders)
+    if host == "claude-code":
+        return "Claude Code: run\n  claude mcp add deepread -- " + shlex.join(argv)
+    if host == "cursor":
+        return "Cursor: put the mcpServers entry in ~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one)"
+    if host == "vscode":
+        vscode = {"name": "deepread", "type": "stdio", **entry(folders)}
+        return (
+            "VS Code: put the entry under \"servers\" with \"type\": \"stdio\" in .vscode/mcp.json, or run\n"
+            "  code --add-mcp " + shlex.quote(json.dumps(vscode))
+        )
+    places = {
+        "darwin": "~/Library/Application Support/Claude/claude_desktop_config.json",
+        "win32": r"%APPDATA%\Claude\claude_desktop_config.json",
+    }
+    place = places.get(sys.platform, "~/.config/Claude/claude_desktop_config.json")
+    return f"Claude Desktop: merge the mcpServers entry into {place}, then restart Claude Desktop"
+
+
+def config(args: argparse.Namespace, settings: Settings) -> int:
+    """The configuration on stdout (JSON, or Claude Code's command); where it goes on stderr."""
+    folders = settings.folder_paths() or [Path.cwd()]
+    folders = [Path(os.path.abspath(f.expanduser())) for f in folders]
+    for folder in folders:
+        if not folder.is_dir():
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            print(f"deepread-mcp: {folder} {problem}", file=sys.stderr)
+            return 2
+    if args.host == "claude-code":
+        print("claude mcp add deepread -- " + shlex.join(command_line(folders)))
+        return 0
+    if args.host == "vscode":
+        print(json.dumps({"servers": {"deepread": {"type": "stdio", **entry(folders)}}}, indent=2))
+    else:
+        print(json.dumps({"mcpServers": {"deepread": entry(folders)}}, indent=2))
+    for host in [args.host] if args.host else HOSTS:
+        print(where(host, folders), file=sys.stderr)
+    return 0
