@@ -1,7 +1,9 @@
 """Indexing off the request path: one worker thread fed by file events.
 
-The worker first reconciles the whole folder, then waits for paths from the
-watcher. Paths are debounced: the worker waits until no new path has arrived
+In the process that writes the index, the worker first reconciles the whole folder, then
+waits for paths from the watcher. In a process that reads an index another one writes, it
+waits instead for the writer to go, takes over writing (`OpenIndex.take_over`) and goes on as
+the writer does. Paths are debounced: the worker waits until no new path has arrived
 for `debounce` seconds (at most `max_delay` after the first), so a burst of
 writes (an editor's save, a sync client, `git checkout`) is handled once, in
 its final state. The tools keep answering from what is indexed meanwhile.
@@ -23,6 +25,7 @@ from indexer.ingest.watch import FolderWatcher
 log = logging.getLogger(__name__)
 
 IDLE_RETRY_S = 30.0  # quiet this long, the worker parses again the failures that may pass
+TAKEOVER_POLL_S = 1.0  # a reader checks this often whether the writer is gone
 _RETRY: list[Path] = []  # the batch that says so (compared by identity)
 
 
@@ -51,7 +54,7 @@ class BackgroundIndexer:
         limit on a busy machine, a killed parser) are parsed again, with more time (once a run)."""
         self.library = library
         self._counts = Totals()
-        self._embedded_before = library.catchup.embedded
+        self._embedded_before = 0
         self._progress = progress
         self._debounce = debounce
         self._max_delay = max_delay
@@ -59,7 +62,6 @@ class BackgroundIndexer:
         self._collect = False  # a parse left running by an earlier batch is done: commit it
         self._failures = True  # a file may have failed for a reason that passes: retried once idle
         self._retry_after = retry_after
-        library.indexer.lanes.on_finished = self._parse_finished
         self._first_at: float | None = None
         self._last_at = 0.0
         self._wake = threading.Condition()
@@ -74,19 +76,30 @@ class BackgroundIndexer:
 
     @property
     def totals(self) -> Totals:
-        return replace(self._counts, embedded=self.library.catchup.embedded - self._embedded_before)
+        catchup = self.library.catchup
+        return replace(self._counts, embedded=catchup.embedded - self._embedded_before if catchup else 0)
 
     def start(self) -> None:
+        if self.library.writer:
+            self._start_writing()
+        self._thread.start()
+
+    def _start_writing(self) -> None:
+        """This process writes the index: follow the folders (the watcher first, so nothing changed
+        during the reconcile is missed)."""
+        assert self.library.indexer is not None and self.library.catchup is not None
+        self._embedded_before = self.library.catchup.embedded
+        self.library.indexer.lanes.on_finished = self._parse_finished
         self.library.note_scanning()  # get_toc says so from the first moment, before the thread runs
         if self.watcher is not None:
-            self.watcher.start()  # before the reconcile, so nothing changed during it is missed
-        self._thread.start()
+            self.watcher.start()
 
     def stop(self, timeout: float = 30) -> None:
         """Stop after the file being indexed now (its swap is atomic either way)."""
         if self.watcher is not None:
             self.watcher.stop()
-        self.library.indexer.cancel.set()
+        if self.library.indexer is not None:
+            self.library.indexer.cancel.set()
         with self._wake:
             self._stopping = True
             self._wake.notify()
@@ -118,9 +131,26 @@ class BackgroundIndexer:
         if not self._idle.wait(timeout):
             return False
         left = None if timeout is None else max(timeout - (time.monotonic() - started), 0)
-        return self.library.catchup.wait(left) and self._idle.is_set()
+        catchup = self.library.catchup
+        return (catchup is None or catchup.wait(left)) and self._idle.is_set()
+
+    def _await_writing(self) -> bool:
+        """A reader of an index another process writes: until that one is gone, the index changes
+        under us by itself; then this process takes over. False when stopped first."""
+        self._idle.set()
+        while not self.library.take_over():
+            with self._wake:
+                if not self._stopping:
+                    self._wake.wait(TAKEOVER_POLL_S)
+                if self._stopping:
+                    return False
+        self._idle.clear()
+        self._start_writing()
+        return True
 
     def _run(self) -> None:
+        if not self.library.writer and not self._guarded_takeover():
+            return
         # Documents are usable once parsed: nothing here waits for their vectors (the lane's job).
         self._guarded(lambda: self.library.reconcile(self._progress, wait=False), "startup reconcile")
         while True:
@@ -134,6 +164,13 @@ class BackgroundIndexer:
                 lambda: self.library.sync_paths(batch, self._progress, wait=False), f"{len(batch)} changed path(s)"
             )
 
+    def _guarded_takeover(self) -> bool:
+        try:
+            return self._await_writing()
+        except Exception:  # the index stays readable as it is; the log says why writing failed
+            log.exception("taking over the index failed")
+            return False
+
     def _next_batch(self) -> list[Path] | None:
         with self._wake:
             while True:
@@ -143,7 +180,7 @@ class BackgroundIndexer:
                     self._collect = False
                     return []  # a sync of no paths commits what the lanes finished
                 if not self._pending:
-                    if not self.library.indexer.lanes.busy():  # else a parse is under way, or to commit
+                    if self.library.indexer is not None and not self.library.indexer.lanes.busy():  # else a parse is under way, or to commit
                         self._idle.set()
                     if not self._failures:
                         self._wake.wait()

@@ -33,10 +33,6 @@ class ParseError(DeepreadError):
         self.transient = transient
 
 
-class IndexLocked(DeepreadError):
-    """Another process owns the data directory."""
-
-
 class ModelUnavailable(DeepreadError):
     """The embedding model cannot be loaded (missing or corrupt files, no network)."""
 

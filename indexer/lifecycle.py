@@ -1,14 +1,16 @@
 """An open index and its life: the data directory, what it holds, and keeping it in line with the folders.
 
-`OpenIndex` owns the data directory (one process, enforced by a lock file), opens the store,
-the vectors and the embedding model, rebuilds what a changed model, packing or token count
-invalidates, runs the lane on which vectors catch up (`indexer.ingest.catchup`) and the
-reconciles that follow the folders (`indexer.ingest.pipeline`). `indexer.library.Library`
-adds the questions of the tool contract on top.
+`OpenIndex` opens the store, the vectors and the embedding model of a data directory. Many
+processes may open one index; the one holding its lock file writes: it rebuilds what a changed
+model, packing or token count invalidates, runs the lane on which vectors catch up
+(`indexer.ingest.catchup`) and the reconciles that follow the folders (`indexer.ingest.pipeline`).
+The others read the same files and take over writing when the writer is gone (`take_over`).
+`indexer.library.Library` adds the questions of the tool contract on top.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -20,7 +22,6 @@ from typing import Self
 
 from filelock import FileLock, Timeout
 
-from indexer.errors import IndexLocked
 from indexer.ingest.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.ingest.files import check_roots, root_labels
 from indexer.ingest.lanes import LANES, SLOW_PARSE_S
@@ -32,7 +33,7 @@ from indexer.search.hybrid import HybridSearch, SearchMode
 from indexer.search.rerank import Reranker
 from indexer.store.database import DocumentRow, Store
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
-from indexer.store.vectors import VectorIndex
+from indexer.store.vectors import CopyVectors, VectorIndex
 from indexer.structure.passages import PASSAGE_VERSION, vector_ids
 from indexer.structure.sections import STRUCTURE_VERSION
 from indexer.tokens import TOKEN_COUNT_VERSION
@@ -76,42 +77,26 @@ class OpenIndex:
         self._retry_at_start = True  # the first reconcile parses transient failures again
         self._retried: set[tuple[int, str | None]] = set()  # (doc_id, content hash) retried when idle this run
         config.data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock = _acquire(config.data_dir)
-        # The parser's temporary folders: what a killed server left is removed now that we own the dir.
-        work_dir = config.data_dir / "tmp"
-        shutil.rmtree(work_dir, ignore_errors=True)
+        self._lock = _try_lock(config.data_dir)  # None: another process writes this index
+        self.writer = self._lock is not None
+        self._parse_options = MineruOptions(
+            cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
+            home=config.mineru_home or config.data_dir / "mineru",
+            work_dir=config.data_dir / "tmp",
+            timeout_s=config.parse_timeout_s,
+            memory_mb=config.parse_memory_mb,
+            url=config.mineru_url,
+            api_key=config.mineru_api_key,
+        )
+        self._pictures_dir = self._parse_options.pictures_dir
+        self.indexer: Indexer | None = None  # the writer's
+        self.catchup: VectorCatchUp | None = None  # the writer's
+        self._lane_model: Embedder | None = None
         try:
-            self.store = Store(config.data_dir / "index.sqlite3")
+            self.store = Store(config.data_dir / "index.sqlite3", writer=self.writer)
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
-            # A shared Chroma server holds many indexes: name the collection after this one.
-            collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
-            self.vectors = VectorIndex(
-                collection, path=config.data_dir / "chroma", url=config.chroma_url, copy=config.data_dir / "vectors.sqlite3"
-            )
-            self._check_signature()
-            self._check_structure()
-            parse_options = MineruOptions(
-                cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
-                home=config.mineru_home or config.data_dir / "mineru",
-                work_dir=work_dir,
-                timeout_s=config.parse_timeout_s,
-                memory_mb=config.parse_memory_mb,
-                url=config.mineru_url,
-                api_key=config.mineru_api_key,
-            )
-            self._pictures_dir = parse_options.pictures_dir
-            parser = DocumentParser(parse_options)
-            self._check_parser_models(parser)
-            self.indexer = Indexer(
-                self.store,
-                self.vectors,
-                self.embedder,
-                parser,
-                config.roots,
-                config.max_file_bytes,
-                heading_context=config.heading_context,
-                excluded=[config.data_dir],
-                parse_jobs=config.parse_jobs,
+            self.vectors: VectorIndex | CopyVectors = (
+                self._open_for_writing() if self.writer else self._vectors(writer=False)
             )
             reranker = (
                 Reranker(config.reranker, config.models_dir, config.reranker_path, config.embed_threads)
@@ -119,18 +104,79 @@ class OpenIndex:
                 else None
             )
             self.search = HybridSearch(self.store, self.vectors, self.embedder, config.search_mode, reranker)
-            self._lane_model: Embedder | None = None
-            self.catchup = VectorCatchUp(
-                lambda stop, pace: embed_pending(
-                    self.store, self.vectors, self._lane_embedder(), config.heading_context, stop, pace
-                )
-            )
-            self.indexer.versions.on_commit = self.catchup.wake
-            if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
-                self.catchup.wake()
         except BaseException:
-            self._lock.release()
+            if self._lock is not None:
+                self._lock.release()
             raise
+
+    def _vectors(self, writer: bool) -> VectorIndex | CopyVectors:
+        """Chroma for the writer, or for anyone when it is a server (process-safe); the vectors'
+        SQLite copy for a reader of an embedded index (Chroma's embedded store is not process-safe)."""
+        config = self.config
+        copy = config.data_dir / "vectors.sqlite3"
+        if not writer and not config.chroma_url:
+            return CopyVectors(copy)
+        # A shared Chroma server holds many indexes: name the collection after this one.
+        collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
+        return VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url, copy=copy)
+
+    def _open_for_writing(self) -> VectorIndex:
+        """What only the writer runs: the vectors, the checks that rebuild what changed, the
+        parser, the indexer and the vector lane. Returns the vectors."""
+        config = self.config
+        shutil.rmtree(config.data_dir / "tmp", ignore_errors=True)  # what a killed writer's parser left
+        self.vectors = vectors = self._vectors(writer=True)
+        assert isinstance(vectors, VectorIndex)
+        self._check_signature()
+        self._check_structure()
+        parser = DocumentParser(self._parse_options)
+        self._check_parser_models(parser)
+        self.indexer = Indexer(
+            self.store,
+            vectors,
+            self.embedder,
+            parser,
+            config.roots,
+            config.max_file_bytes,
+            heading_context=config.heading_context,
+            excluded=[config.data_dir],
+            parse_jobs=config.parse_jobs,
+        )
+        self.catchup = VectorCatchUp(
+            lambda stop, pace: embed_pending(
+                self.store, vectors, self._lane_embedder(), config.heading_context, stop, pace
+            )
+        )
+        self.indexer.versions.on_commit = self.catchup.wake
+        if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
+            self.catchup.wake()
+        return vectors
+
+    def take_over(self) -> bool:
+        """Become the writer if the one that was is gone: the kernel frees its lock when it exits,
+        even by kill -9. Its commits are all in (each was atomic); a file it was parsing is parsed
+        again by the next reconcile, from the parse cache when it had finished. True once writing."""
+        if self.writer:
+            return True
+        lock = _try_lock(self.config.data_dir)
+        if lock is None:
+            return False
+        self._lock = lock
+        try:
+            self.store.migrate()
+            self.search.vectors = self._open_for_writing()  # the reader's copy is left to the collector:
+        except BaseException:  # a query may still be scanning it
+            lock.release()
+            self._lock = None
+            raise
+        self.writer = True
+        log.info("took over writing the index in %s", self.config.data_dir)
+        return True
+
+    def writer_pid(self) -> str:
+        """The process that writes this index, as it wrote itself down."""
+        owner = self.config.data_dir / "owner.pid"
+        return owner.read_text().strip() if owner.exists() else "unknown"
 
     def _lane_embedder(self) -> Embedder:
         """The vector lane's own copy of the model, loaded on the lane's thread (`indexer.ingest.catchup`)."""
@@ -140,10 +186,12 @@ class OpenIndex:
         return self._lane_model
 
     def close(self) -> None:
-        self.catchup.stop()  # after the batch under way; the next start embeds the rest
+        if self.catchup is not None:
+            self.catchup.stop()  # after the batch under way; the next start embeds the rest
         self.store.close()
         self.vectors.close()
-        self._lock.release()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Self:
         return self
@@ -245,6 +293,10 @@ class OpenIndex:
     def _tracked(
         self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None, wait: bool
     ) -> ReconcileReport:
+        if self.indexer is None:  # another process writes this index and follows its folders
+            return ReconcileReport()
+        assert self.catchup is not None
+
         def record(p: Progress) -> None:
             self.progress = p if p.done < p.total else None
             if progress:
@@ -257,6 +309,9 @@ class OpenIndex:
             report = work(record)
         finally:
             self.progress = None
+            skipped = json.dumps(sorted([r, p, why] for (r, p), why in self.indexer.folders.skipped.items()))
+            if skipped != (self.store.get_meta("skipped") or "[]"):
+                self.store.set_meta("skipped", skipped)
         if wait:
             self.catchup.wait()
             report.embedded = self.catchup.embedded - embedded
@@ -279,15 +334,20 @@ class OpenIndex:
         return f"{self._labels.get(root, Path(root).name)}/{relpath}"
 
     def skipped(self) -> list[tuple[str, str]]:
-        """What the folder walk passed over that a user may look for: (shown path, why), by path."""
-        return sorted((self.shown_path(root, relpath), why) for (root, relpath), why in self.indexer.folders.skipped.items())
+        """What the folder walk passed over that a user may look for: (shown path, why), by path;
+        the writer's walk, kept in the store for the processes that read the index."""
+        if self.indexer is not None:
+            found = [[root, relpath, why] for (root, relpath), why in self.indexer.folders.skipped.items()]
+        else:
+            found = json.loads(self.store.get_meta("skipped") or "[]")
+        return sorted((self.shown_path(root, relpath), why) for root, relpath, why in found)
 
     def vectors_left(self) -> CatchUpState | None:
         """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
         waiting = self.store.awaiting_vectors()
         if not waiting:
             return None
-        return CatchUpState(len(waiting), sum(d.n_paras for d in waiting), self.catchup.rate)
+        return CatchUpState(len(waiting), sum(d.n_paras for d in waiting), self.catchup.rate if self.catchup else None)
 
 
 def _collection_name(data_dir: Path) -> str:
@@ -296,16 +356,12 @@ def _collection_name(data_dir: Path) -> str:
     return f"deepread-{suffix or 'index'}"
 
 
-def _acquire(data_dir: Path) -> FileLock:
+def _try_lock(data_dir: Path) -> FileLock | None:
+    """The writer's lock of this index, or None when another process holds it."""
     lock = FileLock(str(data_dir / "index.lock"))
-    owner_file = data_dir / "owner.pid"
     try:
         lock.acquire(timeout=0)
     except Timeout:
-        owner = owner_file.read_text().strip() if owner_file.exists() else "unknown"
-        raise IndexLocked(
-            f"the index in {data_dir} is in use by another deepread-mcp process (pid {owner}); "
-            "stop it, or give this one its own --data-dir"
-        ) from None
-    owner_file.write_text(str(os.getpid()))
+        return None
+    (data_dir / "owner.pid").write_text(str(os.getpid()))
     return lock

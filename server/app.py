@@ -127,7 +127,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
                 await ctx.report_progress(0, None, "indexing: scanning the folders")
             else:
                 await ctx.report_progress(progress.done, progress.total, f"indexing: {progress.path or 'starting'}")
-        elif library.catchup.busy and (left := library.vectors_left()) is not None:
+        elif library.catchup is not None and library.catchup.busy and (left := library.vectors_left()) is not None:
             eta = f", ~{left.eta_s:.0f} s left" if left.eta_s is not None else ""
             await ctx.report_progress(
                 library.catchup.embedded, library.catchup.embedded + left.paragraphs,

@@ -28,8 +28,16 @@ def _reconcile_with_bar(library, finish: bool = False):  # noqa: ANN001, ANN202 
 
     from tqdm import tqdm
 
+    from indexer.ingest.pipeline import ReconcileReport
     from indexer.ingest.versions import SETTLE_S
 
+    if not library.writer:
+        print(
+            f"deepread-mcp: another deepread-mcp process (pid {library.writer_pid()}) keeps this index up to date; "
+            "answering from it as it is now",
+            file=sys.stderr,
+        )
+        return ReconcileReport()
     bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
 
     def progress(p) -> None:  # noqa: ANN001
@@ -68,6 +76,8 @@ def _wait_for_vectors(library) -> int:  # noqa: ANN001
     """Documents are readable once parsed; show the vectors catching up (paragraphs, rate, ETA)."""
     from tqdm import tqdm
 
+    if library.catchup is None:  # another process writes the index, and embeds
+        return 0
     start = library.catchup.embedded
     if library.catchup.busy:
         bar = tqdm(total=0, unit="para", desc="embedding", file=sys.stderr, disable=None, dynamic_ncols=True)
@@ -90,6 +100,8 @@ def index(args: argparse.Namespace, settings: Settings) -> int:
 
     with open_library(settings) as library:
         report = _reconcile_with_bar(library, finish=True)
+        if not library.writer:
+            _wait_for_writer(library)
         failed = 0
         for doc in library.store.documents():
             if doc.status == "failed":
@@ -102,6 +114,17 @@ def index(args: argparse.Namespace, settings: Settings) -> int:
         print(f"index: {settings.index_dir()}", file=sys.stderr)
         print(render_toc(library.toc(max_depth=0)))
     return 1 if failed or report.deferred else 0
+
+
+def _wait_for_writer(library) -> None:  # noqa: ANN001
+    """`index` beside a running server: wait until that process has indexed every file it knows."""
+    import time
+
+    while busy := [d for d in library.store.documents() if d.status in ("pending", "indexing")]:
+        print(f"deepread-mcp: waiting for process {library.writer_pid()} to index {len(busy)} file(s)", file=sys.stderr)
+        time.sleep(2.0)
+        if library.take_over():  # the writer went away: finish the job here
+            _reconcile_with_bar(library, finish=True)
 
 
 INDEX_EXIT = """exit status: 0 every file is indexed; 1 a file failed (each is printed with its reason) or was

@@ -33,9 +33,10 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
         server = build_server(library, settings.log_level)
         setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
+        role = "writing it" if library.writer else f"reading it while process {library.writer_pid()} writes it"
         log.info(
-            "serving %s (index: %s; embedding on %s)", ", ".join(map(str, settings.folder_paths())), settings.index_dir(),
-            ", ".join(library.embedder.providers) or "an unknown provider",
+            "serving %s (index: %s, %s; embedding on %s)", ", ".join(map(str, settings.folder_paths())),
+            settings.index_dir(), role, ", ".join(library.embedder.providers) or "an unknown provider",
         )
         background.start()
         try:

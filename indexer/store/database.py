@@ -5,116 +5,64 @@ transaction: a concurrent reader sees the old version or the new one, and a
 crash leaves the old one. Vectors live in Chroma keyed by `vec_id`; a vector
 only counts when a current paragraph here points at it.
 
-One connection is shared by the server's threads behind a lock; one process
-owns the data directory (`indexer.lifecycle` holds its lock file), so the CLI
-reads an index only while no server has it open. Rows become typed objects in
-one way (`_typed`), which reads the columns by name and ignores those a later
-migration adds.
+One connection is shared by a process's threads behind a lock. One process writes an index
+(`indexer.lifecycle` holds its lock file); others open it as readers (`writer=False`) and,
+SQLite being in WAL mode, see each commit at their next answer. Rows become typed objects in
+one way (`indexer.store.rows`).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TypeVar
 
+from indexer.errors import NotReady
+from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
 from indexer.store.keywords import KeywordSearch
 from indexer.store.migrations import MIGRATIONS
 from indexer.models import DocumentStructure
 from indexer.tokens import lexical_terms
 
-@dataclass
-class DocumentRow:
-    doc_id: int
-    root: str
-    relpath: str
-    content_hash: str | None
-    size: int | None
-    mtime_ns: int | None
-    status: str
-    reason: str | None
-    title: str | None
-    n_pages: int | None
-    n_sections: int
-    n_paras: int
-    n_tokens: int
-    version: int
-    warnings: str | None  # JSON list: what went wrong without failing the file
-    embedded: int  # 1 once every paragraph of this version has its vector (semantic search covers it)
-    transient: int = 0  # failed for a reason that may pass (time limit, killed parser, I/O): retried by itself
-    retries: int = 0  # times a transient failure was parsed again since the file last changed
-    retried_at: float | None = None  # when last
-
-    @property
-    def warning_list(self) -> list[str]:
-        return json.loads(self.warnings) if self.warnings else []
-
-    @property
-    def readable(self) -> bool:
-        """A version is committed (its sections at least: a document may be headings alone)
-        and not failed since; while a new version is indexed, the previous one stays readable."""
-        return self.status in ("ready", "indexing") and self.n_sections > 0
-
-
-@dataclass
-class SectionRow:
-    doc_id: int
-    sec_id: int
-    title: str
-    level: int
-    parent: int | None
-    n_paras: int
-    n_tokens: int
-    page_start: int | None
-    page_end: int | None
-
-
-@dataclass
-class ParagraphRow:
-    id: int
-    doc_id: int
-    sec_id: int
-    para_idx: int
-    kind: str
-    page: int | None
-    text: str
-    n_tokens: int
-    vec_id: str
-    bbox: str | None = None  # JSON
-    page_end: int | None = None
-    picture: str | None = None  # a kept picture's key (office files)
-    junk: int = 0  # not language (`indexer.parse.junk`): no vector, ranked after real text
-
-    @property
-    def box(self) -> list[int] | None:
-        return json.loads(self.bbox) if self.bbox else None
+SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upgrade the schema
 
 
 class Store(KeywordSearch):
     """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, writer: bool = True):
+        """`writer`: this process writes the index (and brings its schema up to date); another
+        process's `Store` only reads, and sees each of the writer's commits at its next answer."""
         self.path = path
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
-        self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits; a crash keeps the last one
+        self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits, and readers in other processes
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._migrate()
+        if writer:
+            self.migrate()
+        else:
+            self._await_schema()
         self._open_keywords()
+        self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def _migrate(self) -> None:
+    def _await_schema(self, timeout: float = SCHEMA_WAIT_S) -> None:
+        """A reader opened beside a writer that is still creating or upgrading the schema waits for it."""
+        deadline = time.monotonic() + timeout
+        while self._db.execute("PRAGMA user_version").fetchone()[0] < len(MIGRATIONS):
+            if time.monotonic() > deadline:
+                raise NotReady(f"the index in {self.path.parent} is being prepared by the process that writes it")
+            time.sleep(0.2)
+
+    def migrate(self) -> None:
         done = self._db.execute("PRAGMA user_version").fetchone()[0]
         for number, step in enumerate(MIGRATIONS[done:], start=done + 1):
             with self.transaction():
@@ -127,6 +75,10 @@ class Store(KeywordSearch):
         with self._lock:
             self._db.execute("BEGIN")
             try:
+                version = self._db.execute("PRAGMA data_version").fetchone()[0]
+                if version != self._data_version:  # another process committed: what was counted may be stale
+                    self._data_version = version
+                    self.forget_counts()
                 yield
             finally:
                 self._db.execute("COMMIT")
@@ -161,15 +113,15 @@ class Store(KeywordSearch):
     # --- documents -------------------------------------------------------------------
 
     def documents(self) -> list[DocumentRow]:
-        return [_typed(DocumentRow, r) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
+        return [typed(DocumentRow, r) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
 
     def document(self, doc_id: int) -> DocumentRow | None:
         rows = self._query("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
-        return _typed(DocumentRow, rows[0]) if rows else None
+        return typed(DocumentRow, rows[0]) if rows else None
 
     def document_at(self, root: str, relpath: str) -> DocumentRow | None:
         rows = self._query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
-        return _typed(DocumentRow, rows[0]) if rows else None
+        return typed(DocumentRow, rows[0]) if rows else None
 
     def documents_under(self, root: str, relpath: str) -> list[DocumentRow]:
         """The document at `relpath` and every document in the folder `relpath` (root: "." or "")."""
@@ -181,7 +133,7 @@ class Store(KeywordSearch):
                 "SELECT * FROM documents WHERE root = ? AND (relpath = ? OR substr(relpath, 1, ?) = ?)",
                 (root, relpath, len(prefix), prefix),
             )
-        return [_typed(DocumentRow, r) for r in rows]
+        return [typed(DocumentRow, r) for r in rows]
 
     def add_document(self, root: str, relpath: str) -> int:
         """Register a file as pending; returns its new, never reused doc_id."""
@@ -279,7 +231,7 @@ class Store(KeywordSearch):
             "SELECT * FROM documents WHERE embedded = 0 AND status IN ('ready', 'indexing') AND n_sections > 0"
             " ORDER BY n_paras, doc_id"
         )
-        return [_typed(DocumentRow, r) for r in rows]
+        return [typed(DocumentRow, r) for r in rows]
 
     def forget_file_facts(self, suffixes: frozenset[str] | None = None) -> None:
         """Make the next reconcile re-index every file, or those with these suffixes
@@ -338,22 +290,22 @@ class Store(KeywordSearch):
         return {(r["doc_id"], r["sec_id"]): r["title"] for r in rows}
 
     def sections(self, doc_id: int) -> list[SectionRow]:
-        return [_typed(SectionRow, r) for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))]
+        return [typed(SectionRow, r) for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))]
 
     def paragraphs(self, doc_id: int, sec_id: int, start: int, end: int) -> list[ParagraphRow]:
         rows = self._query(
             "SELECT * FROM paragraphs WHERE doc_id = ? AND sec_id = ? AND para_idx BETWEEN ? AND ? ORDER BY para_idx",
             (doc_id, sec_id, start, end),
         )
-        return [_typed(ParagraphRow, r) for r in rows]
+        return [typed(ParagraphRow, r) for r in rows]
 
     def document_paragraphs(self, doc_id: int) -> list[ParagraphRow]:
         rows = self._query("SELECT * FROM paragraphs WHERE doc_id = ? ORDER BY sec_id, para_idx", (doc_id,))
-        return [_typed(ParagraphRow, r) for r in rows]
+        return [typed(ParagraphRow, r) for r in rows]
 
     def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
         rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({_marks(ids)})", ids)
-        return {r["id"]: _typed(ParagraphRow, r) for r in rows}
+        return {r["id"]: typed(ParagraphRow, r) for r in rows}
 
     def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
         """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
@@ -369,17 +321,3 @@ class Store(KeywordSearch):
 
 def _marks(values: list[object] | list[int] | list[str]) -> str:
     return ",".join("?" * len(values))
-
-
-Row = TypeVar("Row", DocumentRow, SectionRow, ParagraphRow)
-
-
-@functools.cache
-def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
-
-
-def _typed(cls: type[Row], row: sqlite3.Row) -> Row:
-    """A row as its dataclass, columns read by name: one a later migration adds is ignored
-    until the dataclass names it."""
-    return cls(**{name: row[name] for name in _names(cls)})

@@ -145,14 +145,7 @@ class VectorIndex:
         ids, matrix = self._copy.read(doc_ids, EXACT_SCOPE)
         if matrix is None:
             return None
-        if not ids:
-            return []
-        query = np.asarray(embedding, dtype=np.float32)
-        norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(query)), 1e-12)
-        scores = matrix @ query / np.maximum(norms, 1e-12)  # cosine, as Chroma's space
-        best = np.argsort(-scores)[:n] if len(ids) <= 4 * n else np.argpartition(-scores, n)[:n]
-        best = best[np.argsort(-scores[best])]
-        return [(ids[i], float(scores[i])) for i in best]
+        return _nearest(ids, matrix, embedding, n)
 
     def _fill(self, doc_ids: list[int]) -> None:
         """Copy these documents' vectors from Chroma (an index made before the copy), while nothing writes."""
@@ -245,18 +238,50 @@ class _Copy:
             filled = {r[0] for r in self._db.execute(f"SELECT doc_id FROM filled WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)}
         return [d for d in doc_ids if d not in filled]
 
-    def read(self, doc_ids: list[int], limit: int) -> tuple[list[str], np.ndarray | None]:
-        """These documents' vector ids and vectors; (ids, None) past `limit` vectors."""
-        marks = _marks(doc_ids)
+    def read(self, doc_ids: list[int] | None, limit: int | None) -> tuple[list[str], np.ndarray | None]:
+        """These documents' (None: every document's) vector ids and vectors; (ids, None) past `limit` vectors."""
+        where, params = (f" WHERE doc_id IN ({_marks(doc_ids)})", doc_ids) if doc_ids is not None else ("", [])
         with self._lock:
-            n = self._db.execute(f"SELECT count(*) FROM vectors WHERE doc_id IN ({marks})", doc_ids).fetchone()[0]
-            if n > limit:
-                return [], None
-            rows = self._db.execute(f"SELECT id, vector FROM vectors WHERE doc_id IN ({marks})", doc_ids).fetchall()
+            if limit is not None:
+                n = self._db.execute(f"SELECT count(*) FROM vectors{where}", params).fetchone()[0]
+                if n > limit:
+                    return [], None
+            rows = self._db.execute(f"SELECT id, vector FROM vectors{where}", params).fetchall()
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return [r[0] for r in rows], matrix
+
+
+class CopyVectors:
+    """The vectors' SQLite copy alone, for a process that reads an index another process writes
+    (`indexer.lifecycle`): Chroma's embedded store is not process-safe, SQLite in WAL mode is, and
+    the writer adds a vector to the copy before Chroma. Every query is an exact scan of the copy,
+    the whole collection's too (slower than Chroma's index past some 100,000 vectors)."""
+
+    def __init__(self, copy: Path):
+        self._copy = _Copy(copy, mirrors=False)
+
+    def query(self, embedding: np.ndarray, n: int, doc_ids: list[int] | None) -> list[tuple[str, float]]:
+        if n <= 0:
+            return []
+        ids, matrix = self._copy.read(doc_ids, None)
+        return _nearest(ids, matrix, embedding, n) if matrix is not None else []
+
+    def close(self) -> None:
+        self._copy.close()
+
+
+def _nearest(ids: list[str], matrix: np.ndarray, embedding: np.ndarray, n: int) -> list[tuple[str, float]]:
+    """The `n` rows of `matrix` nearest `embedding` by cosine (as Chroma's space), best first."""
+    if not ids:
+        return []
+    query = np.asarray(embedding, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(query)), 1e-12)
+    scores = matrix @ query / np.maximum(norms, 1e-12)
+    best = np.argsort(-scores)[:n] if len(ids) <= 4 * n else np.argpartition(-scores, n)[:n]
+    best = best[np.argsort(-scores[best])]
+    return [(ids[i], float(scores[i])) for i in best]
 
 
 def _marks(values: list[int]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.errors import IndexLocked, NotReady
+from indexer.errors import NotReady
 from indexer.library import Library
 from tests.conftest import write
 from tests.indexer.conftest import doc_id
@@ -90,13 +90,33 @@ def test_symlinks_out_of_the_folder_are_not_followed(folder: Path, tmp_path: Pat
     assert sorted(d.path for d in lib.toc().documents) == ["inside.md"]
 
 
-def test_second_process_on_the_same_data_dir_is_refused(
+def test_a_second_library_on_the_index_reads_it_and_takes_over_when_the_writer_closes(
     folder: Path, tmp_path: Path, open_library: Callable[..., Library]
 ) -> None:
-    write(folder, "a.md", "# A\n\ntext")
-    open_library(folder, data_dir=tmp_path / "shared")
-    with pytest.raises(IndexLocked, match="in use by another deepread-mcp process"):
-        open_library(folder, data_dir=tmp_path / "shared")
+    """One writer per index; another opening finds the lock taken and reads the same index,
+    seeing the writer's commits (its search scans the vectors' SQLite copy), until it takes over."""
+    write(folder, "a.md", "# A\n\nOtters swim in the river.")
+    (folder / "b.zip").write_bytes(b"PK")
+    first = open_library(folder, data_dir=tmp_path / "shared")
+    first.reconcile()
+    second = open_library(folder, data_dir=tmp_path / "shared")
+    assert first.writer and not second.writer and second.indexer is None
+    assert second.reconcile().indexed == [], "a reader leaves the folder to the writer"
+    assert [d.path for d in second.toc().documents] == ["a.md"]
+    assert second.retrieve("where do otters swim", top_k=1).results[0].text.startswith("Otters")
+    assert second.toc(skipped=True).skipped[0].path == "b.zip", "the writer's walk is shared"
+
+    write(folder, "b.md", "# B\n\nBadgers dig setts in the wood.")
+    first.reconcile()  # the writer commits; the reader sees it at its next answer
+    assert "b.md" in [d.path for d in second.toc().documents]
+    assert second.retrieve("badgers woodland", top_k=1).results[0].text.startswith("Badgers")
+
+    assert not second.take_over(), "not while the writer lives"
+    first.close()
+    assert second.take_over() and second.writer
+    write(folder, "c.md", "# C\n\nCranes nest in the marsh.")
+    assert second.reconcile().indexed == ["c.md"]
+    assert second.retrieve("cranes marsh", top_k=1).results[0].text.startswith("Cranes")
 
 
 def test_changing_the_embedded_text_rebuilds_vectors(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:

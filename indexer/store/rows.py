@@ -1,0 +1,91 @@
+"""The store's rows as typed objects, read one way (`typed`): columns by name, so a column a
+later migration adds is ignored until the dataclass names it."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+
+@dataclass
+class DocumentRow:
+    doc_id: int
+    root: str
+    relpath: str
+    content_hash: str | None
+    size: int | None
+    mtime_ns: int | None
+    status: str
+    reason: str | None
+    title: str | None
+    n_pages: int | None
+    n_sections: int
+    n_paras: int
+    n_tokens: int
+    version: int
+    warnings: str | None  # JSON list: what went wrong without failing the file
+    embedded: int  # 1 once every paragraph of this version has its vector (semantic search covers it)
+    transient: int = 0  # failed for a reason that may pass (time limit, killed parser, I/O): retried by itself
+    retries: int = 0  # times a transient failure was parsed again since the file last changed
+    retried_at: float | None = None  # when last
+
+    @property
+    def warning_list(self) -> list[str]:
+        return json.loads(self.warnings) if self.warnings else []
+
+    @property
+    def readable(self) -> bool:
+        """A version is committed (its sections at least: a document may be headings alone)
+        and not failed since; while a new version is indexed, the previous one stays readable."""
+        return self.status in ("ready", "indexing") and self.n_sections > 0
+
+
+@dataclass
+class SectionRow:
+    doc_id: int
+    sec_id: int
+    title: str
+    level: int
+    parent: int | None
+    n_paras: int
+    n_tokens: int
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass
+class ParagraphRow:
+    id: int
+    doc_id: int
+    sec_id: int
+    para_idx: int
+    kind: str
+    page: int | None
+    text: str
+    n_tokens: int
+    vec_id: str
+    bbox: str | None = None  # JSON
+    page_end: int | None = None
+    picture: str | None = None  # a kept picture's key (office files)
+    junk: int = 0  # not language (`indexer.parse.junk`): no vector, ranked after real text
+
+    @property
+    def box(self) -> list[int] | None:
+        return json.loads(self.bbox) if self.bbox else None
+
+
+Row = TypeVar("Row", DocumentRow, SectionRow, ParagraphRow)
+
+
+@functools.cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def typed(cls: type[Row], row: sqlite3.Row) -> Row:
+    """A row as its dataclass, columns read by name: one a later migration adds is ignored
+    until the dataclass names it."""
+    return cls(**{name: row[name] for name in _names(cls)})
