@@ -135,7 +135,10 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("--start", type=int, default=0, dest="start_para")
     read.add_argument("--end", type=int, default=None, dest="end_para")
     read.add_argument("--part", type=int, default=None, help="part N of paragraph --start, when it is longer than the budget")
-    sub.add_parser("doctor", parents=[common], help="check the model and say which parser each format uses")
+    sub.add_parser(
+        "doctor", parents=[common, folder_opt],
+        help="check the model, say which parser each format uses, and which files of the folders are not indexed",
+    )
     host_config = sub.add_parser(
         "config", help="print a host configuration for this installation (absolute paths: works with a bare PATH)",
     )

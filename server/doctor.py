@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from server.settings import Settings
 
@@ -52,7 +53,28 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
         print("for better PDF layout, tables and OCR (needs internet once, about 0.8 GB):")
         print(f"  MINERU_HOME={home} mineru-kit models download --tier basic --source huggingface")
         print("  (or --tier standard for the vision-language model, about 2 GB more); then restart the server.")
+    if folders := [f for f in settings.folder_paths() if f.is_dir()]:
+        report_skipped(folders, settings)
     return 0 if ok else 1
+
+
+SKIPPED_SHOWN = 20
+
+
+def report_skipped(folders: list[Path], settings: Settings) -> None:
+    """What the folder walk will pass over, and why: the same list get_toc(skipped=true) gives."""
+    from indexer.ingest.files import Folders
+
+    walk = Folders(folders, excluded=[settings.index_dir()])
+    documents = walk.scan()
+    names = {str(f): f.name for f in folders}
+    skipped = sorted(walk.skipped.items())
+    print(f"folders: {len(documents):,} document(s) to index, {len(skipped):,} file(s) not indexed")
+    for (root, relpath), why in skipped[:SKIPPED_SHOWN]:
+        shown = relpath if len(folders) == 1 else f"{names[root]}/{relpath}"
+        print(f"  {shown} — {why}")
+    if len(skipped) > SKIPPED_SHOWN:
+        print(f"  … and {len(skipped) - SKIPPED_SHOWN:,} more (get_toc(skipped=true) lists them all)")
 
 
 def check_mineru_server(settings: Settings) -> bool:

@@ -186,3 +186,15 @@ def test_index_waits_for_every_file_and_fails_loudly(
     assert "0 indexed, 1 unchanged, 1 failed" in out.err
     assert "failed: broken.pdf — not a readable PDF" in out.err
 
+
+def test_doctor_names_the_files_it_will_not_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from server import cli
+
+    docs = tmp_path / "docs"
+    write(docs, "notes.md", DOC)
+    (docs / "photos.zip").write_bytes(b"PK")
+    cli.main(["doctor", "-f", str(docs), "--data-dir", str(tmp_path / "data")])
+    out = capsys.readouterr().out
+    assert "folders: 1 document(s) to index, 1 file(s) not indexed" in out
+    assert "  photos.zip — not a supported type (.zip)" in out
+
