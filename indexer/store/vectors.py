@@ -28,7 +28,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -260,16 +260,29 @@ class CopyVectors:
     the whole collection's too (slower than Chroma's index past some 100,000 vectors)."""
 
     def __init__(self, copy: Path):
-        self._copy = _Copy(copy, mirrors=False)
+        self._path = copy
+        self._copy: _Copy | None = None
 
     def query(self, embedding: np.ndarray, n: int, doc_ids: list[int] | None) -> list[tuple[str, float]]:
-        if n <= 0:
+        if n <= 0 or not self._opened():
             return []
+        assert self._copy is not None
         ids, matrix = self._copy.read(doc_ids, None)
         return _nearest(ids, matrix, embedding, n) if matrix is not None else []
 
+    def _opened(self) -> bool:
+        """Open the copy once the writer has made it: a reader never creates it, which would
+        decide for the writer whether the copy mirrors Chroma."""
+        if self._copy is None and self._path.exists():
+            with closing(sqlite3.connect(self._path)) as probe:
+                made = probe.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
+            if made:
+                self._copy = _Copy(self._path, mirrors=False)  # (the table exists: its own flag stands)
+        return self._copy is not None
+
     def close(self) -> None:
-        self._copy.close()
+        if self._copy is not None:
+            self._copy.close()
 
 
 def _nearest(ids: list[str], matrix: np.ndarray, embedding: np.ndarray, n: int) -> list[tuple[str, float]]:
