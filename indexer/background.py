@@ -180,7 +180,8 @@ class BackgroundIndexer:
                     self._collect = False
                     return []  # a sync of no paths commits what the lanes finished
                 if not self._pending:
-                    if self.library.indexer is not None and not self.library.indexer.lanes.busy():  # else a parse is under way, or to commit
+                    indexer = self.library.indexer  # set: only the writer gets here
+                    if indexer is not None and not indexer.lanes.busy():  # else a parse is under way, or to commit
                         self._idle.set()
                     if not self._failures:
                         self._wake.wait()

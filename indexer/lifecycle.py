@@ -162,10 +162,13 @@ class OpenIndex:
         if lock is None:
             return False
         self._lock = lock
+        reading = self.vectors
         try:
             self.store.migrate()
-            self.search.vectors = self._open_for_writing()  # the reader's copy is left to the collector:
-        except BaseException:  # a query may still be scanning it
+            # The reader's copy is left to the collector, not closed: a query may still be scanning it.
+            self.search.vectors = self._open_for_writing()
+        except BaseException:
+            self.vectors, self.indexer, self.catchup = reading, None, None
             lock.release()
             self._lock = None
             raise
@@ -309,7 +312,7 @@ class OpenIndex:
             report = work(record)
         finally:
             self.progress = None
-            skipped = json.dumps(sorted([r, p, why] for (r, p), why in self.indexer.folders.skipped.items()))
+            skipped = json.dumps(self._walk_skipped())
             if skipped != (self.store.get_meta("skipped") or "[]"):
                 self.store.set_meta("skipped", skipped)
         if wait:
@@ -336,11 +339,12 @@ class OpenIndex:
     def skipped(self) -> list[tuple[str, str]]:
         """What the folder walk passed over that a user may look for: (shown path, why), by path;
         the writer's walk, kept in the store for the processes that read the index."""
-        if self.indexer is not None:
-            found = [[root, relpath, why] for (root, relpath), why in self.indexer.folders.skipped.items()]
-        else:
-            found = json.loads(self.store.get_meta("skipped") or "[]")
+        found = self._walk_skipped() if self.indexer is not None else json.loads(self.store.get_meta("skipped") or "[]")
         return sorted((self.shown_path(root, relpath), why) for root, relpath, why in found)
+
+    def _walk_skipped(self) -> list[list[str]]:
+        assert self.indexer is not None
+        return sorted([root, relpath, why] for (root, relpath), why in self.indexer.folders.skipped.items())
 
     def vectors_left(self) -> CatchUpState | None:
         """What semantic search has yet to cover, and the lane's recent rate; None when it covers all."""
