@@ -20,7 +20,7 @@ from server import __version__, commands, hostconfig
 from server.doctor import doctor
 from server.logs import setup_logging
 from server.serve import serve
-from server.settings import Settings, explain, unknown_variables
+from server.settings import Settings, explain, folder_problem, unknown_variables
 
 COMMANDS = ("serve", "index", "toc", "search", "read", "doctor", "config")
 
@@ -47,11 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.folder_paths():
         print("deepread-mcp: give a folder to serve (or set DEEPREAD_FOLDERS)", file=sys.stderr)
         return 2
-    for folder in settings.folder_paths():
-        if not folder.is_dir():
-            problem = "is not a folder" if folder.exists() else "does not exist"
-            print(f"deepread-mcp: {folder} {problem}", file=sys.stderr)
-            return 2
+    if problem := folder_problem(settings.folder_paths()):
+        print(f"deepread-mcp: {problem}", file=sys.stderr)
+        return 2
     setup_logging(settings, quiet=args.command != "serve")
     try:
         return COMMAND_HANDLERS[args.command](args, settings)

@@ -16,7 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from server.settings import Settings
+from server.settings import Settings, folder_problem
 
 HOSTS = ("claude-desktop", "claude-code", "cursor", "vscode")
 
@@ -56,13 +56,10 @@ def where(host: str, folders: list[Path]) -> str:
 
 def config(args: argparse.Namespace, settings: Settings) -> int:
     """The configuration on stdout (JSON, or Claude Code's command); where it goes on stderr."""
-    folders = settings.folder_paths() or [Path.cwd()]
-    folders = [Path(os.path.abspath(f.expanduser())) for f in folders]
-    for folder in folders:
-        if not folder.is_dir():
-            problem = "is not a folder" if folder.exists() else "does not exist"
-            print(f"deepread-mcp: {folder} {problem}", file=sys.stderr)
-            return 2
+    folders = settings.folder_paths() or [Path.cwd()]  # absolute already
+    if problem := folder_problem(folders):
+        print(f"deepread-mcp: {problem}", file=sys.stderr)
+        return 2
     if args.host == "claude-code":
         print("claude mcp add deepread -- " + shlex.join(command_line(folders)))
         return 0

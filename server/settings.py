@@ -186,3 +186,11 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
             close = difflib.get_close_matches(name, known, n=1)
             out.append(f"{name} is not a setting" + (f" (did you mean {close[0]}?)" if close else ""))
     return out
+
+
+def folder_problem(folders: list[Path]) -> str | None:
+    """Why the first of these folders cannot be served (missing, or not a folder); None when all can."""
+    for folder in folders:
+        if not folder.is_dir():
+            return f"{folder} {'is not a folder' if folder.exists() else 'does not exist'}"
+    return None
