@@ -81,8 +81,7 @@ class Library(OpenIndex):
                 f"Semantic search is catching up: {left.paragraphs:,} paragraphs of {left.documents} document(s) "
                 f"left{eta}; reading and keyword search work now."
             )
-        passed = [p for p, _ in self.skipped() if folder is None or p.startswith(folder + "/")]
-        if passed:
+        if passed := self._skipped_under(folder):
             toc.n_skipped = len(passed)
             example = shorten_path(passed[0], 20)
             notes.append(f"{len(passed):,} file(s) here are not indexed (e.g. {example}): get_toc(skipped=true) says why.")
@@ -97,7 +96,7 @@ class Library(OpenIndex):
         if folder is None:
             return None, None
         docs = self._under(folder)
-        if not docs and (passed := [p for p, _ in self.skipped() if p == folder or p.startswith(folder + "/")]):
+        if not docs and (passed := self._skipped_under(folder)):
             raise NotFound(
                 f"no document under {path!r}: its {len(passed):,} file(s) are not indexed "
                 "(get_toc(skipped=true) says why)"
@@ -110,6 +109,10 @@ class Library(OpenIndex):
                 + (f", e.g. the top folders {valid}" if valid else " (the folder has no sub-folders)")
             )
         return folder, docs
+
+    def _skipped_under(self, folder: str | None) -> list[str]:
+        """The shown paths of the skipped files at `folder` or under it (None: all of them)."""
+        return [p for p, _ in self.skipped() if folder is None or p == folder or p.startswith(folder + "/")]
 
     def _under(self, folder: str) -> list[DocumentRow]:
         """The documents whose shown path is `folder` or lies under it (`display_path`), found by

@@ -63,15 +63,15 @@ SKIPPED_SHOWN = 20
 
 def report_skipped(folders: list[Path], settings: Settings) -> None:
     """What the folder walk will pass over, and why: the same list get_toc(skipped=true) gives."""
-    from indexer.ingest.files import Folders
+    from indexer.ingest.files import Folders, root_labels
 
     walk = Folders(folders, excluded=[settings.index_dir()])
     documents = walk.scan()
-    names = {str(f): f.name for f in folders}
+    labels = root_labels(folders)  # as the map shows paths under several folders
     skipped = sorted(walk.skipped.items())
     print(f"folders: {len(documents):,} document(s) to index, {len(skipped):,} file(s) not indexed")
     for (root, relpath), why in skipped[:SKIPPED_SHOWN]:
-        shown = relpath if len(folders) == 1 else f"{names[root]}/{relpath}"
+        shown = relpath if len(folders) == 1 else f"{labels[root]}/{relpath}"
         print(f"  {shown} — {why}")
     if len(skipped) > SKIPPED_SHOWN:
         print(f"  … and {len(skipped) - SKIPPED_SHOWN:,} more (get_toc(skipped=true) lists them all)")

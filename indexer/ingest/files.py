@@ -112,8 +112,7 @@ class Folders:
     def scan_dir(self, root: Path, top: Path) -> dict[tuple[str, str], Path]:
         """The documents under `top`; what it passes over replaces `skipped` under `top`."""
         found: dict[tuple[str, str], Path] = {}
-        under = "" if top == root else relative_key(top, root) + "/"
-        self.skipped = {k: v for k, v in self.skipped.items() if not (k[0] == str(root) and k[1].startswith(under))}
+        self._drop_under(str(root), "" if top == root else relative_key(top, root) + "/")
 
         def unreadable(error: OSError) -> None:
             if error.filename and Path(error.filename) != root:
@@ -149,8 +148,12 @@ class Folders:
             else:
                 self.skipped.pop(key, None)
         else:  # gone, and whatever was under it if it was a folder
-            self.skipped = {k: v for k, v in self.skipped.items() if k != key and not (
-                k[0] == key[0] and k[1].startswith(key[1] + "/"))}
+            self.skipped.pop(key, None)
+            self._drop_under(key[0], key[1] + "/")
+
+    def _drop_under(self, root: str, prefix: str) -> None:
+        """Forget what was skipped in `root` at relative paths starting with `prefix`."""
+        self.skipped = {k: v for k, v in self.skipped.items() if not (k[0] == root and k[1].startswith(prefix))}
 
     def within_root(self, path: Path, root: Path) -> bool:
         return real_path(path).is_relative_to(root)
