@@ -23,7 +23,7 @@ from pathlib import Path
 
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
 from indexer.parse.pdf_layers import (
-    PROBE_PAGES, check_pdf, fill_from_text_layer, pages_without_text, read_font_sizes, read_outline,
+    PROBE_PAGES, check_pdf, fill_from_text_layer, metadata_title, pages_without_text, read_font_sizes, read_outline,
 )
 
 MODEL_TIERS = ("standard", "basic")  # MinerU's tiers that need models, best first; flash needs none
@@ -134,7 +134,7 @@ def run(request: dict) -> dict:
         parse_path = os.path.abspath("without-heavy-pages.pdf")  # in the parse's own temporary folder
         page_of = without_pages(path, set(heavy), parse_path)
     if heavy and page_of is None:  # every page is heavy: nothing for MinerU
-        items, metadata_title = [], None
+        items, title = [], None
     else:
         from mineru.render.api import render
         from mineru.render.contracts import RenderFormat
@@ -155,10 +155,12 @@ def run(request: dict) -> dict:
             parsed = parse(parse_path, tier=tier, ocr_mode="txt")
         items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
         document = parsed.middle_json.metadata.document
-        metadata_title = document.title
+        title = document.title
         if result["page_count"] is None:
             result["page_count"] = document.page_count or len(parsed.pages)
-    if page_of is not None:
+    if heavy:  # MinerU read a copy without them, or nothing: the title is the original's
+        title = metadata_title(path)
+    if page_of is not None:  # and the pages are the original's
         for item in items:
             item["page_idx"] = page_of[int(item.get("page_idx", 0))]
     if is_pdf or not request.get("pictures_dir"):
@@ -183,7 +185,7 @@ def run(request: dict) -> dict:
             items = sorted([*items, *simple_items(path, heavy)], key=lambda it: int(it.get("page_idx", 0)))
             warnings.append(heavy_warning(heavy, limit))
         result["outline"] = read_outline(path, warnings)
-    result.update(ok=True, tier=tier, content_list=items, title=metadata_title)
+    result.update(ok=True, tier=tier, content_list=items, title=title)
     return result
 
 

@@ -149,3 +149,14 @@ def pages_without_text(path: str) -> list[int]:
         return [i for i in range(len(pdf)) if not _has_text(pdf, i)]
     finally:
         pdf.close()
+
+
+def metadata_title(path: str) -> str | None:
+    """The title in the PDF's document information, as MinerU reports it for a PDF it reads whole."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        return (pdf.get_metadata_dict().get("Title") or "").strip() or None
+    finally:
+        pdf.close()

@@ -38,6 +38,7 @@ def map_page(pdf: FPDF, label: str, paths: int = PATHS) -> None:
 
 def make_brief(path: Path) -> Path:
     pdf = FPDF()
+    pdf.set_title("Valley Water Access Brief 2024")
     text_page(pdf, "Water access brief", "Wells drilled since 2015 now serve most villages in the valley. " * 4)
     map_page(pdf, "Legend: blue lines mark the Ombrella river and its tributaries.")
     text_page(pdf, "Recommendations", "Maintenance budgets should follow the number of working pumps. " * 4)
@@ -65,6 +66,7 @@ def test_a_heavy_page_never_costs_its_document(folder: Path, open_library: Calla
     docs = {d.path: d for d in library.toc().documents}
     brief = library.toc(doc_id=docs["brief.pdf"].doc_id).documents[0]
     assert brief.n_pages == 3
+    assert brief.title == "Valley Water Access Brief 2024", "the original's metadata, though MinerU read a copy"
     assert any("page 2 read from the text layer only" in w for w in brief.warnings), brief.warnings
     paragraphs = [p for s in brief.sections for p in library.read_section(brief.doc_id, s.sec_id).paragraphs]
     def page_of(words: str) -> int | None:
