@@ -256,9 +256,11 @@ class OpenIndex:
         document is readable and found by keyword search once parsed; `wait`: return once
         semantic search covers them too (the server does not wait, and leaves a slow parse to
         finish on its own: `indexer.ingest.lanes`). The first reconcile of a run also parses again the
-        files whose failure may pass (a time limit, a killed parser)."""
+        files whose failure may pass (a time limit, a killed parser): the first one this process
+        writes, so a reader that takes over retries them too."""
         patience = None if wait else SLOW_PARSE_S
-        retry, self._retry_at_start = (1.0 if self._retry_at_start else None), False
+        retry = 1.0 if self._retry_at_start and self.writer else None
+        self._retry_at_start = self._retry_at_start and not self.writer
         return self._tracked(lambda record: self.indexer.reconcile(record, patience, retry), progress, wait)
 
     def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
