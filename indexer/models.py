@@ -148,6 +148,12 @@ class DocumentInfo(BaseModel):
     n_warnings: int = Field(0, description="How many warnings it has (the compact map shows the count alone).")
     sections: list[SectionInfo] = Field(default_factory=list)
 
+    @property
+    def root_alone(self) -> bool:
+        """Only the root is listed (a map at max_depth=0, or one folded to its documents): the
+        document's line says what it holds and the call that opens it, with no line of its own."""
+        return len(self.sections) == 1 and self.sections[0].sec_id == 0
+
 
 class FailedDocument(BaseModel):
     doc_id: int

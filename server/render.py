@@ -25,10 +25,11 @@ def render_toc(toc: Toc) -> str:
             f"{f.path} — {f.documents:,} documents" + (f", {f.n_pages:,} pages" if f.n_pages else "") for f in toc.folders
         ))
     for doc in toc.documents:
-        lines.append(_compact_line(doc) if toc.compact else _document_line(doc))
+        lines.append((_compact_line(doc) if toc.compact else _document_line(doc)) + _opens(doc))
         if doc.warnings:
             lines.append("  Warnings: " + "; ".join(doc.warnings))
-        lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections if not _is_empty_root(s))
+        if not doc.root_alone:
+            lines.extend(_section_line(doc.doc_id, s, doc.title) for s in doc.sections if not _is_empty_root(s))
     if toc.pending:
         lines.append(f"Still indexing ({len(toc.pending)}): " + ", ".join(toc.pending))
     for failed in toc.failed:
@@ -43,9 +44,23 @@ def _document_line(doc: DocumentInfo) -> str:
     pages = f" | {doc.n_pages} pages" if doc.n_pages else ""
     pending = "" if doc.semantic else " | vectors pending"
     return (
-        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {doc.n_sections} sections, "
-        f"{doc.n_paras} paragraphs, {doc.n_tokens} tokens | v{doc.version}{pending}"
+        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {_count(doc.n_sections, 'section')}, "
+        f"{_count(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _opens(doc: DocumentInfo) -> str:
+    """The call that opens a document listed without its sections: its map, or its text when the
+    root is all it has."""
+    if not doc.root_alone:
+        return ""
+    if doc.sections[0].hidden:
+        return f" | get_toc(doc_id={doc.doc_id}) opens it"
+    return f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
 
 
 def _compact_line(doc: DocumentInfo) -> str:

@@ -123,7 +123,7 @@ class TocBuilder:
         opened = unfold(roots, budget, max_depth)
         documents = [self._document_info(t, opened.shown[id(t)], brief=True) for t in trees]
         folded = any(s.hidden for d in documents for s in d.sections)
-        if folded:
+        if any(s.hidden for d in documents if not d.root_alone for s in d.sections):
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
         if opened.cut:
             notes.append(more_note(trees[0].doc.doc_id, *opened.cut))
@@ -198,7 +198,7 @@ class TocBuilder:
             lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '
         notes.insert(0, lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}; "
                      "get_toc(doc_id=N) opens a document.")
-        if any(s.hidden for d in documents for s in d.sections):
+        if any(s.hidden for d in documents if not d.root_alone for s in d.sections):
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
         return Toc(
             documents=documents, path=path, folders=folders, compact=True, page=page, n_pages=n_pages,
@@ -230,7 +230,7 @@ class TocBuilder:
         opened = unfold([(tree, top)], budget, depth, after)
         info = self._document_info(tree, {**{s: 0 for s in path}, **opened.shown[id(tree)]}, ancestors=set(path))
         notes = []
-        if any(s.hidden for s in info.sections):
+        if not info.root_alone and any(s.hidden for s in info.sections):
             notes.append(
                 "Sections marked +N hide that many sub-sections to stay within the token budget; "
                 f"get_toc(doc_id={doc.doc_id}, sec_id=S) opens one."

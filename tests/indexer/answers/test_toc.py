@@ -33,6 +33,16 @@ def test_toc_lists_documents_with_coordinates_and_sizes(library: Library) -> Non
     assert not toc.truncated and toc.pending == [] and toc.failed == []
 
 
+def test_at_depth_zero_each_document_is_one_line_with_the_call_that_opens_it(library: Library) -> None:
+    text = render_toc(library.toc(max_depth=0))
+    guide, notes = doc_id(library, "guide.md"), doc_id(library, "notes.txt")
+    lines = text.splitlines()
+    assert len(lines) == 3, text  # no root line "[0] (opening text)", no note about folded sections
+    assert lines[1].startswith(f"({guide}) guide.md — Gardening Guide | 6 sections, ")
+    assert lines[1].endswith(f" | get_toc(doc_id={guide}) opens it")
+    assert any(line.endswith(f"read_section(doc_id={notes}, sec_id=0) reads it") for line in lines), text
+
+
 def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
@@ -86,7 +96,7 @@ def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(folder: Path, ope
     both = lib.toc()
     big = next(d for d in both.documents if d.doc_id == doc)
     assert len(big.sections) == 1 and big.sections[0].hidden == 300
-    assert f"+300 sections: get_toc(doc_id={doc}, sec_id=0)" in render_toc(both)
+    assert f"(1) big.md — Big | 301 sections, 300 paragraphs, 600 tokens | v1 | get_toc(doc_id={doc}) opens it\n" in render_toc(both)
 
 
 @pytest.mark.slow
