@@ -46,6 +46,7 @@ class Block:
 class ParsedDocument:
     blocks: list[Block]
     title: str | None = None
+    detail: str | None = None  # the period, date or version the document states (tells it from others titled alike)
     n_pages: int | None = None
     warnings: list[str] = field(default_factory=list)  # what went wrong without failing the file
 
@@ -87,6 +88,8 @@ class DocumentStructure:
     paragraphs: list[Paragraph]
     n_pages: int | None = None
     warnings: list[str] = field(default_factory=list)
+    detail: str | None = None  # see ParsedDocument.detail
+    named_by_file: bool = False  # nothing in the document names it: the title is the file's name
 
     @property
     def n_tokens(self) -> int:

@@ -84,7 +84,7 @@ def _section_line(doc_id: int, s: SectionInfo, doc_title: str) -> str:
     The root repeats the document's title, which its line already shows: it says what it holds
     (the text before the first heading after the title)."""
     indent = "  " * (s.level + 1)
-    title = ROOT_TITLE if s.sec_id == 0 and s.title == doc_title else s.title
+    title = ROOT_TITLE if s.sec_id == 0 and doc_title.startswith(s.title) else s.title  # the map may add to it
     pages = ""
     if s.page_start is not None:
         pages = f" | p.{_pages(s.page_start, s.page_end)}"

@@ -20,6 +20,7 @@ from indexer.answers.folders import (
     subfolders,
 )
 from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
+from indexer.answers.titles import shown_titles
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
@@ -70,6 +71,14 @@ class TocBuilder:
         self.store = store
         self.display_path = display_path
         self.token_budget = token_budget
+        self._shown: dict[int, str] | None = None  # a builder answers one request, in one snapshot
+
+    def title(self, doc: DocumentRow) -> str:
+        """The title the map shows: what tells the document from others titled alike in the
+        folder (`indexer.answers.titles`), computed over all documents so every view agrees."""
+        if self._shown is None:
+            self._shown = shown_titles(d for d in self.store.documents() if d.readable)
+        return self._shown.get(doc.doc_id) or doc.title or doc.relpath
 
     def all_documents(
         self, max_depth: int | None, path: str | None = None, page: int = 1, docs: list[DocumentRow] | None = None
@@ -136,7 +145,7 @@ class TocBuilder:
 
     def _line_cost(self, d: DocumentRow) -> int:
         """A document's line in the full map, with its root section's line (title and +N)."""
-        title = count_tokens(d.title or "")
+        title = count_tokens(self.title(d))
         line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
         return line + _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
 
@@ -180,7 +189,7 @@ class TocBuilder:
         budget = self.token_budget - NOTES - (spent if page == 1 else 0)
         if page > 1:
             folders = []
-        budget -= sum(compact_cost(self.display_path(d), d.title or d.relpath) for d in rows)
+        budget -= sum(compact_cost(self.display_path(d), self.title(d)) for d in rows)
         trees = [Tree.load(self.store, d) for d in rows]
         roots = [(t, 0) for t in trees if 0 in t.by_id]
         root_lines = sum(t.cost[0] + HIDDEN_MARK for t, _ in roots)
@@ -217,7 +226,7 @@ class TocBuilder:
                 f"(call get_toc(doc_id={doc.doc_id}) to see them)"
             )
         budget = (
-            self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(doc.title or "")
+            self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(self.title(doc))
             - tree.cost[top] - HIDDEN_MARK - _warnings_cost(shown_warnings(doc, brief=False)) - PENDING_MARK
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
@@ -280,7 +289,7 @@ class TocBuilder:
                           "children": [c for c in s.children if c in shown]}
                 sections.append(s.model_copy(update=update))
         doc = tree.doc
-        path, title = self.display_path(doc), doc.title or doc.relpath
+        path, title = self.display_path(doc), self.title(doc)
         if compact:  # cut as `compact_cost` counts them
             path, title = shorten_path(path, COMPACT_PATH), shorten(title, COMPACT_TITLE)
         return DocumentInfo(

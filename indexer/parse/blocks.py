@@ -36,10 +36,21 @@ def looks_like_body_text(title: str) -> bool:
         or bool(_CAPTION.match(title))
         or bool(_NUMERIC.fullmatch(title))
         or title[:1].islower()
-        or title.endswith((":", ";", ","))
+        or (title.endswith(":") and not is_numbered_label(title))
+        or title.endswith((";", ","))
         or (title.startswith("(") and numbering_depth(title) is None)
         or bool(_CONTINUED.search(title))
     )
+
+
+def is_numbered_label(title: str) -> bool:
+    """A numbered heading that ends in a colon, its text below it ("1. Learning Outcomes:",
+    "3) Readings:"): a few capitalised words, not a numbered sentence that leads into a list
+    ("2. Then perform the following:")."""
+    if numbering_depth(title) is None or len(title.split()) > 8:
+        return False
+    long = [w for w in re.findall(r"[^\W\d_][\w'-]*", title) if len(w) >= 4]
+    return bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
 
 
 def is_keyword_numbered(title: str) -> bool:

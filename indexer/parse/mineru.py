@@ -38,7 +38,8 @@ from indexer.models import Block, ParsedDocument
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
-from indexer.parse.titles import cover_title, first_page_title, is_filing, metadata_title_ok
+from indexer.parse.filing_cover import cover_title, is_filing
+from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ class MineruParser:
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
         title = (raw.get("title") or "").strip()
         parsed.title = (
-            cover_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
+            cover_title(parsed.blocks) or citation_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
             or (first_page_title(raw["content_list"], path.stem) if paged and not is_filing(parsed.blocks) else None)
         )
         parsed.warnings = list(raw.get("warnings") or [])

@@ -10,10 +10,12 @@ sizes are missing or in arbitrary units in many PDFs, and scans have none.
 
 PDF metadata titles are often not titles at all: an accession number (`0000004962-23-000006`),
 a template's leftover (`Document`, `Microsoft Word - F20_10K_VFinal`), or another document's
-(a 10-K saved over last year's proxy statement). A filing's cover page says exactly what it
-is, in a form every SEC filing shares: `FORM 10-K`, the registrant's name above "(Exact name
-of registrant as specified in its charter)", and the period it covers. That convention is the
-genre's, like `PART II` › `Item 7A.` numbering, not any one company's.
+(a 10-K saved over last year's proxy statement). A filing's cover page says exactly what it is
+(`indexer.parse.filing_cover`). A report that says how to cite it names its own title in the
+citation ("Recommended citation: …, "Title""). A page's boilerplate (the SEC header, "Table of
+Contents", "FOR IMMEDIATE RELEASE") is never a title (`is_banner`), and a line that names an
+institution alone ("University of Massachusetts, Amherst") is the issuer of what the next line
+names (`names_institution`).
 """
 
 from __future__ import annotations
@@ -25,29 +27,85 @@ from indexer.parse.junk import is_junk
 from indexer.models import Block
 from indexer.parse.numbering import numbering_depth
 
-_FORM_RE = re.compile(r"\bFORM\s+(10-KT?|10-QT?|8-K|20-F|40-F|6-K|11-K|S-1|S-4|F-1|DEF\s*14A)\b", re.I)
-_REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?registrant", re.I)
-_PERIOD_RE = re.compile(
-    r"for\s+the\s+(fiscal\s+year|quarterly\s+period|transition\s+period|year)\s+ended\s*:?\s*"
-    r"([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})",
-    re.I,
-)
-_REPORT_DATE_RE = re.compile(r"date\s+of\s+report[^:]*:\s*([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.I)
-_RULE_RE = re.compile(r"^[\s_\-–—=*]*$")
 
 
 # A template's or a tool's leftover, or a file name, saved as the title.
 _PLACEHOLDER_RE = re.compile(
     r"^(microsoft|untitled|powerpoint presentation|slide \d|document\s*\d*$|title$|presentation\d*$)"
-    r"|\.(docx?|pptx?|xlsx?|pdf|indd|qxd|rtf|txt|tex|dvi)\b",
+    r"|\.(docx?|pptx?|xlsx?|pdf|indd|qxd|rtf|txt|tex|dvi)\b|\bexhibit\s+\d",  # a filing system's label
     re.I,
 )
 
 
 def metadata_title_ok(title: str) -> bool:
-    """A metadata title worth showing: a few words, not a tool's placeholder or a file id."""
+    """A metadata title worth showing: a few words, not a tool's placeholder, a file id or a banner."""
     title = title.strip()
-    return len(title.split()) >= 2 and not _PLACEHOLDER_RE.search(title) and not re.fullmatch(r"[\d\W_]+", title)
+    return (
+        len(title.split()) >= 2 and not _PLACEHOLDER_RE.search(title) and not re.fullmatch(r"[\d\W_]+", title)
+        and not is_banner(title)
+    )
+
+
+# A page's furniture that names no document: the commission's header, a contents page's caption,
+# a release line, a form's name or an exhibit's number standing alone, a report's checkbox line.
+_BANNER_RE = re.compile(
+    r"securities\s+and\s+exchange\s+commission|^washington,?\s+d\.?\s*c\.?\b|^(table\s+of\s+)?contents$|^index$|"
+    r"^(for\s+(immediate\s+)?release|embargoed|(news|press|media)\s+release|\(mark\s+one\))|"
+    r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]+$|^exhibit\s+[\d.]+\w?$",
+    re.I,
+)
+
+
+def is_banner(text: str) -> bool:
+    """A page's boilerplate, never a document's title ("UNITED STATES SECURITIES AND EXCHANGE
+    COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE")."""
+    text = " ".join(re.sub(r"[*_#]+", " ", text).split()).strip(" .:;,-–—")
+    return bool(_BANNER_RE.search(text)) and len(text.split()) <= 10
+
+
+_CITATION_RE = re.compile(r"\b(recommended|suggested|preferred)\s+citation\b|\bcite\s+(this\s+\w+\s+)?as\b|\bplease\s+cite\b", re.I)
+_QUOTED_RE = re.compile(r"[\"“]([^\"“”]{8,240}?)[,.]?[\"”]")
+CITATION_PAGES = 4  # a report says how to cite it on its cover or the pages right after
+
+
+def citation_title(blocks: list[Block]) -> str | None:
+    """The title a report gives in the citation it asks for ("Recommended citation: Pew Research
+    Center, March 2021, "Americans' Views of China""), when that is a title (2–25 words)."""
+    for block in blocks:
+        if block.page is not None and block.page > CITATION_PAGES:
+            break
+        found = _CITATION_RE.search(block.text)
+        if found is None:
+            continue
+        quoted = _QUOTED_RE.search(block.text, found.end())
+        if quoted:
+            title = _clean(quoted.group(1)).strip(" ,.")
+            if 2 <= len(title.split()) <= 25 and not is_banner(title):
+                return title
+    return None
+
+
+# An institution's name standing alone: a university, a college, a school or a department.
+_INSTITUTION_RE = re.compile(
+    r"^(the\s+)?(university|college|institute|school|academy|department|faculty|division|office)\s+of\b|"
+    r"\b(university|college|institute|polytechnic|academy)(\s+of\s+[\w.&\s]+)?(,\s*[\w.\s]+)?$",
+    re.I,
+)
+
+
+def names_institution(text: str) -> bool:
+    """"University of Massachusetts, Amherst", "Department of Chemistry": who issued a document
+    (a syllabus, a handbook), not what it is."""
+    text = text.strip(" .")
+    return len(text.split()) <= 8 and bool(_INSTITUTION_RE.search(text)) and not _DOCUMENT_KIND_RE.search(text)
+
+
+# Words that say what a document is: a line with one names a document, not only its issuer.
+_DOCUMENT_KIND_RE = re.compile(
+    r"\d|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|strategy|statement|"
+    r"catalog|catalogue|brochure|prospectus|bulletin|newsletter|proceedings|agenda|minutes|notes|outline)s?\b",
+    re.I,
+)
 
 
 # Lines on a first page that are not its title: a release line, contacts, a byline, a citation,
@@ -70,6 +128,10 @@ TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 un
 TITLE_MAX_WORDS = 20
 TITLE_SCALE = 1.25  # a title is set at least this much larger than the page's text
 PROSE_WORDS = 30  # a line of text this long is the document's text, not its title page
+HEADLINE_WORDS = 6
+_CONTENTS_RE = re.compile(r"^(table\s+of\s+)?contents\b", re.I)
+WORD_OVER_PHRASE = 0.75  # a phrase set this large beside a single larger word is the title
+PROSE_LINES, PROSE_LINE_WORDS = 3, 12  # … and so are this many lines this long
 
 
 def first_page_title(items: list[dict], file_name: str = "") -> str | None:
@@ -85,13 +147,29 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
             break
     else:
         return None
-    sized = [(line, _clean(line.get("text") or ""), _type_size(line)) for line in lines]
-    candidates = [(line, text, size) for line, text, size in sized if size and _reads_as_title(text, line)]
+    if any(_CONTENTS_RE.match(_clean(i.get("text") or "")) for i in items if i.get("page_idx") == page):
+        return None  # a contents page: its lines are chapters, none of them the document's title
+    # The text layer's font sizes when most lines have one (a multi-line paragraph's box says
+    # little of its type), else each line's box.
+    fonts = sum((line.get("font_size") or 0) > 1 for line in lines) >= 0.8 * len(lines)
+    sized = [(line, _clean(line.get("text") or ""), _font_size(line) if fonts else _type_size(line)) for line in lines]
+    # A page with text on it has its title near the top, set larger than the text; a cover page
+    # (no prose) has it wherever its largest type is, under a picture as often as above one.
+    # (Running text comes as paragraphs, or, from OCR and some layouts, as its lines.)
+    prose = any(len(text.split()) >= PROSE_WORDS for _, text, _ in sized) or sum(
+        len(text.split()) >= PROSE_LINE_WORDS for _, text, _ in sized
+    ) >= PROSE_LINES
+    # A single word low on a cover is a brand's mark ("TOYOTA" under the picture), not a title.
+    candidates = [
+        (line, text, size) for line, text, size in sized
+        if size and _reads_as_title(text, line if prose or len(text.split()) < 2 else None) and not names_institution(text)
+    ]
     if not candidates:
         return None
     best = max(candidates, key=lambda c: c[2] * (1.15 if c[0].get("text_level") == 1 else 1.0))
-    # A page with text on it has its title set larger than the text (a cover page: whatever is largest).
-    prose = any(len(text.split()) >= PROSE_WORDS for _, text, _ in sized)
+    if len(best[1].split()) < 2:  # a logo's word ("UCWeb") over the title set nearly as large
+        phrases = [c for c in candidates if len(c[1].split()) >= 2 and c[2] >= WORD_OVER_PHRASE * best[2]]
+        best = max(phrases, key=lambda c: c[2]) if phrases else best
     if prose and best[2] < TITLE_SCALE * _body_size(sized):
         return None
     at = next(k for k, c in enumerate(sized) if c[0] is best[0])
@@ -101,15 +179,21 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
         while 0 <= k < len(sized) and len(parts) < 4:
             line, text, size = sized[k]
             if not (
-                size and abs(size - best[2]) <= 0.2 * best[2] and line.get("text_level") == best[0].get("text_level")
-                and _stacked(last, line) and _reads_as_title(text, line)
+                size and abs(size - best[2]) <= (0.05 if fonts else 0.2) * best[2]  # one title is set in one size
+                and (line.get("text_level") == best[0].get("text_level") or fonts)
+                and _stacked(last, line) and _reads_as_title(text, line if prose else None)
             ):
                 break
             parts.insert(len(parts) if step == 1 else 0, text)
             k, last = k + step, line
-    if prose and _set_like_a_later_heading(best[0], best[2], [i for i in items if (i.get("page_idx") or 0) > page]):
-        return None
     title = " ".join(" ".join(parts).split())
+    # A chapter's title is a few words ("Getting Started"); a headline that says what the whole
+    # document reports ("Amcor reports fiscal 2023 results and …") is its title however the
+    # headings after it are set.
+    headline = len(title.split()) >= HEADLINE_WORDS
+    later = [i for i in items if (i.get("page_idx") or 0) > page]
+    if prose and not headline and _set_like_a_later_heading(best[0], best[2], later):
+        return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
     if says_less(title, file_name):  # "User Manual" on page 1 of User_Manual_1500S_Classic_EN.pdf
@@ -150,6 +234,11 @@ def _clean(text: str) -> str:
     return " ".join(_MARKUP_RE.sub("", text).split())
 
 
+def _font_size(item: dict) -> float | None:
+    size = item.get("font_size") or 0
+    return float(size) if size > 1 else None
+
+
 def _type_size(item: dict) -> float | None:
     """The type size of a line, in page units: the square root of its box's area per character."""
     x0, y0, x1, y1 = item["bbox"]
@@ -184,6 +273,7 @@ def _reads_as_title(text: str, item: dict | None = None) -> bool:
         and letters >= 3
         and letters >= 0.5 * len(text.replace(" ", ""))
         and not _BOILERPLATE_RE.match(text)
+        and not is_banner(text)
         and not _ADDRESS_RE.search(text)
         and not _DATE_LINE_RE.match(text)
         and not is_junk(text, "text")
@@ -201,59 +291,3 @@ def _stacked(above: dict, below: dict) -> bool:
     top, bottom = (a, b) if a[1] <= b[1] else (b, a)
     height = min(a[3] - a[1], b[3] - b[1])
     return bottom[1] - top[3] <= max(height, 1) and min(a[2], b[2]) > max(a[0], b[0])
-
-
-# Lines of a cover page near the registrant's name that are not it: the state of incorporation,
-# the employer identification number, the commission file number, their captions.
-_NOT_REGISTRANT_RE = re.compile(
-    r"commission\s+file|transition\s+period|pursuant\s+to|^for\s+the\b|jurisdiction|incorporation|i\.?\s*r\.?\s*s\.?|employer|identification|"
-    r"^[\W\d_-]+$|^(delaware|nevada|maryland|new york|ohio|pennsylvania|california|texas|virginia|"
-    r"new jersey|north carolina|washington|minnesota|michigan|massachusetts|illinois|indiana|georgia|"
-    r"florida|ireland|bermuda|cayman islands|jersey|england and wales|netherlands)\b\W*$",
-    re.I,
-)
-
-
-def _names_registrant(line: str) -> bool:
-    return bool(line) and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
-
-
-def _cover_lines(blocks: list[Block]) -> list[str]:
-    first = [b for b in blocks if b.page is not None and b.page <= 2]
-    return [" ".join(line.split()) for b in first for line in b.text.splitlines()]
-
-
-def is_filing(blocks: list[Block]) -> bool:
-    """A cover page naming a form (`FORM 10-K`): its largest type is the commission's name, not a title."""
-    return _FORM_RE.search("\n".join(_cover_lines(blocks))) is not None
-
-
-def cover_title(blocks: list[Block]) -> str | None:
-    """`REGISTRANT — Form 10-K, fiscal year ended …` from a filing's cover page, or None."""
-    lines = _cover_lines(blocks)
-    text = "\n".join(lines)
-    form = _FORM_RE.search(text)
-    if form is None:
-        return None
-    registrant = None
-    for i, line in enumerate(lines):
-        match = _REGISTRANT_RE.search(line)
-        if not match:
-            continue
-        before = line[: match.start()].strip(" ,;:")
-        if before and _names_registrant(before):
-            registrant = before
-        else:
-            previous = [p for p in lines[max(0, i - 4) : i] if _names_registrant(p)]
-            registrant = previous[-1] if previous else None
-        break
-    if not registrant or len(registrant) > 120:
-        return None
-    title = f"{registrant} — Form {' '.join(form.group(1).upper().split())}"
-    period = _PERIOD_RE.search(text)
-    if period:
-        kind = "quarter" if "quarter" in period.group(1).lower() else period.group(1).lower()
-        title += f", {' '.join(kind.split())} ended {' '.join(period.group(2).split())}"
-    elif report := _REPORT_DATE_RE.search(text):
-        title += f", {' '.join(report.group(1).split())}"
-    return title

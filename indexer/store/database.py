@@ -192,6 +192,8 @@ class Store(KeywordSearch):
                 "status": "ready",
                 "reason": None,
                 "title": structure.title,
+                "detail": structure.detail,
+                "named_by_file": int(structure.named_by_file),
                 "n_pages": structure.n_pages,
                 "n_sections": len(structure.sections),
                 "n_paras": len(structure.paragraphs),

@@ -127,6 +127,13 @@ def _m009_paragraph_junk(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE paragraphs ADD COLUMN junk INTEGER NOT NULL DEFAULT 0")
 
 
+def _m010_document_title_facts(db: sqlite3.Connection) -> None:
+    """What tells a document from others titled alike (the period, date or version it states), and
+    whether its title is only its file's name (`indexer.answers.titles`)."""
+    db.execute("ALTER TABLE documents ADD COLUMN detail TEXT")
+    db.execute("ALTER TABLE documents ADD COLUMN named_by_file INTEGER NOT NULL DEFAULT 0")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -138,4 +145,5 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m007_paragraph_picture,
     _m008_document_retries,
     _m009_paragraph_junk,
+    _m010_document_title_facts,
 ]

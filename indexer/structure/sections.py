@@ -28,7 +28,8 @@ from indexer.parse.blocks import as_text, looks_like_body_text, union
 from indexer.parse.junk import is_junk
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
-from indexer.parse.titles import opening_line_title
+from indexer.parse.filing_cover import stated_detail
+from indexer.parse.titles import is_banner, names_institution, opening_line_title
 from indexer.structure.tables import split_lines, split_table
 from indexer.tokens import count_tokens
 
@@ -64,13 +65,18 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
             and (_is_unique_top(ranks) or (not typeset and first.inferred and numbering_depth(first.text) is None))
         )
     )
-    # "1 Introduction" is no title; nor is a chapter title set like the chapters after it.
-    named_by_heading = first is not None and numbering_depth(first.text) is None and (is_title or not typeset)
-    opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
-    title = _short_title(
-        parsed.title or (first.text if first is not None and named_by_heading else None)
-        or (opening_line_title(opening.text, fallback_title) if opening else None) or fallback_title
+    # "1 Introduction" is no title; nor is a chapter title set like the chapters after it, nor a
+    # banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION": the root holds it, unnamed by it).
+    named_by_heading = (
+        first is not None and numbering_depth(first.text) is None and (is_title or not typeset)
+        and not is_banner(first.text)
     )
+    opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
+    named = (
+        parsed.title or (_named_by_heading(blocks) if named_by_heading else None)
+        or (opening_line_title(opening.text, fallback_title) if opening else None)
+    )
+    title = _short_title(named or fallback_title)
     start = 0
     if is_title:
         start = 1
@@ -109,8 +115,21 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         _widen_pages(current, block.page)
         _widen_pages(current, page_end)
     return DocumentStructure(
-        title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages, warnings=parsed.warnings
+        title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages, warnings=parsed.warnings,
+        detail=stated_detail(parsed.blocks), named_by_file=not named,
     )
+
+
+def _named_by_heading(blocks: list[Block]) -> str:
+    """The opening heading's text; when it names an institution alone ("University of
+    Massachusetts, Amherst" in a Word file's Title style), the line after it names the
+    document (the course), when it reads as a title."""
+    title = blocks[0].text
+    if names_institution(title) and len(blocks) > 1:
+        after = opening_line_title(blocks[1].text)
+        if after and not names_institution(after):
+            return after
+    return title
 
 
 def _short_title(text: str) -> str:

@@ -10,7 +10,8 @@ import pytest
 
 from indexer.library import Library
 from indexer.models import Block
-from indexer.parse.titles import cover_title, metadata_title_ok
+from indexer.parse.filing_cover import cover_title
+from indexer.parse.titles import metadata_title_ok
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION

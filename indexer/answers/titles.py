@@ -1,0 +1,52 @@
+"""Titles as the map shows them: what tells each document from its neighbours in the folder.
+
+A title comes from the document (`indexer.parse.titles`); two documents may still read alike
+(three 10-Qs whose covers name no period the parse found, two editions of a manual). When
+several different documents share a title, each gets what tells it apart: the period, date or
+version the document states (its `detail`), or else its file's name. Copies of one file (the
+same content) keep one title: they are the same document. A title that is the file's name says
+so, since a host cannot tell `doc-575ca5a7` from a title otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+from typing import Protocol
+
+NAMED_BY_FILE = " (file name)"
+
+
+class Titled(Protocol):
+    doc_id: int
+    title: str | None
+    detail: str | None  # the period, date or version the document states, when its title lacks it
+    named_by_file: int  # 1 (true): nothing in the document names it
+    content_hash: str | None
+    relpath: str
+
+
+def _key(title: str) -> str:
+    return " ".join(re.findall(r"\w+", title.lower()))
+
+
+def shown_titles(docs: Iterable[Titled]) -> dict[int, str]:
+    """`doc_id` → the title the map shows for each of `docs` (the documents of one folder)."""
+    groups: dict[str, list[Titled]] = {}
+    for doc in docs:
+        groups.setdefault(_key(doc.title or doc.relpath), []).append(doc)
+    shown: dict[int, str] = {}
+    for group in groups.values():
+        alike = len(group) > 1 and len({d.content_hash for d in group}) > 1
+        details = [_key(d.detail) for d in group if d.detail]
+        for doc in group:
+            title = doc.title or PurePosixPath(doc.relpath).stem
+            if doc.named_by_file:
+                title += NAMED_BY_FILE
+            elif alike and doc.detail and details.count(_key(doc.detail)) == 1 and _key(doc.detail) not in _key(title):
+                title += f" ({doc.detail})"
+            elif alike:
+                title += f" ({PurePosixPath(doc.relpath).name})"
+            shown[doc.doc_id] = title
+    return shown

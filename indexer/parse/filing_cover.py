@@ -1,0 +1,183 @@
+"""What a filing's cover page says it is, and what a document states about its own period.
+
+A filing's cover page says exactly what it is, in a form every SEC filing shares: `FORM 10-K`,
+the registrant's name (above "(Exact name of registrant as specified in its charter)", or, on
+covers without that caption, the line that ends in a legal form: `Inc.`, `Corporation`, `plc`),
+and the period it covers ("For the quarterly period ended March 31, 2021"). That convention is
+the genre's, like `PART II` › `Item 7A.` numbering, not any one company's. Covers are often
+tables: their cells are read as lines.
+
+`stated_detail` reads what any document says of its own period, date or version on its first
+pages ("for the fiscal year ended …", "FOR RELEASE MARCH 4, 2021", "Version 1.1"): it is what
+tells apart documents whose titles read alike (`indexer.answers.titles`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.models import Block
+
+_FORM_RE = re.compile(r"\bFORM\s+(10-KT?|10-QT?|8-K|20-F|40-F|6-K|11-K|S-1|S-4|F-1|DEF\s*14A)\b", re.I)
+_REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?registrant", re.I)
+_DATE = r"([A-Z][a-z]+\.?\s+\d{1,2}\s*,?\s*\d{4})"
+_PERIOD_RE = re.compile(
+    r"(?:for\s+)?the\s+(fiscal\s+year|quarterly\s+period|transition\s+period|year|(?:three|six|nine|twelve)\s+months)"
+    rf"\s+ended\s*:?\s*{_DATE}",
+    re.I,
+)
+_REPORT_DATE_RE = re.compile(rf"date\s+of\s+report[^:]*:\s*{_DATE}", re.I)
+_RULE_RE = re.compile(r"^[\s_\-–—=*]*$")
+_TAG_RE = re.compile(r"<[^>]+>")
+COVER_PAGES = 2  # a cover runs over its first page or two (pages are numbered from 1)
+
+# Lines of a cover page near the registrant's name that are not it: the state of incorporation,
+# the employer identification number, the commission file number, their captions, the
+# report's checkboxes and the words left of "For the transition period from ___ to ___".
+_NOT_REGISTRANT_RE = re.compile(
+    r"commission\s+file|transition\s+period|pursuant\s+to|^for\s+the\b|jurisdiction|incorporation|i\.?\s*r\.?\s*s\.?|employer|identification|"
+    r"securities|exchange\s+act|^\(|[☐☒✓✔□■]|^(form|to|from|or|and|of|the|n/?a|none)\b\W*$|"
+    r"^[\W\d_-]+$|^(delaware|nevada|maryland|new york|ohio|pennsylvania|california|texas|virginia|oregon|"
+    r"new jersey|north carolina|washington|minnesota|michigan|massachusetts|illinois|indiana|georgia|"
+    r"florida|ireland|bermuda|cayman islands|jersey|england and wales|netherlands)\b\W*$",
+    re.I,
+)
+# A company's legal form, ending its name: "NIKE, Inc.", "Microsoft Corporation", "Amcor plc".
+_LEGAL_FORM_RE = re.compile(
+    r"\b(inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|l\.?p|n\.?v|s\.?a|ag|se|holdings|"
+    r"group|bancorp|trust)\.?$",
+    re.I,
+)
+
+
+def _names_registrant(line: str) -> bool:
+    return bool(line) and len(line) <= 120 and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
+
+
+def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
+    """The lines of the first `pages` pages, a table's cells each a line."""
+    first = [b for b in blocks if b.page is not None and b.page <= pages]
+    lines = []
+    for b in first:
+        text = _TAG_RE.sub("\n", b.text) if b.kind == "table" else b.text
+        lines.extend(" ".join(line.split()) for line in text.splitlines())
+    return [line for line in lines if line]
+
+
+def _form(blocks: list[Block]) -> re.Match[str] | None:
+    """The form a cover names, as a cover names it: a line that opens with it or a short line
+    ("Washington, D.C. 20549 FORM 10-K"); a release whose footnote mentions "our Quarterly Report
+    on Form 10-Q" is no filing."""
+    for line in cover_lines(blocks):
+        found = _FORM_RE.search(line)
+        if found and (not line[: found.start()].strip(" *_#") or len(line.split()) <= 8):
+            return found
+    return None
+
+
+def is_filing(blocks: list[Block]) -> bool:
+    """A cover page naming a form (`FORM 10-K`): its largest type is the commission's name, not a title."""
+    return _form(blocks) is not None
+
+
+# Where a filing names itself when its cover's name is a logo: the statements' running header
+# ("THE COCA-COLA COMPANY AND SUBSIDIARIES") and the report's definitions ("In this report, the
+# terms "The Coca-Cola Company," "Company," … mean …"; "Acme Corp. (the "Company")").
+_SUBSIDIARIES_RE = re.compile(r"^\W*(.{3,80}?),?\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries\b", re.I)
+_DEFINED_RE = re.compile(
+    r"\bthe\s+terms?\s+[\"“]([^\"“”]{3,80}?),?[\"”]|"
+    r"\b([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6})\s+\((?:together\s+with\s+its\s+subsidiaries,\s+)?(?:the\s+)?[\"“](?:company|corporation|registrant)[\"”]",
+    re.I,
+)
+NAMING_PAGES = 8  # the definitions come with Item 1, a few pages in
+
+
+def _named_elsewhere(blocks: list[Block]) -> str | None:
+    for block in blocks:
+        if block.page is not None and block.page > NAMING_PAGES:
+            break
+        line = " ".join(block.text.replace("*", " ").split())
+        found = _SUBSIDIARIES_RE.match(line) or _DEFINED_RE.search(line)
+        name = next((g for g in (found.groups() if found else ()) if g), None)
+        if name and _names_registrant(name.strip(" ,")) and not name.lower().startswith(("we", "our", "the company")):
+            return name.strip(" ,")
+    return None
+
+
+def _registrant(lines: list[str], form_at: int) -> str | None:
+    """The name above "(Exact name of registrant …)", or else the first line after the form's
+    that ends in a legal form."""
+    for i, line in enumerate(lines):
+        match = _REGISTRANT_RE.search(line)
+        if not match:
+            continue
+        before = line[: match.start()].strip(" ,;:")
+        if before and _names_registrant(before):
+            return before
+        previous = [p for p in lines[max(0, i - 4) : i] if _names_registrant(p)]
+        if previous:
+            return previous[-1]
+        break
+    for line in lines[form_at:]:
+        name = line.strip(" ,;:")
+        if _LEGAL_FORM_RE.search(name) and len(name.split()) <= 8 and _names_registrant(name):
+            return name
+    return None
+
+
+def period(text: str) -> str | None:
+    """"quarter ended March 31, 2021" from the first statement of a period a text makes."""
+    found = _PERIOD_RE.search(text)
+    if found is None:
+        return None
+    kind = " ".join(found.group(1).lower().split())
+    kind = "quarter" if "quarter" in kind else kind
+    return f"{kind} ended {' '.join(found.group(2).split())}".replace(" ,", ",")
+
+
+def cover_title(blocks: list[Block]) -> str | None:
+    """`REGISTRANT — Form 10-K, fiscal year ended …` from a filing's cover page, or None."""
+    lines = cover_lines(blocks)
+    text = "\n".join(lines)
+    form = _form(blocks)
+    if form is None:
+        return None
+    form_at = next(i for i, line in enumerate(lines) if line == form.string)
+    registrant = _registrant(lines, form_at) or _named_elsewhere(blocks)
+    if not registrant:
+        return None
+    title = f"{registrant} — Form {' '.join(form.group(1).upper().split())}"
+    if covered := period(text):
+        return f"{title}, {covered}"
+    if report := _REPORT_DATE_RE.search(text):
+        return f"{title}, {' '.join(report.group(1).split())}"
+    return title
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_STATED_DATE_RE = re.compile(
+    rf"^\W*(?:(?:for\s+(?:immediate\s+)?release|released?|published|issued|dated?|updated|as\s+of|effective)\b:?\s*)?"
+    rf"((?:\w+day,?\s+)?{_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{4}})\W*$",
+    re.I,
+)
+_VERSION_RE = re.compile(r"\b(?:version|ver\.|rev\.|revision|release|edition)\s*:?\s*([\w.-]*\d[\w.-]*)|\bv(\d+(?:\.\d+)+)\b", re.I)
+DETAIL_LINES = 80  # the opening lines read for a document's statement of its date or version
+
+
+def stated_detail(blocks: list[Block]) -> str | None:
+    """The period, date or version a document states on its first pages: a filing's period
+    ("quarter ended March 31, 2021"), a release's date line ("March 4, 2021"), a manual's
+    version ("version 1.1"); None when it states none."""
+    lines = cover_lines(blocks) or [
+        " ".join(line.split()) for b in blocks[:DETAIL_LINES] for line in b.text.splitlines() if line.strip()
+    ]
+    lines = lines[: DETAIL_LINES * 4]
+    if covered := period("\n".join(lines)):
+        return covered
+    for line in lines:
+        if len(line) <= 60 and (found := _STATED_DATE_RE.match(line)):
+            return " ".join(found.group(1).split()).replace(" ,", ",")
+    for line in lines:
+        if len(line) <= 80 and (found := _VERSION_RE.search(line)):
+            return f"version {found.group(1) or found.group(2)}"
+    return None
