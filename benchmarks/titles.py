@@ -34,7 +34,7 @@ from datetime import date
 from pathlib import Path
 
 from benchmarks import append_result
-from indexer.answers.titles import Titled, shown_titles
+from indexer.answers.titles import shown_titles
 from indexer.errors import ParseError
 from indexer.ingest.files import title_from_name
 from indexer.parse.formats import DocumentParser, is_supported
@@ -74,9 +74,7 @@ class Entry:
     named_by_file: bool
     content_hash: str
 
-    @property
-    def relpath(self) -> str:
-        return self.path.name
+    relpath: str  # as the map knows it: relative to the set's folder
 
 
 def first_pages(path: Path, pages: int, work: Path) -> Path:
@@ -100,7 +98,7 @@ def first_pages(path: Path, pages: int, work: Path) -> Path:
     return copy
 
 
-def parsed_entries(parser: DocumentParser, files: list[Path], pages: int, work: Path) -> list[Entry]:
+def parsed_entries(parser: DocumentParser, root: Path, files: list[Path], pages: int, work: Path) -> list[Entry]:
     entries = []
     for n, path in enumerate(files):
         source = first_pages(path, pages, work)
@@ -111,7 +109,8 @@ def parsed_entries(parser: DocumentParser, files: list[Path], pages: int, work: 
         except ParseError:
             continue
         entries.append(Entry(path, n, structure.title, getattr(structure, "detail", None),
-                             getattr(structure, "named_by_file", structure.title == title_from_name(path)), digest))
+                             getattr(structure, "named_by_file", structure.title == title_from_name(path)), digest,
+                             path.relative_to(root).as_posix()))
     return entries
 
 
@@ -173,7 +172,7 @@ def main() -> None:
         if not any(name.lower().startswith(s.lower()) for s in args.sets):
             continue
         files = sorted(p for p in (args.bench / folder).rglob("*") if p.is_file() and is_supported(p))
-        entries = parsed_entries(doc_parser, files, args.pages, work)
+        entries = parsed_entries(doc_parser, args.bench / folder, files, args.pages, work)
         shown = shown_titles(entries)
         n = max(len(entries), 1)
         cells = {k: "" for k in ("issuer", "kind", "period", "course")}

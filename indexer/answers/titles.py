@@ -40,13 +40,29 @@ def shown_titles(docs: Iterable[Titled]) -> dict[int, str]:
     for group in groups.values():
         alike = len(group) > 1 and len({d.content_hash for d in group}) > 1
         details = [_key(d.detail) for d in group if d.detail]
+        tails = _short_paths([d.relpath for d in group])
         for doc in group:
             title = doc.title or PurePosixPath(doc.relpath).stem
+            where = tails[doc.relpath]
             if doc.named_by_file:
-                title += NAMED_BY_FILE
+                title = (where if alike else title) + NAMED_BY_FILE
             elif alike and doc.detail and details.count(_key(doc.detail)) == 1 and _key(doc.detail) not in _key(title):
                 title += f" ({doc.detail})"
             elif alike:
-                title += f" ({PurePosixPath(doc.relpath).name})"
+                title += f" ({where})"
             shown[doc.doc_id] = title
     return shown
+
+
+def _short_paths(paths: list[str]) -> dict[str, str]:
+    """Each path's shortest tail that no other path of `paths` ends with: the file's name, or
+    `tutorial/middleware.md` beside `reference/middleware.md`."""
+    parts = {p: PurePosixPath(p).parts for p in paths}
+    tails = {}
+    for path, mine in parts.items():
+        for n in range(1, len(mine) + 1):
+            tail = mine[-n:]
+            if not any(other != path and theirs[-n:] == tail for other, theirs in parts.items()):
+                break
+        tails[path] = "/".join(tail)
+    return tails

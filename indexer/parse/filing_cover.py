@@ -36,7 +36,7 @@ COVER_PAGES = 2  # a cover runs over its first page or two (pages are numbered f
 # report's checkboxes and the words left of "For the transition period from ___ to ___".
 _NOT_REGISTRANT_RE = re.compile(
     r"commission\s+file|transition\s+period|pursuant\s+to|^for\s+the\b|jurisdiction|incorporation|i\.?\s*r\.?\s*s\.?|employer|identification|"
-    r"securities|exchange\s+act|^\(|[☐☒✓✔□■]|^(form|to|from|or|and|of|the|n/?a|none)\b\W*$|"
+    r"securities|exchange\s+act|^\(|^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|[☐☒✓✔□■]|^(form|to|from|or|and|of|the|n/?a|none)\b\W*$|"
     r"^[\W\d_-]+$|^(delaware|nevada|maryland|new york|ohio|pennsylvania|california|texas|virginia|oregon|"
     r"new jersey|north carolina|washington|minnesota|michigan|massachusetts|illinois|indiana|georgia|"
     r"florida|ireland|bermuda|cayman islands|jersey|england and wales|netherlands)\b\W*$",
@@ -51,7 +51,10 @@ _LEGAL_FORM_RE = re.compile(
 
 
 def _names_registrant(line: str) -> bool:
-    return bool(line) and len(line) <= 120 and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
+    return (
+        bool(line) and len(line) <= 120 and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
+        and not _FORM_RE.search(line)
+    )
 
 
 def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
@@ -61,6 +64,10 @@ def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
     for b in first:
         text = _TAG_RE.sub("\n", b.text) if b.kind == "table" else b.text
         lines.extend(" ".join(line.split()) for line in text.splitlines())
+    lines = [line for line in lines if line]
+    for i in range(len(lines) - 1):  # "FORM" and "10-K" in cells of their own
+        if lines[i].strip(" *_").upper() == "FORM":
+            lines[i : i + 2] = [f"{lines[i]} {lines[i + 1]}", ""]
     return [line for line in lines if line]
 
 

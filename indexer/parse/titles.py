@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 
+from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.junk import is_junk
 from indexer.models import Block
 from indexer.parse.numbering import numbering_depth
@@ -51,7 +52,7 @@ def metadata_title_ok(title: str) -> bool:
 _BANNER_RE = re.compile(
     r"securities\s+and\s+exchange\s+commission|^washington,?\s+d\.?\s*c\.?\b|^(table\s+of\s+)?contents$|^index$|"
     r"^(for\s+(immediate\s+)?release|embargoed|(news|press|media)\s+release|\(mark\s+one\))|"
-    r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]+$|^exhibit\s+[\d.]+\w?$",
+    r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]*\d[\w-]*$|^exhibit\s+[\d.]+\w?$",
     re.I,
 )
 
@@ -130,6 +131,8 @@ TITLE_SCALE = 1.25  # a title is set at least this much larger than the page's t
 PROSE_WORDS = 30  # a line of text this long is the document's text, not its title page
 HEADLINE_WORDS = 6
 _CONTENTS_RE = re.compile(r"^(table\s+of\s+)?contents\b", re.I)
+_ENTRY_RE = re.compile(r"^\d{1,3}\s+[A-Z]")
+CONTENTS_ENTRIES = 5
 WORD_OVER_PHRASE = 0.75  # a phrase set this large beside a single larger word is the title
 PROSE_LINES, PROSE_LINE_WORDS = 3, 12  # … and so are this many lines this long
 
@@ -147,17 +150,23 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
             break
     else:
         return None
-    if any(_CONTENTS_RE.match(_clean(i.get("text") or "")) for i in items if i.get("page_idx") == page):
-        return None  # a contents page: its lines are chapters, none of them the document's title
+    # Below a "Contents" caption the lines are chapters, none of them the document's title.
+    contents = [i["bbox"][1] for i in items if i.get("page_idx") == page and i.get("bbox")
+                and _CONTENTS_RE.match(_clean(i.get("text") or ""))]
+    lines = [i for i in lines if not contents or i["bbox"][1] < min(contents)]
+    if sum(bool(_ENTRY_RE.match(_clean(i.get("text") or ""))) for i in lines) >= CONTENTS_ENTRIES:
+        return None  # a contents page without its caption: lines led by their page numbers
     # The text layer's font sizes when most lines have one (a multi-line paragraph's box says
     # little of its type), else each line's box.
     fonts = sum((line.get("font_size") or 0) > 1 for line in lines) >= 0.8 * len(lines)
     sized = [(line, _clean(line.get("text") or ""), _font_size(line) if fonts else _type_size(line)) for line in lines]
     # A page with text on it has its title near the top, set larger than the text; a cover page
     # (no prose) has it wherever its largest type is, under a picture as often as above one.
-    # (Running text comes as paragraphs, or, from OCR and some layouts, as its lines.)
+    # (Running text comes as paragraphs, or, from OCR, as its lines: long single lines that are
+    # not a list's items.)
     prose = any(len(text.split()) >= PROSE_WORDS for _, text, _ in sized) or sum(
-        len(text.split()) >= PROSE_LINE_WORDS for _, text, _ in sized
+        len(text.split()) >= PROSE_LINE_WORDS and text[:1].isalpha() and numbering_depth(text) is None
+        and _one_line(line) for line, text, _ in sized
     ) >= PROSE_LINES
     # A single word low on a cover is a brand's mark ("TOYOTA" under the picture), not a title.
     candidates = [
@@ -196,6 +205,8 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
+    if TRAILING_FUNCTION_WORD.search(title.rstrip(" &")) or title.endswith("&"):  # a fragment: "NRC 585 & GEOGRAPH 585 &"
+        return None
     if says_less(title, file_name):  # "User Manual" on page 1 of User_Manual_1500S_Classic_EN.pdf
         return None
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
@@ -232,6 +243,12 @@ def _set_like_a_later_heading(line: dict, size: float, later: list[dict]) -> boo
 
 def _clean(text: str) -> str:
     return " ".join(_MARKUP_RE.sub("", text).split())
+
+
+def _one_line(item: dict) -> bool:
+    """A box one line high: its height under twice the type size its area gives."""
+    size = _type_size(item)
+    return bool(size) and item["bbox"][3] - item["bbox"][1] < 2 * size  # type: ignore[operator]
 
 
 def _font_size(item: dict) -> float | None:

@@ -10,7 +10,6 @@ import pytest
 from indexer.errors import NotReady
 from indexer.library import Library
 from tests.conftest import write
-from tests.indexer.conftest import doc_id
 
 
 def test_failed_documents_are_reported_and_the_rest_works(folder: Path, open_library: Callable[..., Library]) -> None:

@@ -10,8 +10,8 @@ import pytest
 
 from indexer.library import Library
 from indexer.models import Block
-from indexer.parse.filing_cover import cover_title
-from indexer.parse.titles import metadata_title_ok
+from indexer.parse.filing_cover import cover_title, is_filing, stated_detail
+from indexer.parse.titles import citation_title, first_page_title, is_banner, metadata_title_ok, names_institution
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -51,6 +51,109 @@ def test_metadata_placeholders_are_not_titles() -> None:
     assert metadata_title_ok("Attention Is All You Need")
     assert not metadata_title_ok("PowerPoint Presentation")
     assert not metadata_title_ok("report_final_v2.docx")
+    assert not metadata_title_ok("Q1 2031 8-K - Exhibit 99.1")  # a filing system's label
+    assert not metadata_title_ok("UNITED STATES SECURITIES AND EXCHANGE COMMISSION")
+
+
+def test_a_cover_without_the_caption_is_named_by_the_line_ending_in_a_legal_form() -> None:
+    text = (
+        "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\n"
+        "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\n"
+        "For the Fiscal Year Ended June 30 , 2031\nCommission File Number 001-00000\n"
+        "CONTOSO CORPORATION\nWASHINGTON\n(STATE OF INCORPORATION)"
+    )
+    assert cover_title([Block("text", text, page=1)]) == "CONTOSO CORPORATION — Form 10-K, fiscal year ended June 30, 2031"
+
+
+def test_a_cover_in_table_cells_and_a_transition_line_that_is_not_a_name() -> None:
+    cells = (
+        "<table><tr><td>FORM</td><td>10-Q</td></tr><tr><td>(Mark One)</td><td>QUARTERLY REPORT PURSUANT TO SECTION 13</td></tr>"
+        "<tr><td>For the quarterly period ended</td><td>March 31, 2031</td></tr>"
+        "<tr><td>For the transition period from</td><td>TO</td></tr>"
+        "<tr><td>(Exact name of registrant as specified in its charter)</td></tr></table>"
+    )
+    blocks = [Block("table", cells, page=1), Block("text", "FABRIKAM, INC. AND SUBSIDIARIES", page=2)]
+    assert cover_title(blocks) == "FABRIKAM, INC. — Form 10-Q, quarter ended March 31, 2031"
+
+
+def test_a_cover_whose_name_is_a_logo_is_named_by_the_reports_definitions() -> None:
+    cover = "FORM 10-K\nFor the fiscal year ended December 31, 2031\n(Exact name of Registrant as specified in its charter)\nDelaware"
+    text = 'In this report, the terms "The Tailspin Toys Company," "Company," "we," "us" and "our" mean The Tailspin Toys Company.'
+    blocks = [Block("text", cover, page=1), Block("text", text, page=4)]
+    assert cover_title(blocks) == "The Tailspin Toys Company — Form 10-K, fiscal year ended December 31, 2031"
+
+
+def test_a_release_that_mentions_a_form_in_a_footnote_is_no_filing() -> None:
+    blocks = [
+        Block("heading", "Contoso Reports Third-Quarter 2031 Results", page=1),
+        Block("text", "1 See our Quarterly Report on Form 10-Q for the definitions of non-GAAP measures.", page=1),
+    ]
+    assert not is_filing(blocks) and cover_title(blocks) is None
+
+
+def test_banners_are_never_titles() -> None:
+    for banner in ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE",
+                   "**CONTENTS**", "Exhibit 99.1", "FORM 10-K", "Press Release"):
+        assert is_banner(banner), banner
+    for title in ("Families Keep in Touch", "Release Notes for Version 2", "Contents of the Soil"):
+        assert not is_banner(title), title
+
+
+def test_a_report_is_named_by_the_citation_it_asks_for() -> None:
+    blocks = [
+        Block("text", "FOR RELEASE MARCH 4, 2031", page=1),
+        Block("text", 'RECOMMENDED CITATION: Northwind Research Center, March 2031, "Families Keep in Touch Across '
+              'Long Distances"', page=1),
+    ]
+    assert citation_title(blocks) == "Families Keep in Touch Across Long Distances"
+    assert citation_title([Block("text", 'Please cite "x".', page=1)]) is None  # one word is no title
+    assert citation_title([Block("text", blocks[1].text, page=9)]) is None  # not on the first pages
+
+
+def test_an_institution_alone_names_the_issuer_not_the_document() -> None:
+    assert names_institution("University of Massachusetts, Amherst")
+    assert names_institution("Department of Chemistry")
+    assert not names_institution("Department of Health Strategic Plan 2031–2033")
+    assert not names_institution("Introduction to College Writing")
+
+
+def test_the_period_date_or_version_a_document_states() -> None:
+    quarter = Block("text", "FORM 10-Q\nFor the quarterly period ended March 31, 2031", page=1)
+    assert stated_detail([quarter]) == "quarter ended March 31, 2031"
+    release = [Block("heading", "Families Keep in Touch", page=1), Block("text", "FOR RELEASE MARCH 4, 2031", page=1)]
+    assert stated_detail(release) == "MARCH 4, 2031"
+    manual = [Block("heading", "Espresso Machine Manual"), Block("text", "Version 1.2")]
+    assert stated_detail(manual) == "version 1.2"
+    assert stated_detail([Block("text", "Water the roses in the evening.")]) is None
+
+
+def _line(page: int, top: int, text: str, size: float, level: int | None = None) -> dict:
+    height = int(size * 1.4)
+    return {"type": "text", "page_idx": page, "bbox": [100, top, 900, top + height], "text": text, "font_size": size,
+            **({"text_level": level} if level else {})}
+
+
+def test_a_releases_headline_is_its_title_however_its_headings_are_set() -> None:
+    body = "Contoso today reported results for the third quarter of 2031, with sales up in every region it serves."
+    items = [
+        _line(0, 40, "FOR IMMEDIATE RELEASE", 9),
+        _line(0, 80, "Contoso Reports Third-Quarter 2031 Results;", 14),
+        _line(0, 100, "Raises Full-Year Outlook", 14),
+        _line(0, 130, "Reported Third-Quarter Results", 12),
+        *[_line(0, 160 + 20 * k, body, 11) for k in range(4)],
+        _line(1, 40, "Outlook for the Year", 14, level=1),  # set like the headline
+        _line(1, 80, body, 11),
+    ]
+    assert first_page_title(items) == "Contoso Reports Third-Quarter 2031 Results; Raises Full-Year Outlook"
+    chapter = [_line(0, 40, "Getting Started", 14, level=1), *items[4:]]  # a chapter's title: set like the next
+    assert first_page_title(chapter) is None
+
+
+def test_a_cover_names_its_title_below_a_picture_but_not_a_brand_word() -> None:
+    cover = [_line(0, 720, "Division of Quality Assurance Strategic Plan 2031–2033", 24), _line(0, 900, "CONTOSO", 30)]
+    assert first_page_title(cover) == "Division of Quality Assurance Strategic Plan 2031–2033"
+    contents = [_line(0, 40, "Contents", 20), _line(0, 90, "Programmes for Scholars", 18)]
+    assert first_page_title(contents) is None
 
 
 def _first_page(path: Path, lines: list[tuple[str, int]], body: str) -> None:
@@ -84,5 +187,5 @@ def test_a_pdf_is_titled_by_the_largest_type_on_its_first_page_not_its_file_name
     titles = {d.path: d.title for d in lib.toc().documents}
     assert titles == {
         "5f0c2a9e41d8b7c3a6e2f1d0c9b8a7e6.pdf": "Families Keep in Touch Across Long Distances",
-        "notes_2031.pdf": "notes 2031",
+        "notes_2031.pdf": "notes 2031 (file name)",  # the map says where the title came from
     }
