@@ -9,7 +9,8 @@ title shown as the map of its folder shows it (`indexer.answers.titles.shown_tit
 * **file name**: the title is the file's name (nothing in the document named it);
 * **banner**: the title is a page's boilerplate (the SEC header, "Table of Contents", "FOR
   IMMEDIATE RELEASE", …), never a document's name;
-* **shared**: documents of one set whose titles read the same although their contents differ;
+* **alike**: documents of one set whose own titles read the same although their contents differ,
+  and **shared**: those whose titles in the map still do;
 * FinanceBench, against its questions' `company` and the file's name (`ADOBE_2015_10K`,
   `AMCOR_2023Q2_10Q`, `PEPSICO_2023_8K_dated-2023-05-05`): **issuer** (the company's name),
   **kind** (Form 10-K / 10-Q / 8-K; an earnings release says results or earnings) and **period**
@@ -135,6 +136,15 @@ def finance_scores(title: str, company: str, doc_name: str) -> tuple[bool, bool,
     return issuer, kind_ok, period
 
 
+def _shared(entries: list[Entry], titles: dict[int, str]) -> int:
+    """Documents whose title reads like another's (case and punctuation aside) though their contents differ."""
+    readings: dict[str, set[str]] = {}
+    key = {e.doc_id: " ".join(re.findall(r"\w+", titles[e.doc_id].lower())) for e in entries}
+    for e in entries:
+        readings.setdefault(key[e.doc_id], set()).add(e.content_hash)
+    return sum(1 for e in entries if len(readings[key[e.doc_id]]) > 1)
+
+
 def course_named(title: str, course: str) -> bool:
     words = [w for w in re.findall(r"[a-z0-9]+", course.lower()) if len(w) > 3 or w.isdigit()]
     have = set(re.findall(r"[a-z0-9]+", title.lower()))
@@ -165,8 +175,8 @@ def main() -> None:
     lines = [
         f"{args.label or 'Titles'} ({date.today()}, {pages}): titles as the map shows them",
         "",
-        "| set | parsed | issuer | kind | period | course | file name | banner | shared |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| set | parsed | issuer | kind | period | course | file name | banner | alike | shared |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, folder in SETS.items():
         if not any(name.lower().startswith(s.lower()) for s in args.sets):
@@ -185,13 +195,10 @@ def main() -> None:
             cells["course"] = f"{sum(named)}/{len(entries)}"
         by_file = sum(e.named_by_file for e in entries)
         banner = [e for e in entries if BANNER.search(shown[e.doc_id])]
-        readings: dict[str, set[str]] = {}
-        for e in entries:
-            readings.setdefault(shown[e.doc_id].lower(), set()).add(e.content_hash)
-        shared = sum(1 for e in entries if len(readings[shown[e.doc_id].lower()]) > 1)
         lines.append(
             f"| {name} | {len(entries)}/{len(files)} | {cells['issuer']} | {cells['kind']} | {cells['period']} | "
-            f"{cells['course']} | {by_file} ({100 * by_file / n:.0f} %) | {len(banner)} | {shared} |"
+            f"{cells['course']} | {by_file} ({100 * by_file / n:.0f} %) | {len(banner)} | "
+            f"{_shared(entries, {e.doc_id: e.title for e in entries})} | {_shared(entries, shown)} |"
         )
         if args.show:
             for e in entries:

@@ -86,27 +86,29 @@ def citation_title(blocks: list[Block]) -> str | None:
     return None
 
 
-# An institution's name standing alone: a university, a college, a school or a department.
+# An institution: a university, a college, a school or a department ("UNIVERSITYOF" as some
+# files spell it).
 _INSTITUTION_RE = re.compile(
-    r"^(the\s+)?(university|college|institute|school|academy|department|faculty|division|office)\s+of\b|"
-    r"\b(university|college|institute|polytechnic|academy)(\s+of\s+[\w.&\s]+)?(,\s*[\w.\s]+)?$",
+    r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic)(\b|of\b)", re.I
+)
+# What says what a document is: a kind of document, or a course's or a form's code ("CEE 549").
+_DOCUMENT_KIND_RE = re.compile(
+    r"(?-i:\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b)|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|"
+    r"strategy|statement|catalog|catalogue|brochure|prospectus|bulletin|newsletter|proceedings|agenda|minutes|notes|"
+    r"outline|introduction|principles|fundamentals|seminar|lab|laboratory)s?\b",
     re.I,
 )
+INSTITUTION_WORDS = 12
 
 
 def names_institution(text: str) -> bool:
-    """"University of Massachusetts, Amherst", "Department of Chemistry": who issued a document
-    (a syllabus, a handbook), not what it is."""
+    """"University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
+    who issued a document (a syllabus, a handbook), not what it is."""
     text = text.strip(" .")
-    return len(text.split()) <= 8 and bool(_INSTITUTION_RE.search(text)) and not _DOCUMENT_KIND_RE.search(text)
-
-
-# Words that say what a document is: a line with one names a document, not only its issuer.
-_DOCUMENT_KIND_RE = re.compile(
-    r"\d|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|strategy|statement|"
-    r"catalog|catalogue|brochure|prospectus|bulletin|newsletter|proceedings|agenda|minutes|notes|outline)s?\b",
-    re.I,
-)
+    return (
+        len(text.split()) <= INSTITUTION_WORDS and bool(_INSTITUTION_RE.search(text))
+        and not _DOCUMENT_KIND_RE.search(text)
+    )
 
 
 # Lines on a first page that are not its title: a release line, contacts, a byline, a citation,
@@ -121,7 +123,9 @@ _BOILERPLATE_RE = re.compile(
 _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov)\b", re.I)
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _DATE_LINE_RE = re.compile(
-    rf"^[\W\d_]*(({_MONTHS})[a-z]*\.?[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$", re.I
+    rf"^[\W\d_]*(({_MONTHS})[a-z]*\.?[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
+    r"^(spring|summer|fall|autumn|winter)(\s+(term|semester|quarter|session))?\s*,?\s*\d{4}$",  # a term: "FALL 2021"
+    re.I
 )
 _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
@@ -190,7 +194,7 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
             if not (
                 size and abs(size - best[2]) <= (0.05 if fonts else 0.2) * best[2]  # one title is set in one size
                 and (line.get("text_level") == best[0].get("text_level") or fonts)
-                and _stacked(last, line) and _reads_as_title(text, line if prose else None)
+                and _stacked(last, line) and _reads_as_title(text, line if prose else None) and not names_institution(text)
             ):
                 break
             parts.insert(len(parts) if step == 1 else 0, text)

@@ -73,9 +73,10 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         and not is_banner(first.text)
     )
     opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
+    opening_line = opening_line_title(opening.text, fallback_title) if opening else None
     named = (
-        parsed.title or (_named_by_heading(blocks) if named_by_heading else None)
-        or (opening_line_title(opening.text, fallback_title) if opening else None)
+        parsed.title or (_after_institution(first.text, blocks) if first is not None and named_by_heading else None)
+        or (_after_institution(opening_line, blocks) if opening_line else None)
     )
     title = _short_title(named or fallback_title)
     start = 0
@@ -121,16 +122,15 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     )
 
 
-def _named_by_heading(blocks: list[Block]) -> str:
-    """The opening heading's text; when it names an institution alone ("University of
-    Massachusetts, Amherst" in a Word file's Title style), the line after it names the
-    document (the course), when it reads as a title."""
-    title = blocks[0].text
-    if names_institution(title) and len(blocks) > 1:
-        after = opening_line_title(blocks[1].text)
-        if after and not names_institution(after):
-            return after
-    return title
+def _after_institution(title: str, blocks: list[Block]) -> str | None:
+    """The document's opening line or heading (`title`, its first block's); when that names an
+    institution alone ("University of Massachusetts, Amherst" in a Word file's Title style),
+    the line after it names the document (the course) when it reads as a title; else nothing
+    does (the institution is who issued it, not what it is)."""
+    if not names_institution(title):
+        return title
+    after = opening_line_title(blocks[1].text) if len(blocks) > 1 else None
+    return after if after and not names_institution(after) else None
 
 
 def _short_title(text: str) -> str:
