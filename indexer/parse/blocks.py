@@ -43,11 +43,14 @@ def looks_like_body_text(title: str) -> bool:
     )
 
 
+_PAREN_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+\S")  # "3) Readings:", "(2) Grading:"
+
+
 def is_numbered_label(title: str) -> bool:
     """A numbered heading that ends in a colon, its text below it ("1. Learning Outcomes:",
     "3) Readings:"): a few capitalised words, not a numbered sentence that leads into a list
     ("2. Then perform the following:")."""
-    if numbering_depth(title) is None or len(title.split()) > 8:
+    if (numbering_depth(title) is None and not _PAREN_NUMBER.match(title)) or len(title.split()) > 8:
         return False
     long = [w for w in re.findall(r"[^\W\d_][\w'-]*", title) if len(w) >= 4]
     return bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.parse.blocks import TRAILING_FUNCTION_WORD, as_text, is_keyword_numbered, is_number, union
+from indexer.parse.blocks import TRAILING_FUNCTION_WORD, as_text, is_keyword_numbered, is_number, is_numbered_label, union
 from indexer.models import Block
 from indexer.parse.numbering import numbering
 from indexer.parse.cells import CELL_MAX_WORDS
@@ -92,12 +92,13 @@ def is_numbered_title(text: str) -> bool:
 
 def bold_run_in(raw: str) -> tuple[str, str] | None:
     """A keyword-numbered title in bold with its text running on after it ("**Item 4. Mine Safety
-    Disclosures.** Not applicable."): the title and the text; None for anything else."""
+    Disclosures.** Not applicable.", "**2. Required Textbook:** Environmental Microbiology …"):
+    the title and the text; None for anything else."""
     found = _RUN_IN_BOLD.match(inline_html(raw))
     if found is None:
         return None
     title, rest = clean(found.group(1)), clean(found.group(2))
-    return (title, rest) if is_numbered_title(title) and has_words(rest) else None
+    return (title, rest) if (is_numbered_title(title) or is_numbered_label(title)) and has_words(rest) else None
 
 
 def centred_titles_first(items: list[dict]) -> list[dict]:

@@ -97,7 +97,8 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
                 stack.pop()
             parent = stack[-1][1]
             current = Section(
-                sec_id=len(sections), title=_short_title(block.text), level=parent.level + 1, parent=parent.sec_id
+                sec_id=len(sections), title=_short_title(block.text.rstrip(": ")), level=parent.level + 1,
+                parent=parent.sec_id,
             )
             parent.children.append(current.sec_id)
             sections.append(current)

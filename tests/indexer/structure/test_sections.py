@@ -638,3 +638,24 @@ def test_a_lone_page_number_at_the_page_edge_is_not_a_paragraph() -> None:
     assert lines.count("59") == 1, "the page's number goes; a number inside the page is content"
     assert "- ii -" not in lines
     assert "2012" in lines, "a year is not a page number"
+
+
+def test_numbered_headings_ending_in_a_colon_are_headings_as_a_reader_takes_them() -> None:
+    body = "Students will read two chapters a week and discuss them in small groups before each class."
+    s = pdf(
+        [
+            line(0, 50, "Marine Microbiology Syllabus", level=1),
+            line(0, 80, body),
+            line(0, 110, "**1. Learning Outcomes:**"),  # bold, its text below it
+            line(0, 130, body),
+            line(0, 160, "**2. Required Textbook:** Environmental Microbiology, second edition, 2031."),  # run in
+            line(0, 190, "3) Grading:", level=2),
+            line(0, 210, body),
+            line(0, 240, "4. Then submit the following:", level=2),  # a numbered sentence leading a list
+            line(0, 260, body),
+        ],
+        n_pages=1,
+    )
+    titles = [sec.title for sec in s.sections[2:]]
+    assert titles == ["1. Learning Outcomes", "2. Required Textbook", "3) Grading"], tree(s)
+    assert any(p.text.startswith("Environmental Microbiology") for p in s.paragraphs)
