@@ -93,7 +93,8 @@ def is_filing(blocks: list[Block]) -> bool:
 _SUBSIDIARIES_RE = re.compile(r"^\W*(.{3,80}?),?\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries\b", re.I)
 _DEFINED_RE = re.compile(
     r"\bthe\s+terms?\s+[\"“]([^\"“”]{3,80}?),?[\"”]|"
-    r"\b([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6})\s+\((?:together\s+with\s+its\s+subsidiaries,\s+)?(?:the\s+)?[\"“](?:company|corporation|registrant)[\"”]",
+    r"(?:^|(?<=[.;:])\s+)(?-i:([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6}))"  # a sentence opens with the name
+    r"\s+\((?:together\s+with\s+its\s+subsidiaries,\s+)?(?:the\s+)?[\"“](?:company|corporation|registrant)[\"”]",
     re.I,
 )
 NAMING_PAGES = 8  # the definitions come with Item 1, a few pages in
@@ -104,10 +105,15 @@ def _named_elsewhere(blocks: list[Block]) -> str | None:
         if block.page is not None and block.page > NAMING_PAGES:
             break
         line = " ".join(block.text.replace("*", " ").split())
-        found = _SUBSIDIARIES_RE.match(line) or _DEFINED_RE.search(line)
-        name = next((g for g in (found.groups() if found else ()) if g), None)
-        if name and _names_registrant(name.strip(" ,")) and not name.lower().startswith(("we", "our", "the company")):
-            return name.strip(" ,")
+        header = _SUBSIDIARIES_RE.match(line)
+        if header and (header.group(1).isupper() or _LEGAL_FORM_RE.search(header.group(1))):  # not "Sales of the parent and subsidiaries"
+            name = header.group(1)
+        else:
+            found = _DEFINED_RE.search(line)
+            name = next((g for g in found.groups() if g), "") if found else ""
+        name = name.strip(" ,")
+        if name and _names_registrant(name) and name.lower() not in ("we", "our", "us", "the company", "company"):
+            return name
     return None
 
 

@@ -28,8 +28,6 @@ from indexer.parse.junk import is_junk
 from indexer.models import Block
 from indexer.parse.numbering import numbering_depth
 
-
-
 # A template's or a tool's leftover, or a file name, saved as the title.
 _PLACEHOLDER_RE = re.compile(
     r"^(microsoft|untitled|powerpoint presentation|slide \d|document\s*\d*$|title$|presentation\d*$)"
@@ -133,12 +131,12 @@ TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 un
 TITLE_MAX_WORDS = 20
 TITLE_SCALE = 1.25  # a title is set at least this much larger than the page's text
 PROSE_WORDS = 30  # a line of text this long is the document's text, not its title page
-HEADLINE_WORDS = 6
-_CONTENTS_RE = re.compile(r"^(table\s+of\s+)?contents\b", re.I)
-_ENTRY_RE = re.compile(r"^\d{1,3}\s+[A-Z]")
-CONTENTS_ENTRIES = 5
-WORD_OVER_PHRASE = 0.75  # a phrase set this large beside a single larger word is the title
 PROSE_LINES, PROSE_LINE_WORDS = 3, 12  # … and so are this many lines this long
+HEADLINE_WORDS = 6  # a title this long is a headline (a release's, a report's), not a chapter's
+WORD_OVER_PHRASE = 0.75  # a phrase set this large beside a single larger word is the title
+_CONTENTS_RE = re.compile(r"^(table\s+of\s+)?contents\b", re.I)
+_ENTRY_RE = re.compile(r"^\d{1,3}\s+[A-Z]")  # "19 School of Mechanical …": a contents entry
+CONTENTS_ENTRIES = 5
 
 
 def first_page_title(items: list[dict], file_name: str = "") -> str | None:
