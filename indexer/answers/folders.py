@@ -28,7 +28,21 @@ def page_sizes(token_budget: int, spent: int) -> tuple[int, int]:
 
 
 def compact_cost(path: str, title: str) -> int:
-    return COMPACT_LINE + count_tokens(shorten_path(path, COMPACT_PATH)) + count_tokens(shorten(title, COMPACT_TITLE))
+    return COMPACT_LINE + count_tokens(shorten_path(path, COMPACT_PATH)) + count_tokens(compact_title(title))
+
+
+def compact_title(title: str, budget: int = COMPACT_TITLE) -> str:
+    """A title cut to `budget` tokens in its first part, so what tells it from its neighbours
+    stays: the issuer is cut in `ACME WATER WORKS COMPANY, INC. — Form 10-K, fiscal year ended
+    December 31, 2020`, the title before `(quarter ended March 31, 2021)` or `(file name)`."""
+    if count_tokens(title) <= budget:
+        return title
+    head, sep, tail = title.rpartition(" (") if title.endswith(")") else title.partition(" — ")
+    if sep and tail and count_tokens(sep + tail) + 4 <= budget:
+        cut = shorten(head, budget - count_tokens(sep + tail) - 1) + sep + tail  # tokens do not add up exactly
+        if count_tokens(cut) <= budget:
+            return cut
+    return shorten(title, budget)
 
 
 def shorten_path(path: str, budget: int) -> str:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from indexer.answers.folders import (
-    COMPACT_PATH, COMPACT_TITLE, FOLDER_LINE, FOLDERS_SHARE, NOTES, compact_cost, page_sizes, path_arg, scope, shorten_path,
+    COMPACT_PATH, FOLDER_LINE, FOLDERS_SHARE, NOTES, compact_cost, compact_title, page_sizes, path_arg, scope, shorten_path,
     subfolders,
 )
 from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
@@ -291,7 +291,7 @@ class TocBuilder:
         doc = tree.doc
         path, title = self.display_path(doc), self.title(doc)
         if compact:  # cut as `compact_cost` counts them
-            path, title = shorten_path(path, COMPACT_PATH), shorten(title, COMPACT_TITLE)
+            path, title = shorten_path(path, COMPACT_PATH), compact_title(title)
         return DocumentInfo(
             doc_id=doc.doc_id,
             path=path,

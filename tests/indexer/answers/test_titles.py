@@ -6,8 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer.answers.folders import COMPACT_TITLE, compact_title
 from indexer.answers.titles import shown_titles
 from indexer.library import Library
+from indexer.tokens import count_tokens
 from server.render import render_toc
 from tests.conftest import write
 
@@ -68,3 +70,12 @@ def test_the_map_tells_apart_documents_of_one_folder_titled_alike(
     assert "memo-7.txt — memo-7 (file name) |" in text
     hits = lib.retrieve("kettle broken", top_k=1).results
     assert hits[0].section_path[0] == "memo-7", "the document keeps its title; only the map adds to it"
+
+
+def test_a_compact_line_cuts_a_title_where_it_keeps_what_tells_it_apart() -> None:
+    filing = "AMERICAN WATER WORKS COMPANY, INC. — Form 10-K, fiscal year ended December 31, 2020"
+    cut = compact_title(filing)
+    assert cut.endswith("— Form 10-K, fiscal year ended December 31, 2020") and count_tokens(cut) <= COMPACT_TITLE
+    told_apart = "Board minutes of the regional water association annual meeting at the hall (quarter ended March 31, 2031)"
+    assert compact_title(told_apart).endswith("(quarter ended March 31, 2031)")
+    assert compact_title("Short title") == "Short title"
