@@ -94,7 +94,9 @@ _SUBSIDIARIES_RE = re.compile(r"^\W*(.{3,80}?),?\s+and\s+(?:its\s+)?(?:consolida
 _DEFINED_RE = re.compile(
     r"\bthe\s+terms?\s+[\"“]([^\"“”]{3,80}?),?[\"”]|"
     r"(?:^|(?<=[.;:])\s+)(?-i:([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6}))"  # a sentence opens with the name
-    r"\s+\((?:together\s+with\s+its\s+subsidiaries,\s+)?(?:the\s+)?[\"“](?:company|corporation|registrant)[\"”]",
+    r"\s+\((?:together\s+with\s+its\s+subsidiaries,\s+)?(?:the\s+)?[\"“](?:company|corporation|registrant)[\"”]|"
+    r"[\"“](?:the\s+)?company[\"”]\s+(?:refers?\s+to|means?)\s+"  # … "NIKE" and the "Company" refer to NIKE, Inc. and its …
+    r"(?-i:([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6}?))(?=\s+and\s+(?:its|all)\b|[;,]?\s+(?:unless|collectively)\b)",
     re.I,
 )
 NAMING_PAGES = 8  # the definitions come with Item 1, a few pages in
@@ -106,15 +108,22 @@ def _named_elsewhere(blocks: list[Block]) -> str | None:
             break
         line = " ".join(block.text.replace("*", " ").split())
         header = _SUBSIDIARIES_RE.match(line)
-        if header and (header.group(1).isupper() or _LEGAL_FORM_RE.search(header.group(1))):  # not "Sales of the parent and subsidiaries"
-            name = header.group(1)
-        else:
-            found = _DEFINED_RE.search(line)
-            name = next((g for g in found.groups() if g), "") if found else ""
-        name = name.strip(" ,")
-        if name and _names_registrant(name) and name.lower() not in ("we", "our", "us", "the company", "company"):
-            return name
+        names = [header.group(1)] if header and (header.group(1).isupper() or _LEGAL_FORM_RE.search(header.group(1))) else []
+        names += [g for found in _DEFINED_RE.finditer(line) for g in found.groups() if g]  # not "Sales of … and subsidiaries"
+        for name in (n.strip(" ,") for n in names):
+            if _names_registrant(name) and _reads_as_name(name):
+                return name
     return None
+
+
+def _reads_as_name(name: str) -> bool:
+    """A company's name: a few capitalised words ("The Coca-Cola Company", "Fabrikam, Inc."), not
+    a pronoun or a clause the pattern ran into."""
+    words = name.split()
+    return (
+        0 < len(words) <= 8 and name.lower() not in ("we", "our", "us", "the company", "company")
+        and all(w[:1].isupper() or w[:1].isdigit() or w.lower() in ("of", "and", "the", "&", "de") for w in words)
+    )
 
 
 def _registrant(lines: list[str], form_at: int) -> str | None:

@@ -84,6 +84,10 @@ def test_a_cover_whose_name_is_a_logo_is_named_by_the_reports_definitions() -> N
     text = 'Fabrikam was founded in 1961 under the laws of the State of Oregon. Fabrikam, Inc. (the "Company") designs shoes.'
     blocks = [Block("text", cover, page=1), Block("text", text, page=3)]
     assert cover_title(blocks) == "Fabrikam, Inc. — Form 10-K, fiscal year ended December 31, 2031"
+    text = ('As used in this Annual Report, the terms "we," "us," "Fabrikam" and the "Company" refer to '
+            "Fabrikam, Inc. and its predecessors, subsidiaries and affiliates, collectively, unless the context says otherwise.")
+    blocks = [Block("text", cover, page=1), Block("text", text, page=3)]
+    assert cover_title(blocks) == "Fabrikam, Inc. — Form 10-K, fiscal year ended December 31, 2031"
 
 
 def test_a_release_that_mentions_a_form_in_a_footnote_is_no_filing() -> None:
