@@ -182,6 +182,8 @@ _STATED_DATE_RE = re.compile(
     rf"((?:\w+day,?\s+)?{_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{4}})\W*$",
     re.I,
 )
+# A release's dateline: "PURCHASE, N.Y. - April 25, 2023 - PepsiCo today reported …".
+_DATELINE_RE = re.compile(rf"^\W*[A-Z][\w .,'’]{{2,60}}?[,\s][-–—]?\s*({_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}})\W*\s*(?:/[^/]{{2,30}}/\s*)?[-–—]", re.I)  # "/PRNewswire/ --"
 _VERSION_RE = re.compile(r"\b(?:version|ver\.|rev\.|revision|release|edition)\s*:?\s*([\w.-]*\d[\w.-]*)|\bv(\d+(?:\.\d+)+)\b", re.I)
 DETAIL_LINES = 80  # the opening lines read for a document's statement of its date or version
 
@@ -197,7 +199,8 @@ def stated_detail(blocks: list[Block]) -> str | None:
     if covered := period("\n".join(lines)):
         return covered
     for line in lines:
-        if len(line) <= 60 and (found := _STATED_DATE_RE.match(line)):
+        found = _STATED_DATE_RE.match(line) if len(line) <= 60 else None
+        if found := found or _DATELINE_RE.match(line.replace("*", "")):
             return " ".join(found.group(1).split()).replace(" ,", ",")
     for line in lines:
         if len(line) <= 80 and (found := _VERSION_RE.search(line)):

@@ -132,6 +132,8 @@ def test_the_period_date_or_version_a_document_states() -> None:
     manual = [Block("heading", "Espresso Machine Manual"), Block("text", "Version 1.2")]
     assert stated_detail(manual) == "version 1.2"
     assert stated_detail([Block("text", "Water the roses in the evening.")]) is None
+    dateline = Block("text", "**PURCHASE, N.Y. - April 25, 2031** - Contoso, Inc. today reported results.", page=1)
+    assert stated_detail([Block("heading", "Contoso Reports Results", page=1), dateline]) == "April 25, 2031"
 
 
 def _line(page: int, top: int, text: str, size: float, level: int | None = None) -> dict:
