@@ -20,6 +20,8 @@ DEFAULT_OUT = HERE / "results"
 MODELS_DIR = Path("/tmp/dr-models")
 
 KS = (1, 3, 5, 10)
+DOC_KS = (1, 10)  # whole-folder search: the question's own file among the first k hits
+READ_WORDS = (300, 1000, 3000)  # evidence read within this many words, hits read whole in rank order
 TOP_K = max(KS)
 MIN_RECALL = 0.8  # a unit "contains" a gold span when it holds ≥ 80% of the span's tokens
 CHUNK_WORDS = 600  # ≈ 800 tokens of indexer.tokens.count_tokens on English prose

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmarks.retrieval_common import KS, WORDS, covers
+from benchmarks.retrieval_common import DOC_KS, KS, READ_WORDS, WORDS, covers
 from benchmarks.retrieval_rankers import Ranker, Unit
 from benchmarks.retrieval_sets import Question
 
@@ -29,15 +29,16 @@ class Outcome:
     unit: list[int | None]
     section: list[int | None]
     words: list[int]  # words of the unit at each rank
+    doc: int | None = None  # first rank of a unit from the question's own file
 
 
 def finders(q: Question) -> tuple[list[Callable[[Unit], bool]], list[Callable[[Unit], bool]]]:
     """For each gold: does a unit hold it, does the unit's section hold it (by page or by tokens)."""
-    if q.pages:
+    if q.pages:  # a page of the question's own file (whole-folder search ranks every file's pages)
         pages = sorted(q.pages)
         return (
-            [lambda u, p=p: p in u.pages for p in pages],
-            [lambda u, p=p: p in u.section_pages for p in pages],
+            [lambda u, p=p: p in u.pages and u.doc in (None, q.doc) for p in pages],
+            [lambda u, p=p: p in u.section_pages and u.doc in (None, q.doc) for p in pages],
         )
     return (
         [lambda u, g=g: covers(u.tokens, g) for g in q.golds],
@@ -50,7 +51,8 @@ def first_ranks(q: Question, units: list[Unit]) -> Outcome:
         return [next((rank for rank, u in enumerate(units, start=1) if f(u)), None) for f in found]
 
     in_unit, in_section = finders(q)
-    return Outcome(first(in_unit), first(in_section), [u.words for u in units])
+    doc = next((rank for rank, u in enumerate(units, start=1) if u.doc == q.doc), None)
+    return Outcome(first(in_unit), first(in_section), [u.words for u in units], doc)
 
 
 def within(rank: int | None, k: int) -> bool:
@@ -72,7 +74,21 @@ def summarize(outcomes: list[Outcome], with_recall: bool) -> dict[str, float]:
                 statistics.fmean(within(r, k) for r in o.unit) for o in outcomes
             )
     scores[WORDS] = statistics.fmean(sum(o.words[:5]) for o in outcomes)
+    for k in DOC_KS:
+        scores[f"doc@{k}"] = statistics.fmean(within(o.doc, k) for o in outcomes)
+    for budget in READ_WORDS:
+        scores[f"page@{budget}w"] = statistics.fmean(read_within(o, budget) for o in outcomes)
     return scores
+
+
+def read_within(outcome: Outcome, budget: int) -> bool:
+    """The evidence is read when the units are read in rank order, whole, within `budget` words."""
+    used, n = 0, 0
+    for w in outcome.words:
+        if used + w > budget:
+            break
+        used, n = used + w, n + 1
+    return any(within(r, n) for r in outcome.unit)
 
 
 @dataclass

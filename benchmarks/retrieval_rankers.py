@@ -38,6 +38,7 @@ class Unit:
     words: int  # whitespace words of the unit's text
     pages: frozenset[int] = frozenset()
     section_pages: frozenset[int] = frozenset()  # the section's page span (first to last page)
+    doc: str | None = None  # the file it comes from (a page number matches only in the question's file)
 
 
 class Ranker(Protocol):
@@ -66,6 +67,7 @@ class LibraryRanker:
         self.window = window
         self.read_tokens = read_tokens
         self.doc_ids = {d.relpath: d.doc_id for d in lib.store.documents() if d.n_paras > 0}
+        self.names = {doc_id: name for name, doc_id in self.doc_ids.items()}
         self._sections: dict[tuple[int, int], tuple[Counter[str], frozenset[int]]] = {}
 
     def rank(self, query: str, doc: str | None) -> tuple[list[Unit], float]:
@@ -91,7 +93,7 @@ class LibraryRanker:
             text = "\n".join(row.text for row in rows)
             section, span = self.section(r.doc_id, r.sec_id)
             pages = frozenset(page for row in rows for page in row_pages(row))
-            units.append(Unit(bag(text), section, len(text.split()), pages, span))
+            units.append(Unit(bag(text), section, len(text.split()), pages, span, self.names.get(r.doc_id)))
         return units, elapsed
 
     def passage(self, doc_id: int, sec_id: int, para_idx: int) -> list[ParagraphRow]:
@@ -128,7 +130,7 @@ class LibraryRanker:
             tokens, span = self.section(doc_id, section.sec_id)
             for row in self.lib.store.paragraphs(doc_id, section.sec_id, 0, 10**6):
                 pages = frozenset(row_pages(row))
-                yield Unit(bag(row.text), tokens, len(row.text.split()), pages, span)
+                yield Unit(bag(row.text), tokens, len(row.text.split()), pages, span, doc)
 
 
 def row_pages(row: ParagraphRow) -> range:
@@ -214,7 +216,7 @@ class ChunkRanker:
 
     def unit(self, i: int) -> Unit:
         """A chunk is its own section."""
-        return Unit(self.bags[i], self.bags[i], len(self.texts[i].split()), self.pages[i], self.pages[i])
+        return Unit(self.bags[i], self.bags[i], len(self.texts[i].split()), self.pages[i], self.pages[i], str(self.docs[i]))
 
     def units_of(self, doc: str) -> Iterable[Unit]:
         return (self.unit(i) for i in np.flatnonzero(self.docs == doc))

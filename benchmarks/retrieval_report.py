@@ -14,7 +14,7 @@ import resource
 import subprocess
 from pathlib import Path
 
-from benchmarks.retrieval_common import ALL, BASELINE, HERE, KS, MIN_RECALL, TOP_K, WORDS
+from benchmarks.retrieval_common import ALL, BASELINE, DOC_KS, HERE, KS, MIN_RECALL, READ_WORDS, TOP_K, WORDS
 from benchmarks.retrieval_metrics import EqualReading, equal_reading
 from benchmarks.retrieval_runs import READ_CONFIG, CorpusReport, Run, subsets
 
@@ -135,7 +135,22 @@ def corpus_section(report: CorpusReport) -> str:
             f"- failed documents ({on_failed} questions on them, misses for deepread; the baseline reads whatever text layer they have): "
             + "; ".join(f"{name}: {reason.split(' (')[0]}" for name, reason in s.failed.items())
         )
-    return "\n\n".join(["\n".join(lines), quality_tables(report), equal_reading_table(report), speed_table(report)])
+    tables = [quality_tables(report), *([landing_table(report)] if corpus.paged else []), equal_reading_table(report)]
+    return "\n\n".join(["\n".join(lines), *tables, speed_table(report)])
+
+
+def landing_table(report: CorpusReport) -> str:
+    """Where the first hits land (the question's own file among the first 1 / 10, whole collection)
+    and whether the evidence is read within 300 / 1,000 / 3,000 words, hits read whole in rank order."""
+    rows = []
+    for run in report.runs:
+        if run.subset != ALL:
+            continue
+        docs = [f"{100 * run.scores[f'doc@{k}']:.1f}" if run.scope != "single" else "" for k in DOC_KS]
+        reads = [f"{100 * run.scores[f'page@{w}w']:.1f}" for w in READ_WORDS]
+        rows.append([f"{run.config} [{run.scope}]", *docs, *reads])
+    header = ["configuration [scope]", *(f"own file@{k}" for k in DOC_KS), *(f"page in {w:,} words" for w in READ_WORDS)]
+    return f"#### {report.corpus.name} — landing and reading\n\n" + markdown_table(header, rows)
 
 
 def peak_rss_mb(who: int) -> float:

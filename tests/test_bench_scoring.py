@@ -1,6 +1,10 @@
 """The benchmark's scoring rules, on hand-built outcomes (no index needed)."""
 
-from benchmarks.retrieval_metrics import Outcome, equal_reading, summarize
+from collections import Counter
+
+from benchmarks.retrieval_metrics import Outcome, equal_reading, finders, summarize
+from benchmarks.retrieval_rankers import Unit
+from benchmarks.retrieval_sets import Question
 
 
 def outcome(found_at: int | None, words: list[int]) -> Outcome:
@@ -31,3 +35,18 @@ def test_equal_reading_always_reads_the_first_passage() -> None:
     reader = [outcome(1, [2000, 50])]  # the first passage alone is larger than the budget
     e = equal_reading(reader, baseline)
     assert e.hit == 1.0 and e.passages == 1 and e.words == 2000
+
+
+def test_whole_folder_landing_and_reading_within_a_word_budget() -> None:
+    landed = Outcome(unit=[3], section=[3], words=[200, 300, 400, 900], doc=2)
+    missed = Outcome(unit=[None], section=[None], words=[600] * 4, doc=None)
+    scores = summarize([landed, missed], with_recall=False)
+    assert scores["doc@1"] == 0.0 and scores["doc@10"] == 0.5
+    assert scores["page@300w"] == 0.0  # 200 words read: the evidence is third
+    assert scores["page@1000w"] == 0.5  # 200 + 300 + 400 words: the third is read
+    # A gold page counts only in the question's own file when hits come from the whole folder.
+    q = Question(qid="q1", doc="a.pdf", text="capex?", golds=[], pages=frozenset({5}))
+    (found,), _ = finders(q)
+    empty: Counter[str] = Counter()
+    assert found(Unit(empty, empty, 10, frozenset({5}), frozenset(), "a.pdf"))
+    assert not found(Unit(empty, empty, 10, frozenset({5}), frozenset(), "b.pdf"))
