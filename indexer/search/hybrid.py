@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from indexer.search import named
+from indexer.search.documents import DocumentMatch
 from indexer.store.embedder import Embedder
 from indexer.search.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store.database import Store
@@ -67,25 +68,29 @@ class HybridSearch:
         self.mode = mode
         self.reranker = reranker
         self.names = named.SectionNames(store)
+        self.documents = DocumentMatch(store)
 
     def search(self, query: str, top_k: int, doc_ids: list[int] | None) -> Found:
         depth = max(4 * top_k, 40)
         rankings: list[list[int]] = []
         waiting: set[int] = set()
+        # The documents the question names (`indexer.search.documents`) are searched on their own too.
+        pointed = self.documents.pointed(query, doc_ids) if doc_ids is None or len(doc_ids) > 1 else []
         if self.mode in ("hybrid", "dense"):
             rankings.append(self.dense(query, depth, doc_ids))
+            if pointed:
+                rankings.append(self.dense(query, depth, pointed))
             waiting = {d.doc_id for d in self.store.awaiting_vectors()}
         lexical: list[int] | None = None
         if self.mode in ("hybrid", "lexical"):
-            scored = self.store.lexical_search(query, depth, doc_ids)
-            # A paragraph that matched only words found everywhere ("sku" in every block of a
-            # table) is no lexical evidence beside one that matched a rare code: it is left out.
-            lexical = [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
+            lexical = self._lexical(query, depth, doc_ids)
             rankings.append(lexical)
+            if pointed:
+                rankings.append(self._lexical(query, depth, pointed))
         fused = self._with_led_tables(rrf_fuse(rankings))
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
-        fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k)
+        fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k, set(pointed))
         if named := self._named(query, doc_ids)[-top_k:]:  # too few asked for: its substance before its leading lines
             placed = set(named)
             fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named] + [
@@ -94,6 +99,12 @@ class HybridSearch:
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
+
+    def _lexical(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
+        """BM25's ranking. A paragraph that matched only words found everywhere ("sku" in every
+        block of a table) is no lexical evidence beside one that matched a rare code: it is left out."""
+        scored = self.store.lexical_search(query, depth, doc_ids)
+        return [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
 
     def _named(self, query: str, doc_ids: list[int] | None) -> list[int]:
         """The opening of the section a scoped query names (`indexer.search.named`): a host that asks a
@@ -118,8 +129,12 @@ class HybridSearch:
         rescored = [Ranked(r.paragraph_id, r.score + bonus.get(r.paragraph_id, 0.0)) for r in fused]
         return sorted(rescored, key=lambda r: -r.score)
 
-    def arrange(self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None) -> list[Ranked]:
-        """The fused ranking made fit to read (`lexical`: what BM25 matched; `top_k`: the hits asked for):
+    def arrange(
+        self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None,
+        pointed: set[int] = frozenset(),  # type: ignore[assignment]
+    ) -> list[Ranked]:
+        """The fused ranking made fit to read (`lexical`: what BM25 matched; `top_k`: the hits asked
+        for; `pointed`: the documents the question names):
 
         - a hit whose text repeats a better hit of the same document goes (a chart's source line
           or a disclaimer printed on every page would fill the top k with copies);
@@ -129,7 +144,8 @@ class HybridSearch:
           look-alikes or of noise cannot push out an exact match, and a word only the noise
           holds still finds it;
         - over more than one document, no document takes more than half of the top k (rounded
-          up) while another has a candidate: its further hits follow the others' best ones.
+          up) while another has a candidate: its further hits follow the others' best ones; a
+          document the question names is not held back so.
         """
         rows = self.store.paragraphs_by_id([r.paragraph_id for r in ranked])
         seen: set[tuple[int, str]] = set()
@@ -171,7 +187,7 @@ class HybridSearch:
         taken: Counter[int] = Counter()
         for r in ordered:
             doc = rows[r.paragraph_id].doc_id if r.paragraph_id in rows else -1
-            (first if taken[doc] < cap else later).append(r)
+            (first if taken[doc] < cap or doc in pointed else later).append(r)
             taken[doc] += 1
         return first + later
 

@@ -29,6 +29,7 @@ class KeywordSearch:
     _lock: threading.RLock
     _counts: dict[str, int]  # BM25's row count per term, until the next write
     _totals: lexical.Totals | None  # and the index's totals
+    generation: int = 0  # counts the writes seen: what others derive from the index keys on it
 
     def _open_keywords(self) -> None:
         """A scratch table that stems text as the index does (`stems`); it lives in this connection only."""
@@ -40,6 +41,7 @@ class KeywordSearch:
         """A write changed the index: row counts and totals are read again when next needed."""
         self._counts = {}
         self._totals = None
+        self.generation += 1
 
     def lexical_search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
         """BM25 over paragraphs: `(paragraph id, score)`, best first (score higher is better)."""

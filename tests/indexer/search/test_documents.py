@@ -1,0 +1,41 @@
+"""Documents as a retrieval unit: a whole-folder question that names a document lands in it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from indexer.library import Library
+from tests.conftest import write
+from tests.indexer.conftest import doc_id
+
+REPORT = """# {name} — Annual Report {year}
+
+## Operations
+
+The company opened two new plants and hired three hundred people during the year.
+
+## Investment
+
+Capital expenditure was {capex} million dollars, spent mostly on new production lines and warehouses.
+"""
+
+
+def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    for name, year, capex in (("Contoso", 2030, 410), ("Contoso", 2031, 520), ("Fabrikam", 2031, 130), ("Fabrikam", 2030, 90)):
+        write(folder, f"r{name[0]}{year}.md", REPORT.format(name=name, year=year, capex=capex))
+    write(folder, "garden.md", "# Garden Guide\n\nWater the roses in the evening.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+
+    named = lib.retrieve("How much did Contoso spend on capital expenditure in 2031?", top_k=5).results
+    assert named[0].doc_id == doc_id(lib, "rC2031.md") and "520" in named[0].text
+    assert lib.search.documents.pointed("Contoso capital expenditure 2031", None) == [doc_id(lib, "rC2031.md")]
+    # A question that names no document ranks across all of them.
+    assert lib.search.documents.pointed("How much was spent on capital expenditure?", None) == []
+    unnamed = lib.retrieve("How much was spent on capital expenditure?", top_k=8).results
+    assert len({r.doc_id for r in unnamed if r.is_hit}) >= 3
+    # Words every description holds ("Annual Report") point nowhere.
+    assert lib.search.documents.pointed("annual report capital expenditure", None) == []
