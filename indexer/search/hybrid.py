@@ -91,7 +91,9 @@ class HybridSearch:
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k, set(pointed))
-        if named := self._named(query, doc_ids)[-top_k:]:  # too few asked for: its substance before its leading lines
+        # A section the question names, in the documents it is scoped to, or else names too.
+        scope = doc_ids if doc_ids is not None and len(doc_ids) <= NAMED_DOCS else pointed or doc_ids
+        if named := self._named(query, scope)[-top_k:]:  # too few asked for: its substance before its leading lines
             placed = set(named)
             fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named] + [
                 r for r in fused if r.paragraph_id not in placed

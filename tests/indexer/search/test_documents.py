@@ -39,3 +39,14 @@ def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
     assert len({r.doc_id for r in unnamed if r.is_hit}) >= 3
     # Words every description holds ("Annual Report") point nowhere.
     assert lib.search.documents.pointed("annual report capital expenditure", None) == []
+
+
+def test_a_whole_folder_question_naming_a_document_and_its_section_gets_that_section_first(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    for name, year, capex in (("Contoso", 2030, 410), ("Contoso", 2031, 520), ("Fabrikam", 2031, 130), ("Fabrikam", 2030, 90)):
+        write(folder, f"r{name[0]}{year}.md", REPORT.format(name=name, year=year, capex=capex))
+    lib = open_library(folder)
+    lib.reconcile()
+    first = lib.retrieve("Fabrikam 2030 investment", top_k=3).results[0]
+    assert (first.doc_id, first.section_path[-1]) == (doc_id(lib, "rF2030.md"), "Investment") and "90 million" in first.text
