@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 
-from indexer.store.database import DocumentRow, Store
+from indexer.store.database import Store
 from indexer.tokens import query_terms
 
 POINTED = 3  # a question points to the documents matched nearly as well as the best (CLOSE), when
@@ -32,33 +32,43 @@ def _words(text: str) -> set[str]:
 class DocumentMatch:
     def __init__(self, store: Store):
         self.store = store
-        self._described: dict[tuple[int, int], set[str]] = {}  # (doc_id, version) → its description's words
-        self._docs: tuple[int, list[DocumentRow]] = (-1, [])  # the readable documents, at a store generation
+        self._generation = -1  # the store generation the postings below were read at
+        self._postings: dict[str, set[int]] = {}  # a description's word → the documents whose description holds it
+        self._n = 0  # readable documents
 
     def pointed(self, query: str, doc_ids: list[int] | None) -> list[int]:
         """The documents (of `doc_ids`, or all) the question names by their description, best
         first; empty when it names none, or the folder is too small for it to matter."""
-        if self._docs[0] != self.store.generation:
-            self._docs = (self.store.generation, [d for d in self.store.documents() if d.readable])
+        self._refresh()
         scope = set(doc_ids) if doc_ids is not None else None
-        docs = [d for d in self._docs[1] if scope is None or d.doc_id in scope]
-        if len(docs) < MIN_DOCS or not (asked := _words(query)):
+        n = self._n if scope is None else len(scope)
+        asked = _words(query)
+        if n < MIN_DOCS or not asked:
             return []
-        described = {d.doc_id: self._description(d) for d in docs}
-        held = {w: sum(w in words for words in described.values()) for w in asked}
-        n = len(docs)
-        idf = {w: math.log(1 + (n - k + 0.5) / (k + 0.5)) for w, k in held.items() if k}
-        weights = {doc_id: sum(idf.get(w, 0.0) for w in words & asked) for doc_id, words in described.items()}
+        weights: dict[int, float] = {}
+        for word in asked:
+            holders = self._postings.get(word, set())
+            if scope is not None:
+                holders = holders & scope
+            if holders:
+                idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5))
+                for doc_id in holders:
+                    weights[doc_id] = weights.get(doc_id, 0.0) + idf
+        if not weights:
+            return []
         best = max(weights.values())
         close = sorted((d for d, weight in weights.items() if weight >= CLOSE * best), key=lambda d: -weights[d])
         # Words most descriptions hold ("Form", "report") match many alike: they point nowhere.
-        return close if best > 0 and len(close) <= POINTED and len(close) < n / 2 else []
+        return close if len(close) <= POINTED and len(close) < n / 2 else []
 
-    def _description(self, doc: DocumentRow) -> set[str]:
-        key = (doc.doc_id, doc.version)
-        if key not in self._described:
-            if len(self._described) > 100_000:
-                self._described.clear()
+    def _refresh(self) -> None:
+        """The descriptions' postings, read again after the index changed."""
+        if self._generation == self.store.generation:
+            return
+        postings: dict[str, set[int]] = {}
+        docs = [d for d in self.store.documents() if d.readable]
+        for doc in docs:
             named = doc.title if doc.title and not doc.named_by_file else ""  # a file's name says nothing here
-            self._described[key] = _words(f"{named} {doc.detail or ''}")
-        return self._described[key]
+            for word in _words(f"{named} {doc.detail or ''}"):
+                postings.setdefault(word, set()).add(doc.doc_id)
+        self._generation, self._postings, self._n = self.store.generation, postings, len(docs)
