@@ -116,7 +116,10 @@ def evaluate(ranker: Ranker, corpus: Corpus, config: str) -> list[Run]:
         for subset, members in subsets(corpus).items():
             chosen = [outcomes[i] for i in members]
             runs.append(Run(config, scope, subset, summarize(chosen, corpus.with_recall), latencies, chosen))
-        log(f"  {corpus.name} {config} [{scope}]: hit@5 {runs[-1].scores['hit@5']:.3f} ({runs[-1].subset})")
+        first = runs[-len(subsets(corpus))].scores  # all questions
+        log(f"  {corpus.name} {config} [{scope}]: hit@5 {first['hit@5']:.3f}, own file@1 {first['doc@1']:.3f}, "
+            f"@10 {first['doc@10']:.3f}, page in 300/1,000/3,000 words {first['page@300w']:.3f}/"
+            f"{first['page@1000w']:.3f}/{first['page@3000w']:.3f}")
     return runs
 
 
