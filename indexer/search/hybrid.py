@@ -133,7 +133,7 @@ class HybridSearch:
 
     def arrange(
         self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None,
-        pointed: set[int] = frozenset(),  # type: ignore[assignment]
+        pointed: frozenset[int] | set[int] = frozenset(),
     ) -> list[Ranked]:
         """The fused ranking made fit to read (`lexical`: what BM25 matched; `top_k`: the hits asked
         for; `pointed`: the documents the question names):
