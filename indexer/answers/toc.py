@@ -77,7 +77,7 @@ class TocBuilder:
         """The title the map shows: what tells the document from others titled alike in the
         folder (`indexer.answers.titles`), computed over all documents so every view agrees."""
         if self._shown is None:
-            self._shown = shown_titles(d for d in self.store.documents() if d.readable)
+            self._shown = _titles_among(self.store.documents())
         return self._shown.get(doc.doc_id) or doc.title or doc.relpath
 
     def all_documents(
@@ -87,7 +87,11 @@ class TocBuilder:
         the documents under it; all when None), each folded per branch to share the budget; when
         their lines alone do not fit, one compact line each, in pages, with the sub-folders and
         their counts (`_compact`)."""
-        docs = self.store.documents() if docs is None else sorted(docs, key=lambda d: d.doc_id)
+        if docs is None:
+            docs = self.store.documents()
+            self._shown = _titles_among(docs)  # the titles need every document: these are all of them
+        else:
+            docs = sorted(docs, key=lambda d: d.doc_id)
         ready = [d for d in docs if d.readable]
         pending_rows = [d for d in docs if d.status in ("pending", "indexing")]
         failed_rows = [d for d in docs if d.status == "failed"]
@@ -307,6 +311,10 @@ class TocBuilder:
             n_warnings=len(doc.warning_list),
             sections=sections,
         )
+
+
+def _titles_among(everything: list[DocumentRow]) -> dict[int, str]:
+    return shown_titles(d for d in everything if d.readable)
 
 
 def shown_warnings(doc: DocumentRow, brief: bool) -> list[str]:

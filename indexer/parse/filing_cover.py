@@ -71,20 +71,20 @@ def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
     return [line for line in lines if line]
 
 
-def _form(blocks: list[Block]) -> re.Match[str] | None:
-    """The form a cover names, as a cover names it: a line that opens with it or a short line
-    ("Washington, D.C. 20549 FORM 10-K"); a release whose footnote mentions "our Quarterly Report
-    on Form 10-Q" is no filing."""
-    for line in cover_lines(blocks):
+def _form(lines: list[str]) -> tuple[int, re.Match[str]] | None:
+    """The form a cover names and the line it is on, as a cover names it: a line that opens with it
+    or a short line ("Washington, D.C. 20549 FORM 10-K"); a release whose footnote mentions "our
+    Quarterly Report on Form 10-Q" is no filing."""
+    for at, line in enumerate(lines):
         found = _FORM_RE.search(line)
         if found and (not line[: found.start()].strip(" *_#") or len(line.split()) <= 8):
-            return found
+            return at, found
     return None
 
 
 def is_filing(blocks: list[Block]) -> bool:
     """A cover page naming a form (`FORM 10-K`): its largest type is the commission's name, not a title."""
-    return _form(blocks) is not None
+    return _form(cover_lines(blocks)) is not None
 
 
 # Where a filing names itself when its cover's name is a logo: the statements' running header
@@ -161,10 +161,9 @@ def cover_title(blocks: list[Block]) -> str | None:
     """`REGISTRANT — Form 10-K, fiscal year ended …` from a filing's cover page, or None."""
     lines = cover_lines(blocks)
     text = "\n".join(lines)
-    form = _form(blocks)
-    if form is None:
+    if (found := _form(lines)) is None:
         return None
-    form_at = next(i for i, line in enumerate(lines) if line == form.string)
+    form_at, form = found
     registrant = _registrant(lines, form_at) or _named_elsewhere(blocks)
     if not registrant:
         return None
