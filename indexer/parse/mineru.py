@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.parse import pictures
-from indexer.errors import PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
+from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.layout import blocks_from_content_list
@@ -273,7 +273,7 @@ class MineruParser:
                 why = f"the parser was killed ({signal.Signals(-child.returncode).name})"
             else:
                 why = f"the parser exited with code {child.returncode}"
-            if any(s in tail for s in _OUT_OF_MEMORY) or child.returncode == -6:
+            if any(s in tail for s in OUT_OF_MEMORY_SIGNS) or child.returncode == -6:
                 why += f", probably over {PARSE_MEMORY_LIMIT} of {options.memory_mb} MB"
             return {"ok": False, "reason": why, "transient": True}
 
@@ -317,12 +317,6 @@ def tier_status(home: Path) -> dict[str, dict]:
         return json.loads(out.read_text()) if out.exists() else {}
 
 
-# What a child that ran out of address space leaves in its stderr, wherever it ran out: Python,
-# C++, the loader mapping a library, a BLAS or a font allocation.
-_OUT_OF_MEMORY = (
-    "MemoryError", "bad_alloc", "Cannot allocate memory", "failed to map segment", "Memory allocation",
-    "out of memory", "Unable to load bundled",
-)
 _PR_SET_PDEATHSIG = 1
 try:  # Linux: a child asks the kernel to be killed when its parent dies
     _LIBC: ctypes.CDLL | None = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None

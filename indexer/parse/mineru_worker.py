@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import sys
 from pathlib import Path
 
+from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
 from indexer.parse.pdf_layers import (
     PROBE_PAGES, check_pdf, fill_from_text_layer, metadata_title, pages_without_text, read_font_sizes, read_outline,
 )
 
+# Address space set aside at start and given back on failure, so a child short of memory can still
+# find out why and write its result.
+_RESERVE: bytearray | None = bytearray(1 << 20)
+NEAR_CEILING = 0.9  # a failure after the address space reached this share of the ceiling is for want of memory
 MODEL_TIERS = ("standard", "basic")  # MinerU's tiers that need models, best first; flash needs none
 
 
@@ -255,19 +261,43 @@ def read_scan(path: str, pages: int, result: dict, warnings: list[str]) -> dict:
     return result
 
 
+def _ceiling() -> str:
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return PARSE_MEMORY_LIMIT + (f" of {limit // 2**20} MB" if limit != resource.RLIM_INFINITY else "")
+
+
+def _out_of_memory(exc: Exception) -> bool:
+    """Whether a failure came from the memory ceiling: a MemoryError, an error that says so (the
+    loader could not map a library), or any error raised once the address space came near the
+    ceiling (Python short of memory also raises SystemError)."""
+    if isinstance(exc, MemoryError) or any(sign in str(exc) for sign in OUT_OF_MEMORY_SIGNS):
+        return True
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return False
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            peak_kb = next(int(line.split()[1]) for line in f if line.startswith("VmPeak:"))
+    except (OSError, StopIteration, ValueError, MemoryError):
+        return False
+    return peak_kb * 1024 > NEAR_CEILING * limit
+
+
 def main(request_path: str, result_path: str) -> None:
     os.dup2(2, 1)  # whatever the libraries print goes to our stderr, never to a protocol stream
     sys.stdout = sys.stderr
-    request = json.loads(Path(request_path).read_text())
+    global _RESERVE
+    request: dict = {}
     try:
+        request = json.loads(Path(request_path).read_text())
         result = run(request)
-    except MemoryError:
-        from indexer.errors import PARSE_MEMORY_LIMIT
-
-        result = {"ok": False, "reason": f"ran out of memory while parsing, under {PARSE_MEMORY_LIMIT}"}
     except Exception as exc:  # the reason travels back to get_toc's "failed" list
-        parser = "the text parser" if request.get("text") else "MinerU"
-        result = {"ok": False, "reason": f"{parser} could not parse it ({type(exc).__name__}: {exc})"[:600]}
+        _RESERVE = None
+        if _out_of_memory(exc):  # said as the parent says a child killed for want of memory
+            result = {"ok": False, "transient": True, "reason": f"the parser ran out of memory, over {_ceiling()}"}
+        else:
+            parser = "the text parser" if request.get("text") else "MinerU"
+            result = {"ok": False, "reason": f"{parser} could not parse it ({type(exc).__name__}: {exc})"[:600]}
     tmp = result_path + ".part"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(result, f, ensure_ascii=False)
