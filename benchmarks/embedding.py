@@ -45,7 +45,7 @@ def main() -> None:
     texts: list[str] = []
     for doc in store.documents():
         paths = section_paths(store.sections(doc.doc_id))
-        texts.extend(vector_ids(doc.doc_id, store.document_paragraphs(doc.doc_id), paths, True)[1].values())
+        texts.extend(p.text for p in vector_ids(doc.doc_id, store.document_paragraphs(doc.doc_id), paths, True)[1].values())
     store.close()
     texts = random.Random(0).sample(texts, min(args.paragraphs, len(texts)))
     models = args.models or args.index.parent / "models"

@@ -170,7 +170,8 @@ def _embedded_texts(library: Library, docs: list) -> list[str]:  # noqa: ANN001 
             paths[sec_id] = [*(paths.get(parent, []) if parent is not None else []), title]
             rows.extend(library.store.paragraphs(d.doc_id, sec_id, 0, 10**9))
         if vector_ids is not None:
-            texts.extend(vector_ids(d.doc_id, rows, paths, library.config.heading_context)[1].values())
+            passages = vector_ids(d.doc_id, rows, paths, library.config.heading_context)[1].values()
+            texts.extend(getattr(p, "text", p) for p in passages)  # (texts themselves before passages had spans)
         else:
             texts.extend(embedded_text(paths[p.sec_id], p.text, library.config.heading_context) for p in rows)
     return texts

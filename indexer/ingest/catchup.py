@@ -155,10 +155,10 @@ def embed_pending(
             break
         for doc in waiting:
             rows = store.document_paragraphs(doc.doc_id)
-            ids, texts = vector_ids(doc.doc_id, rows, section_paths(store.sections(doc.doc_id)), heading_context)
+            ids, passages = vector_ids(doc.doc_id, rows, section_paths(store.sections(doc.doc_id)), heading_context)
             existing = vectors.ids_for_document(doc.doc_id)
             covers = Counter(ids)  # paragraphs per passage: the rate and ETA are in paragraphs
-            todo = [(vid, text) for vid, text in texts.items() if vid not in existing]
+            todo = [(vid, passage) for vid, passage in passages.items() if vid not in existing]
             for start in range(0, len(todo), BATCH_PASSAGES):
                 pace(*last)
                 if stop.is_set():
@@ -168,7 +168,8 @@ def embed_pending(
                     break
                 began = time.monotonic()
                 chunk = todo[start : start + BATCH_PASSAGES]
-                vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), embedder.embed([t for _, t in chunk]))
+                embedded, members = embedder.embed_passages([p.text for _, p in chunk], [p.spans for _, p in chunk])
+                vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), embedded, members)
                 paragraphs = sum(covers[v] for v, _ in chunk)
                 done += paragraphs
                 last = (paragraphs, time.monotonic() - began)

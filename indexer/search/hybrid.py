@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 from indexer.search import named
 from indexer.search.documents import DocumentMatch
 from indexer.store.embedder import Embedder
@@ -205,18 +207,26 @@ class HybridSearch:
         """Paragraph ids by the similarity of their passage's vector (`indexer.structure.passages`);
         vectors of replaced versions are skipped.
 
-        A passage's rank reaches its paragraphs in the order they match the query's words (BM25
-        among them; reading order where none does): its best comes at its rank, its second after
-        the best of the next SECOND_LAG passages, the rest of every passage after all passages'
-        first two, so the top of the ranking covers many passages and still holds the paragraph
-        a passage's match is about."""
+        A passage's rank reaches its paragraphs in the order of their own vectors' similarity
+        (each pooled from the passage's pass, so read in its context; `Embedder.embed_passages`),
+        or where a passage has none yet, in the order they match the query's words (BM25; reading
+        order where none does): its best comes at its rank, its second after the best of the next
+        SECOND_LAG passages, the rest of every passage after all passages' first two, so the top of
+        the ranking covers many passages and still holds the paragraph a passage's match is about."""
         embedding = self.embedder.embed([query])[0]
         # Over-fetch: some vectors may belong to a version being replaced right now.
         hits = self.vectors.query(embedding, depth + 10, doc_ids)
         current = self.store.paragraph_ids_for_vectors([vid for vid, _ in hits])
-        passages = [sorted(current[vid]) for vid, _ in hits if vid in current]
-        scores = self.store.lexical_scores(query, [pid for members in passages for pid in members if len(members) > 1])
-        ordered = [sorted(members, key=lambda pid: -scores.get(pid, 0.0)) for members in passages]  # stable
+        passages = [(vid, sorted(current[vid])) for vid, _ in hits if vid in current]  # ids in reading order
+        shared = [vid for vid, members in passages if len(members) > 1]
+        own = {vid: m for vid, m in self.vectors.member_vectors(shared, len(embedding)).items() if len(m) == len(current[vid])}
+        words = [pid for vid in shared if vid not in own for pid in current[vid]]
+        scores = self.store.lexical_scores(query, words) if words else {}
+        ordered = [
+            [members[k] for k in np.argsort(-(own[vid] @ embedding), kind="stable")] if vid in own
+            else sorted(members, key=lambda pid: -scores.get(pid, 0.0))  # stable
+            for vid, members in passages
+        ]
         up_front: list[int] = []
         for i, members in enumerate(ordered):
             up_front += members[:1] + (ordered[i - SECOND_LAG][1:2] if i >= SECOND_LAG else [])

@@ -116,6 +116,33 @@ class Embedder:
         session = getattr(getattr(self._model, "model", None), "model", None)
         return list(session.get_providers()) if hasattr(session, "get_providers") else []
 
+    def embed_passages(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]], batch_size: int = 16
+    ) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """Each text's vector, as `embed` makes it, and from the same pass a vector for each of its
+        `spans` (character offsets): the mean of the model's token vectors over the span, so a
+        paragraph's vector is read in its passage's context ("late chunking"). A span the model
+        did not read (past its window) takes the passage's vector; a text without spans, or a model
+        that gives no token vectors, gets None."""
+        if not texts:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32), []
+        texts = [t[:MAX_EMBED_CHARS] for t in texts]
+        inner = self._model.model  # fastembed's ONNX model: its token vectors before pooling
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
+        members: list[np.ndarray | None] = [None] * len(texts)
+        for start in range(0, len(order), batch_size):
+            batch = order[start : start + batch_size]
+            output = inner.onnx_embed([texts[i] for i in batch])
+            pooled = list(inner._post_process_onnx_output(output))
+            tokens = output.model_output
+            encodings = inner.tokenize([texts[i] for i in batch]) if tokens.ndim == 3 else []
+            for row, i in enumerate(batch):
+                vectors[i] = pooled[row]
+                if spans[i] and encodings:
+                    members[i] = _span_vectors(tokens[row], encodings[row], spans[i], pooled[row])
+        return np.asarray(vectors, dtype=np.float32), members
+
     def embed(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """Embed in batches of similar length: a batch is padded to its longest text, so
         mixing a one-line paragraph with a long code block wastes most of the work."""
@@ -129,3 +156,20 @@ class Embedder:
             for i, vector in zip(batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size)):
                 vectors[i] = vector
         return np.asarray(vectors, dtype=np.float32)
+
+
+def _span_vectors(
+    tokens: np.ndarray, encoding: object, spans: Sequence[tuple[int, int]], whole: np.ndarray
+) -> np.ndarray:
+    """Unit vectors of the tokens within each span (`encoding`: the tokenizer's, with offsets)."""
+    offsets = np.asarray(encoding.offsets)  # type: ignore[attr-defined]
+    real = (np.asarray(encoding.attention_mask) == 1) & (np.asarray(encoding.special_tokens_mask) == 0)  # type: ignore[attr-defined]
+    out = np.empty((len(spans), tokens.shape[1]), dtype=np.float32)
+    for k, (a, b) in enumerate(spans):
+        inside = real & (offsets[:, 0] >= a) & (offsets[:, 1] <= b) & (offsets[:, 1] > offsets[:, 0])
+        if not inside.any():
+            out[k] = whole
+            continue
+        mean = tokens[inside].mean(axis=0)
+        out[k] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+    return out

@@ -21,6 +21,9 @@ up to EXACT_SCOPE vectors is scanned exactly from there (6 ms for that folder), 
 both faster and exact. A vector is added to the copy before Chroma and deleted from it
 after, so Chroma never holds a vector the copy lacks; a copy made for an index that
 already had vectors is filled from Chroma, a document at its first scoped query.
+
+The copy also keeps each passage's paragraph vectors (`members`, float16): they order a found
+passage's paragraphs (`indexer.search.hybrid`) and are never searched, so Chroma does not hold them.
 """
 
 from __future__ import annotations
@@ -89,11 +92,16 @@ class VectorIndex:
     def ids_for_document(self, doc_id: int) -> set[str]:
         return set(self._collection.get(where={"doc_id": doc_id}, include=[])["ids"])
 
-    def add(self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray) -> None:
-        """Add vectors; `doc_ids[i]` is the document of `ids[i]` (kept as metadata for filters)."""
+    def add(
+        self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray,
+        members: Sequence[np.ndarray | None] | None = None,
+    ) -> None:
+        """Add vectors; `doc_ids[i]` is the document of `ids[i]` (kept as metadata for filters),
+        `members[i]` the vectors of its passage's paragraphs (kept in the copy only: they rank a
+        passage's paragraphs, never search the collection)."""
         with self._writing:
             if self._copy:  # first: a crash in between leaves the copy with a vector Chroma is given again
-                self._copy.add(ids, doc_ids, embeddings)
+                self._copy.add(ids, doc_ids, embeddings, members)
             for start in range(0, len(ids), self._max_batch):
                 end = start + self._max_batch
                 self._collection.add(
@@ -115,6 +123,11 @@ class VectorIndex:
             self._collection.delete(where={"doc_id": doc_id})
             if self._copy:
                 self._copy.delete_document(doc_id)
+
+    def member_vectors(self, ids: list[str], dim: int) -> dict[str, np.ndarray]:
+        """The paragraph vectors (of length `dim`) of those of these passages that have them
+        (`Embedder.embed_passages`), one row per paragraph in reading order."""
+        return self._copy.members(ids, dim) if self._copy else {}
 
     def query(self, embedding: np.ndarray, n: int, doc_ids: list[int] | None) -> list[tuple[str, float]]:
         """Nearest vectors as `(vec_id, cosine similarity)`, best first."""
@@ -178,6 +191,8 @@ class _Copy:
                 CREATE INDEX IF NOT EXISTS vectors_doc ON vectors (doc_id);
                 CREATE TABLE IF NOT EXISTS filled (doc_id INTEGER PRIMARY KEY);
                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+                CREATE TABLE IF NOT EXISTS members (doc_id INTEGER NOT NULL, id TEXT PRIMARY KEY, vectors BLOB NOT NULL);
+                CREATE INDEX IF NOT EXISTS members_doc ON members (doc_id);
                 """
             )
             if new:
@@ -191,6 +206,7 @@ class _Copy:
     def reset(self) -> None:
         with self._transaction() as db:
             db.execute("DELETE FROM vectors")
+            db.execute("DELETE FROM members")
             db.execute("DELETE FROM filled")
             db.execute("INSERT OR REPLACE INTO meta VALUES ('mirrors', '1')")
             self._mirrors = True
@@ -206,10 +222,26 @@ class _Copy:
                 raise
             self._db.execute("COMMIT")
 
-    def add(self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray) -> None:
+    def add(
+        self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray,
+        members: Sequence[np.ndarray | None] | None = None,
+    ) -> None:
         rows = [(d, i, np.asarray(v, dtype=np.float32).tobytes()) for i, d, v in zip(ids, doc_ids, embeddings)]
+        # A passage's paragraph vectors as one float16 matrix: they only order its paragraphs.
+        held = [
+            (d, i, np.asarray(m, dtype=np.float16).tobytes())
+            for i, d, m in zip(ids, doc_ids, members or [None] * len(ids)) if m is not None
+        ]
         with self._transaction() as db:
             db.executemany("INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)", rows)
+            db.executemany("INSERT OR REPLACE INTO members (doc_id, id, vectors) VALUES (?, ?, ?)", held)
+
+    def members(self, ids: list[str], dim: int) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        with self._lock:
+            rows = self._db.execute(f"SELECT id, vectors FROM members WHERE id IN ({_marks(ids)})", ids).fetchall()
+        return {r[0]: np.frombuffer(r[1], dtype=np.float16).astype(np.float32).reshape(-1, dim) for r in rows}
 
     def fill(self, doc_ids: list[int], ids: list[str], owners: list[int], vectors: np.ndarray) -> None:
         """These documents' vectors in full (`owners[i]`: the document of `ids[i]`)."""
@@ -224,10 +256,12 @@ class _Copy:
     def delete(self, ids: list[str]) -> None:
         with self._transaction() as db:
             db.executemany("DELETE FROM vectors WHERE id = ?", [(i,) for i in ids])
+            db.executemany("DELETE FROM members WHERE id = ?", [(i,) for i in ids])
 
     def delete_document(self, doc_id: int) -> None:
         with self._transaction() as db:
             db.execute("DELETE FROM vectors WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM members WHERE doc_id = ?", (doc_id,))
             db.execute("DELETE FROM filled WHERE doc_id = ?", (doc_id,))
 
     def unfilled(self, doc_ids: list[int]) -> list[int]:
@@ -269,6 +303,12 @@ class CopyVectors:
         assert self._copy is not None
         ids, matrix = self._copy.read(doc_ids, None)
         return _nearest(ids, matrix, embedding, n) if matrix is not None else []
+
+    def member_vectors(self, ids: list[str], dim: int) -> dict[str, np.ndarray]:
+        if not self._opened():
+            return {}
+        assert self._copy is not None
+        return self._copy.members(ids, dim)
 
     def _opened(self) -> bool:
         """Open the copy once the writer has made it: a reader never creates it, which would

@@ -24,14 +24,15 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from indexer.parse.blocks import UNCAPTIONED
 from indexer.structure.tables import block_index, table_rows, without_tags
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
 
-PASSAGE_VERSION = "1"
+# 2: the paragraphs of a passage get vectors of their own, pooled from the passage's pass.
+PASSAGE_VERSION = "2"
 # Tokens of a passage, heading path included (the `count_tokens` estimate). MiniLM reads 256
 # word pieces, a few more than estimated tokens in filings (`benchmarks/passages.py` measures
 # how many passages the model reads whole).
@@ -69,6 +70,9 @@ class Packable(Protocol):
 class Passage:
     members: list[int]  # positions of its paragraphs in the sequence packed
     text: str  # what the model embeds
+    # Where each member's words are in `text` (character offsets), when there are several:
+    # each gets a vector of its own from the passage's one pass (`Embedder.embed_passages`).
+    spans: list[tuple[int, int]] = field(default_factory=list)
 
 
 def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_context: bool) -> list[Passage]:
@@ -82,7 +86,13 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
         room = WINDOW_TOKENS - (count_tokens(context(paths.get(paragraphs[run[0]].sec_id, []))) if with_context and run else 0)
         for members in _balanced(run, [count_tokens(forms[i]) for i in run], room):
             body = "\n".join(forms[i] for i in members)
-            passages.append(Passage(members, _with_path(paths, paragraphs[members[0]].sec_id, body, with_context)))
+            text = _with_path(paths, paragraphs[members[0]].sec_id, body, with_context)
+            spans: list[tuple[int, int]] = []
+            start = len(text) - len(body)  # the body ends the text
+            for i in members:
+                spans.append((start, start + len(forms[i])))
+                start += len(forms[i]) + 1
+            passages.append(Passage(members, text, spans if len(members) > 1 else []))
         run.clear()
 
     for i, p in enumerate(paragraphs):
@@ -109,24 +119,26 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
     return passages
 
 
-def vec_id(doc_id: int, embedded_text: str) -> str:
-    """A vector's id names its document and the text embedded, so an unchanged passage keeps its vector."""
-    return f"{doc_id}:{hashlib.sha1(embedded_text.encode('utf-8')).hexdigest()[:20]}"
+def vec_id(doc_id: int, embedded_text: str, spans: Sequence[tuple[int, int]] = ()) -> str:
+    """A vector's id names its document, the text embedded and the spans given vectors of their
+    own, so an unchanged passage keeps its vectors."""
+    key = embedded_text + "".join(f"\x00{a}:{b}" for a, b in spans)
+    return f"{doc_id}:{hashlib.sha1(key.encode('utf-8')).hexdigest()[:20]}"
 
 
 def vector_ids(
     doc_id: int, paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_context: bool
-) -> tuple[list[str], dict[str, str]]:
-    """Each paragraph's vector id (its passage's; "" for junk, which has none), and the text to
-    embed for each vector id."""
+) -> tuple[list[str], dict[str, Passage]]:
+    """Each paragraph's vector id (its passage's; "" for junk, which has none), and the passage
+    to embed for each vector id."""
     ids = [""] * len(paragraphs)
-    texts: dict[str, str] = {}
+    passages: dict[str, Passage] = {}
     for passage in pack(paragraphs, paths, with_context):
-        vid = vec_id(doc_id, passage.text)
-        texts[vid] = passage.text
+        vid = vec_id(doc_id, passage.text, passage.spans)
+        passages[vid] = passage
         for i in passage.members:
             ids[i] = vid
-    return ids, texts
+    return ids, passages
 
 
 def stands_alone(p: Packable) -> bool:

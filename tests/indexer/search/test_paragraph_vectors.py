@@ -1,0 +1,90 @@
+"""A dense score per paragraph at a passage's price: each paragraph of a passage has its own vector,
+pooled from the passage's one pass, and orders the passage's paragraphs (not their shared words)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from indexer.library import Library
+from indexer.structure.passages import vector_ids
+from indexer.models import section_paths
+from tests.conftest import write
+
+CLUB = """# Harbour Rowing Club — Season Notes
+
+## Club business
+
+The next meeting is scheduled after the regatta.
+
+Dues, the regatta's entry fees and the barbecue brought in more than the season's expenses: the club closed the year with a surplus of $1,200.
+
+Membership renewals are due by the first of March; late renewals pay a ten-dollar fee.
+
+The committee thanks the volunteers who ran the barbecue stall.
+
+## On the water
+
+Crew members meet at the boathouse at eight and carry the boats down together.
+
+Wear sunglasses and a visor on bright afternoons: the glare off the water is strong.
+
+Boats leave the dock at nine sharp; latecomers help rig the next boat.
+
+Report any damage to the boat captain before the boat is put away.
+"""
+
+
+def test_the_paragraph_that_answers_comes_first_not_the_one_sharing_a_word(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "club.md", CLUB)
+    lib = open_library(folder)
+    lib.reconcile()
+    money = lib.retrieve("money left over after expenses", top_k=5).results
+    assert "surplus" in money[0].text, [r.text[:50] for r in money]
+    eyes = lib.retrieve("what should a crew member wear to protect the eyes", top_k=5).results
+    assert "sunglasses" in eyes[0].text, [r.text[:50] for r in eyes]
+
+
+def test_each_paragraph_of_a_passage_gets_a_vector_read_in_the_passage_from_one_pass(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "club.md", CLUB)
+    lib = open_library(folder)
+    lib.reconcile()
+    (doc,) = lib.store.documents()
+    rows = lib.store.document_paragraphs(doc.doc_id)
+    ids, passages = vector_ids(doc.doc_id, rows, section_paths(lib.store.sections(doc.doc_id)), True)
+    shared = [vid for vid, p in passages.items() if len(p.members) > 1]
+    assert shared, "the club's short paragraphs share passages"
+    kept = lib.vectors.member_vectors(shared, lib.embedder.dim)
+    assert set(kept) == set(shared)
+    for vid in shared:
+        passage = passages[vid]
+        assert [passage.text[a:b] for a, b in passage.spans] == [rows[i].text for i in passage.members]
+        assert kept[vid].shape == (len(passage.members), lib.embedder.dim)
+        norms = np.linalg.norm(kept[vid], axis=1)
+        assert np.allclose(norms, 1.0, atol=1e-2)  # unit vectors (float16 kept)
+        # Different paragraphs, different vectors; each nearer its own passage than a stranger's.
+        assert len({tuple(np.round(v, 2)) for v in kept[vid]}) == len(passage.members)
+    # The passage's own vector is what it was without spans: one pass gives both.
+    passage = passages[shared[0]]
+    whole, _ = lib.embedder.embed_passages([passage.text], [passage.spans])
+    assert np.allclose(whole[0], lib.embedder.embed([passage.text])[0], atol=1e-6)
+
+
+def test_a_passage_without_paragraph_vectors_orders_its_paragraphs_by_their_words(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """An index whose copy lost them (or a Chroma filled before them) still ranks: by BM25 within
+    the passage, as before paragraph vectors."""
+    write(folder, "club.md", CLUB)
+    lib = open_library(folder)
+    lib.reconcile()
+    (doc,) = lib.store.documents()
+    lib.vectors._copy._db.execute("DELETE FROM members")  # type: ignore[union-attr]
+    hits = lib.retrieve("the glare of sunglasses and a visor", top_k=3).results
+    assert "sunglasses" in hits[0].text
