@@ -95,7 +95,7 @@ class HybridSearch:
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k, set(pointed))
         # A section the question names, in the documents it is scoped to, or else names too.
         scope = doc_ids if doc_ids is not None and len(doc_ids) <= NAMED_DOCS else pointed or doc_ids
-        if named := self._named(query, scope)[-top_k:]:  # too few asked for: its substance before its leading lines
+        if named := self._named(query, scope)[:top_k]:  # its substance first, then the lines that label it
             placed = set(named)
             fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named] + [
                 r for r in fused if r.paragraph_id not in placed

@@ -142,9 +142,9 @@ def _titles(store: Store, own_titles: dict[int, str]) -> dict[_Key, _Title]:
 
 def opening(store: Store, key: _Key) -> list[int]:
     """Paragraph ids of a section's opening: its first paragraph of substance (a table, a list, a
-    picture or prose) with the short lines just before it that label it ("(In millions)",
-    "2022 2021 2020"), at most LEADING_LINES of them, so a host asking for three results gets the
-    substance. A section of a few short lines alone opens with them, and with the table that
+    picture or prose), then the short lines just before it that label it ("(In millions)",
+    "2022 2021 2020"), at most LEADING_LINES of them: a query naming a statement gets the statement
+    first, and the lines that say its units and columns right after. A section of a few short lines alone opens with them, and with the table that
     follows under the next heading if one does (a statement whose first row label was read as a
     heading: "Net sales", "Assets")."""
     doc_id, sec_id = key
@@ -157,7 +157,7 @@ def opening(store: Store, key: _Key) -> list[int]:
             rows, at = rows + after[: table + 1], len(rows) + table
     if at is None:
         return [row.id for row in rows]
-    return [row.id for row in rows[max(at - LEADING_LINES, 0) : at + 1]]
+    return [rows[at].id] + [row.id for row in rows[max(at - LEADING_LINES, 0) : at]]
 
 
 def _substance(row: ParagraphRow) -> bool:

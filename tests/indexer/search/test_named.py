@@ -18,7 +18,7 @@ def _table(labels: list[str]) -> str:
 def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path, open_library: Callable[..., Library]) -> None:
     """"balance sheet" names "Acme Corp Consolidated Balance Sheets (in millions)" (the company's
     name and the parentheses do not count), not the sections that only talk about balance sheets;
-    its short leading line and its table come first. Over the whole folder the rule does not apply."""
+    its table comes first, its short leading line next. Over the whole folder the rule does not apply."""
     table = _table(["Cash", "Receivables", "Total assets"])
     talk = "The balance sheet stayed strong; balance sheet ratios improved and balance sheet risk fell."
     write(
@@ -32,8 +32,8 @@ def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path
     doc = lib.toc().documents[0].doc_id
     results = lib.retrieve("balance sheet", top_k=3, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind) for r in results[:2]] == [
-        ("Acme Corp Consolidated Balance Sheets (in millions)", "text"),
         ("Acme Corp Consolidated Balance Sheets (in millions)", "table"),
+        ("Acme Corp Consolidated Balance Sheets (in millions)", "text"),
     ]
     only = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
     assert [r.kind for r in only] == ["table"], "asked for one: the section's substance, not its leading line"
@@ -69,15 +69,15 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
 
     income = lib.retrieve("income statement", top_k=3, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind, r.text.split("\n")[0]) for r in income] == [
+        (f"{lead} Statements of Operations", "table", "| | 2022 | 2021 |"),
         (f"{lead} Statements of Operations", "text", "Years ended December 31"),
         (f"{lead} Statements of Operations", "text", "2022 2021"),
-        (f"{lead} Statements of Operations", "table", "| | 2022 | 2021 |"),
-    ], "the two lines just before the table label it; the table is within the three asked for"
+    ], "the table first, then the two lines just before it that label it"
 
     balance = lib.retrieve("balance sheet", top_k=2, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind) for r in balance] == [
-        (f"{lead} Statements of Financial Position", "text"),
         ("Assets", "table"),
+        (f"{lead} Statements of Financial Position", "text"),
     ], "a section of one short line goes on into the table that follows it"
 
     cash = lib.retrieve("cash flow statement", top_k=1, doc_ids=[doc]).results

@@ -1,0 +1,85 @@
+"""What a vector per paragraph costs: passages embedded as before, and with their paragraphs' vectors.
+
+    python -m benchmarks.paragraph_vectors --index DATA_DIR [--passages 1500] [--rounds 5]
+                                           [--out benchmarks/results/paragraph-vectors.md]
+
+Reads the passages of an existing index (`--index`: a data dir, e.g. the one `benchmarks.retrieval
+--work DIR` keeps for a set), the ones of several paragraphs, and times on the same sample
+`Embedder.embed` (one vector per passage, the cost before paragraph vectors) against
+`Embedder.embed_passages` (the same pass, plus the mean of each paragraph's token vectors),
+interleaved round by round so the machine's load falls on both alike. Medians and their ratio;
+the issue allows 10 % more embedding time. Also what the paragraph vectors take in the copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from datetime import date
+from pathlib import Path
+
+from indexer.models import section_paths
+from indexer.store.database import Store
+from indexer.store.embedder import DEFAULT_MODEL, Embedder
+from indexer.structure.passages import Passage, vector_ids
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", type=Path, required=True, help="an index's data dir (holds index.sqlite3)")
+    parser.add_argument("--models", type=Path, default=None, help="models dir (default: beside the data dir)")
+    parser.add_argument("--passages", type=int, default=1500)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "paragraph-vectors.md")
+    args = parser.parse_args()
+
+    store = Store(args.index / "index.sqlite3")
+    passages: list[Passage] = []
+    for doc in store.documents():
+        rows = store.document_paragraphs(doc.doc_id)
+        passages.extend(vector_ids(doc.doc_id, rows, section_paths(store.sections(doc.doc_id)), True)[1].values())
+    store.close()
+    shared = [p for p in passages if p.spans]
+    sample = random.Random(0).sample(shared, min(args.passages, len(shared)))
+    texts, spans = [p.text for p in sample], [p.spans for p in sample]
+    embedder = Embedder(args.models or args.index.parent / "models", DEFAULT_MODEL)
+    embedder.embed(texts[:32])  # warm up
+    before: list[float] = []
+    after: list[float] = []
+    for _ in range(args.rounds):
+        start = time.perf_counter()
+        embedder.embed(texts)
+        before.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        whole, members = embedder.embed_passages(texts, spans)
+        after.append(time.perf_counter() - start)
+    paragraphs = sum(len(s) for s in spans)
+    unread = sum(int((m == whole[i]).all(axis=1).sum()) for i, m in enumerate(members) if m is not None)
+    b, a = statistics.median(before), statistics.median(after)
+    lines = [
+        f"# Paragraph vectors: their cost ({date.today()}, `python -m benchmarks.paragraph_vectors`)",
+        "",
+        f"{len(sample):,} passages of several paragraphs ({paragraphs:,} paragraphs; {len(shared):,} of the index's "
+        f"{len(passages):,} passages hold several) from `{args.index.name}`, bundled MiniLM int8, median of "
+        f"{args.rounds} interleaved rounds.",
+        "",
+        "| embedding | seconds | passages/s | × passage vectors only |",
+        "|---|---|---|---|",
+        f"| passage vectors only (`embed`) | {b:.2f} | {len(sample) / b:.1f} | 1.00 |",
+        f"| passage + paragraph vectors, one pass (`embed_passages`) | {a:.2f} | {len(sample) / a:.1f} | {a / b:.3f} |",
+        "",
+        f"Kept: {paragraphs * embedder.dim * 2 / len(sample) / 1024:.1f} KiB of float16 paragraph vectors per passage "
+        f"({embedder.dim * 2:,} bytes a paragraph), in the vectors' copy only.",
+        f"Paragraphs the model did not read (past its window; they take the passage's vector): {unread:,} of {paragraphs:,}.",
+    ]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
