@@ -143,10 +143,11 @@ def _titles(store: Store, own_titles: dict[int, str]) -> dict[_Key, _Title]:
 def opening(store: Store, key: _Key) -> list[int]:
     """Paragraph ids of a section's opening: its first paragraph of substance (a table, a list, a
     picture or prose), then the short lines just before it that label it ("(In millions)",
-    "2022 2021 2020"), at most LEADING_LINES of them: a query naming a statement gets the statement
-    first, and the lines that say its units and columns right after. A section of a few short lines alone opens with them, and with the table that
-    follows under the next heading if one does (a statement whose first row label was read as a
-    heading: "Net sales", "Assets")."""
+    "2022 2021 2020"), at most LEADING_LINES of them: a query naming a statement gets the
+    statement first, and the lines that say its units and columns right after. A section of a
+    few short lines alone opens with them, and with the table that follows under the next
+    heading if one does (a statement whose first row label was read as a heading: "Net sales",
+    "Assets")."""
     doc_id, sec_id = key
     rows = store.paragraphs(doc_id, sec_id, 0, OPENING_PARAGRAPHS - 1)
     at = next((i for i, row in enumerate(rows) if _substance(row)), None)

@@ -15,11 +15,14 @@ import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from indexer.errors import EMBEDDING_MODEL_CHOICE, ModelUnavailable
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding
 
 T = TypeVar("T")
 
@@ -159,11 +162,11 @@ class Embedder:
 
 
 def _span_vectors(
-    tokens: np.ndarray, encoding: object, spans: Sequence[tuple[int, int]], whole: np.ndarray
+    tokens: np.ndarray, encoding: Encoding, spans: Sequence[tuple[int, int]], whole: np.ndarray
 ) -> np.ndarray:
     """Unit vectors of the tokens within each span (`encoding`: the tokenizer's, with offsets)."""
-    offsets = np.asarray(encoding.offsets)  # type: ignore[attr-defined]
-    real = (np.asarray(encoding.attention_mask) == 1) & (np.asarray(encoding.special_tokens_mask) == 0)  # type: ignore[attr-defined]
+    offsets = np.asarray(encoding.offsets)
+    real = (np.asarray(encoding.attention_mask) == 1) & (np.asarray(encoding.special_tokens_mask) == 0)
     out = np.empty((len(spans), tokens.shape[1]), dtype=np.float32)
     for k, (a, b) in enumerate(spans):
         inside = real & (offsets[:, 0] >= a) & (offsets[:, 1] <= b) & (offsets[:, 1] > offsets[:, 0])
