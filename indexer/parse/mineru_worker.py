@@ -28,10 +28,8 @@ from indexer.parse.pdf_layers import (
     PROBE_PAGES, check_pdf, fill_from_text_layer, metadata_title, pages_without_text, read_font_sizes, read_outline,
 )
 
-# Address space set aside at start and given back on failure, so a child short of memory can still
-# find out why and write its result.
-_RESERVE: bytearray | None = bytearray(1 << 20)
-NEAR_CEILING = 0.9  # a failure after the address space reached this share of the ceiling is for want of memory
+RESERVE_BYTES = 1 << 20  # address space a child sets aside, and gives back when it fails, to say why
+NEAR_CEILING = 0.9  # an allocation-shaped failure while the address space is past this share of the ceiling: memory
 MODEL_TIERS = ("standard", "basic")  # MinerU's tiers that need models, best first; flash needs none
 
 
@@ -268,33 +266,36 @@ def _ceiling() -> str:
 
 def _out_of_memory(exc: Exception) -> bool:
     """Whether a failure came from the memory ceiling: a MemoryError, an error that says so (the
-    loader could not map a library), or any error raised once the address space came near the
-    ceiling (Python short of memory also raises SystemError)."""
+    loader could not map a library), or an error of the kinds Python raises when an allocation
+    fails (SystemError, ImportError, OSError) while the address space is near the ceiling."""
     if isinstance(exc, MemoryError) or any(sign in str(exc) for sign in OUT_OF_MEMORY_SIGNS):
         return True
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
-    if limit == resource.RLIM_INFINITY:
+    if limit == resource.RLIM_INFINITY or not isinstance(exc, (SystemError, ImportError, OSError)):
         return False
     try:
         with open("/proc/self/status", encoding="ascii") as f:
-            peak_kb = next(int(line.split()[1]) for line in f if line.startswith("VmPeak:"))
+            size_kb = next(int(line.split()[1]) for line in f if line.startswith("VmSize:"))
     except (OSError, StopIteration, ValueError, MemoryError):
         return False
-    return peak_kb * 1024 > NEAR_CEILING * limit
+    return size_kb * 1024 > NEAR_CEILING * limit
 
 
 def main(request_path: str, result_path: str) -> None:
     os.dup2(2, 1)  # whatever the libraries print goes to our stderr, never to a protocol stream
     sys.stdout = sys.stderr
-    global _RESERVE
+    reserve: bytearray | None = bytearray(RESERVE_BYTES)  # mapped apart (over malloc's mmap threshold), so freed at once
     request: dict = {}
     try:
         request = json.loads(Path(request_path).read_text())
         result = run(request)
     except Exception as exc:  # the reason travels back to get_toc's "failed" list
-        _RESERVE = None
+        del reserve
         if _out_of_memory(exc):  # said as the parent says a child killed for want of memory
-            result = {"ok": False, "transient": True, "reason": f"the parser ran out of memory, over {_ceiling()}"}
+            result = {
+                "ok": False, "transient": True,
+                "reason": f"the parser ran out of memory, over {_ceiling()} ({type(exc).__name__}: {exc})"[:600],
+            }
         else:
             parser = "the text parser" if request.get("text") else "MinerU"
             result = {"ok": False, "reason": f"{parser} could not parse it ({type(exc).__name__}: {exc})"[:600]}

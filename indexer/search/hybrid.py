@@ -208,7 +208,8 @@ class HybridSearch:
         vectors of replaced versions are skipped.
 
         A passage's rank reaches its paragraphs in the order of their own vectors' similarity
-        (each pooled from the passage's pass, so read in its context; `Embedder.embed_passages`),
+        (each pooled from the passage's pass, so read in its context; `Embedder.embed_passages`;
+        one the model did not read comes last),
         or where a passage has none yet, in the order they match the query's words (BM25; reading
         order where none does): its best comes at its rank, its second after the best of the next
         SECOND_LAG passages, the rest of every passage after all passages' first two, so the top of

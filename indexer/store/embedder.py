@@ -125,12 +125,17 @@ class Embedder:
         """Each text's vector, as `embed` makes it, and from the same pass a vector for each of its
         `spans` (character offsets): the mean of the model's token vectors over the span, so a
         paragraph's vector is read in its passage's context ("late chunking"). A span the model
-        did not read (past its window) takes the passage's vector; a text without spans, or a model
-        that gives no token vectors, gets None."""
+        did not read (past its window) gets a row of NaN (it ranks after the others); a text
+        without spans gets None, and so does every text of a model that does not pool by the mean
+        (its token vectors' mean is not in its vectors' space)."""
+        from fastembed.text.pooled_embedding import PooledEmbedding
+
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32), []
-        texts = [t[:MAX_EMBED_CHARS] for t in texts]
         inner = self._model.model  # fastembed's ONNX model: its token vectors before pooling
+        if not isinstance(inner, PooledEmbedding):
+            return self.embed(texts, batch_size), [None] * len(texts)
+        texts = [t[:MAX_EMBED_CHARS] for t in texts]
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
         members: list[np.ndarray | None] = [None] * len(texts)
@@ -143,7 +148,7 @@ class Embedder:
             for row, i in enumerate(batch):
                 vectors[i] = pooled[row]
                 if spans[i] and encodings:
-                    members[i] = _span_vectors(tokens[row], encodings[row], spans[i], pooled[row])
+                    members[i] = _span_vectors(tokens[row], encodings[row], spans[i])
         return np.asarray(vectors, dtype=np.float32), members
 
     def embed(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
@@ -161,17 +166,16 @@ class Embedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-def _span_vectors(
-    tokens: np.ndarray, encoding: Encoding, spans: Sequence[tuple[int, int]], whole: np.ndarray
-) -> np.ndarray:
-    """Unit vectors of the tokens within each span (`encoding`: the tokenizer's, with offsets)."""
+def _span_vectors(tokens: np.ndarray, encoding: Encoding, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Unit vectors of the tokens within each span (`encoding`: the tokenizer's, with offsets);
+    NaN for a span without tokens read."""
     offsets = np.asarray(encoding.offsets)
     real = (np.asarray(encoding.attention_mask) == 1) & (np.asarray(encoding.special_tokens_mask) == 0)
     out = np.empty((len(spans), tokens.shape[1]), dtype=np.float32)
     for k, (a, b) in enumerate(spans):
         inside = real & (offsets[:, 0] >= a) & (offsets[:, 1] <= b) & (offsets[:, 1] > offsets[:, 0])
         if not inside.any():
-            out[k] = whole
+            out[k] = np.nan
             continue
         mean = tokens[inside].mean(axis=0)
         out[k] = mean / max(float(np.linalg.norm(mean)), 1e-12)

@@ -1,7 +1,7 @@
 """Paragraph vectors in Chroma.
 
 Chroma is used as a content-addressed vector cache per document: a vector's
-id is `"{doc_id}:{sha1 of the embedded text}"`, so an edit re-embeds only the
+id is `"{doc_id}:{sha1 of the embedded text and its paragraphs' spans}"`, so an edit re-embeds only the
 paragraphs whose text changed, and the SQLite store (which says which
 vec_ids are current) decides what a query may return. Embeddings are always
 passed in, never computed by Chroma, so a reopened collection never reaches
@@ -230,18 +230,27 @@ class _Copy:
         # A passage's paragraph vectors as one float16 matrix: they only order its paragraphs.
         held = [
             (d, i, np.asarray(m, dtype=np.float16).tobytes())
-            for i, d, m in zip(ids, doc_ids, members or [None] * len(ids)) if m is not None
+            for i, d, m in zip(ids, doc_ids, [None] * len(ids) if members is None else members, strict=True)
+            if m is not None
         ]
         with self._transaction() as db:
             db.executemany("INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)", rows)
             db.executemany("INSERT OR REPLACE INTO members (doc_id, id, vectors) VALUES (?, ?, ?)", held)
 
     def members(self, ids: list[str], dim: int) -> dict[str, np.ndarray]:
+        """Paragraph vectors by passage; none where the copy cannot say (a copy made before them,
+        read by a process that may not add the table), which leaves BM25 to order the passages."""
         if not ids:
             return {}
-        with self._lock:
-            rows = self._db.execute(f"SELECT id, vectors FROM members WHERE id IN ({_marks(ids)})", ids).fetchall()
-        return {r[0]: np.frombuffer(r[1], dtype=np.float16).astype(np.float32).reshape(-1, dim) for r in rows}
+        try:
+            with self._lock:
+                rows = self._db.execute(f"SELECT id, vectors FROM members WHERE id IN ({_marks(ids)})", ids).fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        return {
+            r[0]: np.frombuffer(r[1], dtype=np.float16).astype(np.float32).reshape(-1, dim)
+            for r in rows if dim and len(r[1]) % (2 * dim) == 0
+        }
 
     def fill(self, doc_ids: list[int], ids: list[str], owners: list[int], vectors: np.ndarray) -> None:
         """These documents' vectors in full (`owners[i]`: the document of `ids[i]`)."""

@@ -70,8 +70,9 @@ class Packable(Protocol):
 class Passage:
     members: list[int]  # positions of its paragraphs in the sequence packed
     text: str  # what the model embeds
-    # Where each member's words are in `text` (character offsets), when there are several:
-    # each gets a vector of its own from the passage's one pass (`Embedder.embed_passages`).
+    # Where what the model reads of each member (its text, a table's description) is in `text`
+    # (character offsets), when there are several: each gets a vector of its own from the
+    # passage's one pass (`Embedder.embed_passages`).
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from indexer.library import Library
-from indexer.structure.passages import vector_ids
+from indexer.store.rows import ParagraphRow
+from indexer.structure.passages import Passage, describe, vector_ids
 from indexer.models import section_paths
 from indexer.store.vectors import CopyVectors
 from tests.conftest import write
@@ -37,6 +38,20 @@ Boats leave the dock at nine sharp; latecomers help rig the next boat.
 Report any damage to the boat captain before the boat is put away.
 """
 
+FEES = """# Fees
+
+## Dues
+
+Dues are paid once a year.
+
+| Member | Dues |
+|---|---|
+| Adult | $120 |
+| Junior | $60 |
+
+Families pay the adult rate for one member and the junior rate for the others.
+"""
+
 
 def test_the_paragraph_that_answers_comes_first_not_the_one_sharing_a_word(
     folder: Path, open_library: Callable[..., Library]
@@ -54,24 +69,30 @@ def test_each_paragraph_of_a_passage_gets_a_vector_read_in_the_passage_from_one_
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
     write(folder, "club.md", CLUB)
+    write(folder, "fees.md", FEES)
     lib = open_library(folder)
     lib.reconcile()
-    (doc,) = lib.store.documents()
-    rows = lib.store.document_paragraphs(doc.doc_id)
-    _, passages = vector_ids(doc.doc_id, rows, section_paths(lib.store.sections(doc.doc_id)), True)
+    rows: dict[int, list[ParagraphRow]] = {}
+    passages: dict[str, Passage] = {}
+    for doc in lib.store.documents():
+        rows[doc.doc_id] = lib.store.document_paragraphs(doc.doc_id)
+        passages.update(vector_ids(doc.doc_id, rows[doc.doc_id], section_paths(lib.store.sections(doc.doc_id)), True)[1])
     shared = [vid for vid, p in passages.items() if len(p.members) > 1]
-    assert shared, "the club's short paragraphs share passages"
+    owner = {vid: rows[int(vid.split(":")[0])] for vid in shared}
+    assert any(owner[vid][i].kind == "table" for vid in shared for i in passages[vid].members), "a short table shares one"
     kept = lib.vectors.member_vectors(shared, lib.embedder.dim)
     assert set(kept) == set(shared)
     for vid in shared:
         passage = passages[vid]
-        assert [passage.text[a:b] for a, b in passage.spans] == [rows[i].text for i in passage.members]
+        doc_rows = owner[vid]
+        # Each span holds what the model read of its paragraph: its text, a table's description.
+        assert [passage.text[a:b] for a, b in passage.spans] == [describe(doc_rows[i]) for i in passage.members]
         assert kept[vid].shape == (len(passage.members), lib.embedder.dim)
         norms = np.linalg.norm(kept[vid], axis=1)
         assert np.allclose(norms, 1.0, atol=1e-2)  # unit vectors (float16 kept)
         # Each is its own paragraph's, read in context: on the whole nearer that paragraph read alone
         # than the others (not always: a short paragraph's tokens take much from their neighbours).
-        similarity = kept[vid] @ lib.embedder.embed([rows[i].text for i in passage.members]).T
+        similarity = kept[vid] @ lib.embedder.embed([describe(doc_rows[i]) for i in passage.members]).T
         own = np.diag(similarity)
         assert own.mean() > (similarity.sum() - own.sum()) / (similarity.size - len(own)) + 0.1, similarity.round(2)
     # A process that reads the index another one writes reads them from the same copy.
