@@ -42,9 +42,10 @@ from indexer.parse.headings import (
 )
 from indexer.parse.items import body_size, clean, has_words, normalise, page_of
 from indexer.parse.outline import OutlineEntry, apply_outline
-from indexer.parse.running import header_key, headers_in_place, recurring_headers, running_texts
+from indexer.parse.running import header_key, headers_in_place, page_ends, recurring_headers, running_texts
 
 _TAGS = re.compile(r"<[^>]+>")
+FOLIO_HEIGHT = 25  # page units (of 1000): a body line is 10–14 high, a display numeral far more
 _PAGE_NUMBER = re.compile(r"[-–—(\s]*(?:\d{1,3}|[ivxlc]{1,6})[-–—)\s]*", re.I)
 
 
@@ -60,6 +61,7 @@ def blocks_from_content_list(
         items = centred_titles_first(headers_in_place(items))
     repeated = running_texts(items, n_pages)
     beside = beside_others(items, repeated) if paged else set()
+    ends = page_ends(items) if paged else set()
     recurring = recurring_headers(items, repeated)
     contents, contents_entries = contents_item(items, n_pages) if paged else (None, set())
     body = body_size(items)
@@ -80,7 +82,9 @@ def blocks_from_content_list(
                 blocks.append(Block("text", run_in[1], page=page, bbox=box))
                 continue
         scale = group["font_size"] / body if body and group.get("font_size") else None
-        block = _block(group, paged, repeated, heading_levels_reliable, id(group) in beside, recurring, scale)
+        block = _block(
+            group, paged, repeated, heading_levels_reliable, id(group) in beside, recurring, scale, id(group) in ends
+        )
         if block is None:
             continue
         block.bbox = list(group["bbox"]) if paged and group.get("bbox") else None
@@ -113,13 +117,18 @@ def _block(
     in_row: bool = False,
     recurring: frozenset[str] | set[str] = frozenset(),
     scale: float | None = None,
+    page_end: bool = False,
 ) -> Block | None:
     """`in_row`: the item shares its line with other short items or sits inside a table or
     figure, so it is a cell or a label, never an unnumbered heading. `recurring`: header
     lines seen on more than one page, which are never promoted to headings. `scale`: the
-    item's font size relative to the body text (PDFs), when known."""
+    item's font size relative to the body text (PDFs), when known. `page_end`: nothing on its
+    page lies above it, or nothing below."""
     kind = item.get("type")
     page = page_of(item, paged)
+    if paged and kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(clean(item.get("text", ""))):
+        if _at_page_edge(item) or (page_end and _set_small(item)):
+            return None  # a page number ("59", "- ii -", set as a heading too), which "Item 59" would find
     label = paged and is_label(clean(item.get("text", "")), in_row)
     if label and kind == "text" and item.get("text_level"):
         item = {k: v for k, v in item.items() if k != "text_level"}
@@ -141,8 +150,6 @@ def _block(
             return None
         if kind == "text" and normalise(text) in repeated and len(text) < 120:
             return None  # a running header that flash did not label as one
-        if paged and _PAGE_NUMBER.fullmatch(text) and _at_page_edge(item):
-            return None  # a page number ("59", "- ii -"), which a search would otherwise return for "Item 59"
         return Block("text", text, page=page) if has_words(text) else None
     if kind == "text":
         text = clean(item.get("text", ""))
@@ -193,6 +200,12 @@ def _figure(item: dict, page: int | None) -> Block | None:
     if item.get("picture") or is_sizeable(item.get("bbox")):  # a photo, a diagram: shown by read_section(images=true)
         return Block("figure", UNCAPTIONED, page=page, picture=item.get("picture"))
     return None
+
+
+def _set_small(item: dict) -> bool:
+    """A line no taller than body text (a page's number), not a display numeral ("1" over a slide's title)."""
+    box = item.get("bbox")
+    return bool(box) and box[3] - box[1] <= FOLIO_HEIGHT
 
 
 def _at_page_edge(item: dict) -> bool:

@@ -3,7 +3,9 @@
 flash labels every page-top and page-bottom line a header or footer. Such a line is kept
 as content unless the same text (digits ignored) repeats on several pages, which is what
 running headers, footers and page numbers do; a header flash reads out of place is put
-back where it sits on the page.
+back where it sits on the page. A page's number is also found where its content ends: a
+filing printed from HTML ends each page at a different height, with its number right under
+the last line (`page_ends`).
 """
 
 from __future__ import annotations
@@ -71,3 +73,25 @@ def header_key(text: str) -> str:
     for a keyword-numbered title, whose number is what tells "ITEM 6." from "ITEM 7."."""
     line = clean(text)
     return " ".join(line.lower().split()) if is_keyword_numbered(line) else normalise(text)
+
+
+def page_ends(items: list[dict]) -> set[int]:
+    """The items (by `id`) with nothing above them or nothing below them on their page: where a
+    page's number sits, at the page's edge or, on a page that ends early, under its last line."""
+    by_page: dict[int, list[dict]] = {}
+    for item in items:
+        if isinstance(item, dict) and item.get("bbox"):
+            by_page.setdefault(int(item.get("page_idx", 0)), []).append(item)
+    ends: set[int] = set()
+    for page in by_page.values():
+        if len(page) == 1:
+            ends.add(id(page[0]))
+            continue
+        by_bottom = sorted(page, key=lambda i: i["bbox"][3], reverse=True)
+        by_top = sorted(page, key=lambda i: i["bbox"][1])
+        for item in page:
+            lowest_other = (by_bottom[1] if by_bottom[0] is item else by_bottom[0])["bbox"][3]
+            highest_other = (by_top[1] if by_top[0] is item else by_top[0])["bbox"][1]
+            if item["bbox"][1] >= lowest_other or item["bbox"][3] <= highest_other:
+                ends.add(id(item))
+    return ends

@@ -37,8 +37,9 @@ from indexer.tokens import count_tokens
 # paragraphs): every index is structured again on its next start (parses come from the cache,
 # unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs;
 # 3: tables too large to read at once are blocks of rows; 4: titles from a PDF's first page;
-# 5: titles that tell documents apart (filing covers, citations, headlines), a document's stated detail.
-STRUCTURE_VERSION = "5"
+# 5: titles that tell documents apart (filing covers, citations, headlines), a document's stated detail;
+# 6: a page's number under a page that ends early is no paragraph.
+STRUCTURE_VERSION = "6"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200

@@ -640,6 +640,23 @@ def test_a_lone_page_number_at_the_page_edge_is_not_a_paragraph() -> None:
     assert "2012" in lines, "a year is not a page number"
 
 
+def test_a_page_number_under_a_page_that_ends_early_is_not_a_paragraph() -> None:
+    """A filing printed from HTML ends each page at its own height, its number right under the
+    last line, centred: still the page's number. A lone number with content below it stays."""
+    body = "The company reported results for the year in line with its guidance to investors."
+    s = pdf(
+        [line(0, 60, "1 Results", level=2), line(0, 100, body), line(0, 140, "Total 1,906 | 512 | 960"),
+         line(0, 170, "58", x=(493, 506)),
+         line(1, 60, body), line(1, 420, "59", x=(493, 506)),
+         line(2, 60, body), line(2, 300, "12"), line(2, 330, body), line(2, 640, "iv", x=(493, 506))],
+        n_pages=3,
+    )
+    lines = [line for p in s.paragraphs for line in p.text.split("\n")]
+    assert "58" not in lines and "59" not in lines and "iv" not in lines, lines
+    assert "12" in lines, "a number with the page's text below it is content"
+    assert lines.count(body) == 4
+
+
 def test_numbered_headings_ending_in_a_colon_are_headings_as_a_reader_takes_them() -> None:
     body = "Students will read two chapters a week and discuss them in small groups before each class."
     s = pdf(
