@@ -14,7 +14,7 @@ import resource
 import subprocess
 from pathlib import Path
 
-from benchmarks.retrieval_common import ALL, BASELINE, DOC_KS, HERE, KS, MIN_RECALL, READ_WORDS, TOP_K, WORDS
+from benchmarks.retrieval_common import ALL, BASELINE, DOC_KS, HERE, KS, MIN_RECALL, READ_WORDS, TOP_K, WORDS, log
 from benchmarks.retrieval_metrics import EqualReading, equal_reading
 from benchmarks.retrieval_runs import READ_CONFIG, CorpusReport, Run, subsets
 
@@ -268,5 +268,8 @@ def write_results(
     (out / "retrieval.md").write_text(text, encoding="utf-8")
     summary = results_json(reports, started, seconds, version)
     (out / "retrieval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    plot(reports, out / "retrieval.png")
+    try:
+        plot(reports, out / "retrieval.png")
+    except ImportError:  # matplotlib is not among the project's dependencies: the tables are the result
+        log("matplotlib is not installed: retrieval.png not drawn (pip install matplotlib)")
     return text
