@@ -126,9 +126,9 @@ def _block(
     page lies above it, or nothing below."""
     kind = item.get("type")
     page = page_of(item, paged)
-    if paged and kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(clean(item.get("text", ""))):
-        if _at_page_edge(item) or (page_end and _set_small(item)):
-            return None  # a page number ("59", "- ii -", set as a heading too), which "Item 59" would find
+    folio = kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(clean(item.get("text", "")))
+    if paged and folio and (_at_page_edge(item) or (page_end and _set_small(item))):
+        return None  # a page number ("59", "- ii -", set as a heading too), which "Item 59" would find
     label = paged and is_label(clean(item.get("text", "")), in_row)
     if label and kind == "text" and item.get("text_level"):
         item = {k: v for k, v in item.items() if k != "text_level"}

@@ -46,10 +46,10 @@ TARGET_TEXT_TOKENS = 200
 GIANT_CHARS = 100_000  # a list or code block longer than this is cut between lines (it is a dump, not a unit)
 FRAGMENT_TOKENS = 8  # a text block shorter than this, on a page, is a fragment (a cell, a label, a value)
 
-# After ". ! ?" and a space before a capital or digit; after "。！？" (no spaces in CJK text).
 # A document's signatures close its body: what follows them (a filing's financial statements,
 # a contract's exhibits) is not part of them, so the section holds no sections of its own.
 _CLOSING_RE = re.compile(r"signatures?\.?", re.I)
+# After ". ! ?" and a space before a capital or digit; after "。！？" (no spaces in CJK text).
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
 
 
