@@ -6,9 +6,14 @@ right filing apart is in its title (issuer, kind, period: `indexer.parse.titles`
 description (its title and the period, date or version it states) is matched against the
 question's words, each word weighted by how few descriptions hold it (BM25's idf), so a name or
 a year that only a few documents carry counts, and a word every description holds ("Form",
-"report") does not. The documents matched best are searched once more on their own, and that
-ranking is fused with the whole folder's (`indexer.search.hybrid`): hits concentrate in the
-documents the question names, while a question that names none ranks across all of them.
+"report") does not. Only the words a question writes as names count: capitalised inside a
+sentence ("Corning", "FY2018", "10-Q", "OBS"), or numbers (a year, with a name beside it). A topic
+the question asks about in lower case ("internet", "program", "most") also turns up in titles,
+and pointing by it sent a question to the wrong document (a third of MMLongBench's, none of
+whose questions name their document). The documents matched best are searched once more on
+their own, and that ranking is fused with the whole folder's (`indexer.search.hybrid`): hits
+concentrate in the documents the question names, while a question that names none ranks across
+all of them.
 """
 
 from __future__ import annotations
@@ -25,8 +30,32 @@ MIN_DOCS = 3  # a folder of fewer documents needs no pointing
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 
 
+_TOKEN = re.compile(r"\S+")
+_SENTENCE_END = re.compile(r"[.?!:;]$")
+_POSSESSIVE = re.compile(r"['’]s$", re.I)
+
+
 def _words(text: str) -> set[str]:
     return {part for term in query_terms(text) for part in _SPLIT.sub(" ", term).split()}
+
+
+def _named(query: str) -> tuple[set[str], set[str]]:
+    """The query's words written as names (a capital not merely starting a sentence, or two, or a
+    digit with a letter: "3M", "FY2018"), and its bare numbers ("2018"). A query that is not
+    written as sentences ("Contoso capital expenditure 2031") has no sentence starts."""
+    names: list[str] = []
+    numbers: list[str] = []
+    starts = bool(_SENTENCE_END.search(query.strip()))
+    for token in _TOKEN.findall(query):
+        word = _POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
+        capitals = sum(c.isupper() for c in word)
+        mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+        if word.isdigit():
+            numbers.append(word)
+        elif capitals >= 2 or (capitals and not starts) or mixed:
+            names.append(word)
+        starts = bool(_SENTENCE_END.search(token))
+    return _words(" ".join(names)), _words(" ".join(numbers))
 
 
 class DocumentMatch:
@@ -42,8 +71,9 @@ class DocumentMatch:
         self._refresh()
         scope = set(doc_ids) if doc_ids is not None else None
         n = self._n if scope is None else len(scope)
-        asked = _words(query)
-        if n < MIN_DOCS or not asked:
+        names, numbers = _named(query)
+        asked = names | numbers
+        if n < MIN_DOCS or not names:
             return []
         weights: dict[int, float] = {}
         for word in asked:
@@ -54,6 +84,8 @@ class DocumentMatch:
                 idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5))
                 for doc_id in holders:
                     weights[doc_id] = weights.get(doc_id, 0.0) + idf
+        named = {d for word in names for d in self._postings.get(word, ())}  # a number alone names nothing
+        weights = {d: weight for d, weight in weights.items() if d in named}
         if not weights:
             return []
         best = max(weights.values())

@@ -39,6 +39,13 @@ def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
     assert len({r.doc_id for r in unnamed if r.is_hit}) >= 3
     # Words every description holds ("Annual Report") point nowhere.
     assert lib.search.documents.pointed("annual report capital expenditure", None) == []
+    # A topic asked about in lower case names no document, though a title holds it; a capital
+    # that only starts the sentence does not make it a name, nor does a year alone.
+    assert lib.search.documents.pointed("How should the roses be watered in the garden?", None) == []
+    assert lib.search.documents.pointed("Garden roses: when are they watered?", None) == []
+    assert lib.search.documents.pointed("What was spent in 2031?", None) == []
+    assert lib.search.documents.pointed("What did the Garden Guide say about roses?", None) == [doc_id(lib, "garden.md")]
+    assert lib.search.documents.pointed("What did FABRIKAM spend in 2030?", None) == [doc_id(lib, "rF2030.md")]
 
 
 def test_a_whole_folder_question_naming_a_document_and_its_section_gets_that_section_first(
