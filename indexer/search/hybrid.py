@@ -95,7 +95,7 @@ class HybridSearch:
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k, set(pointed))
         # A section the question names, in the documents it is scoped to, or else names too.
         scope = doc_ids if doc_ids is not None and len(doc_ids) <= NAMED_DOCS else pointed or doc_ids
-        if named := self._named(query, scope)[:top_k]:  # its substance first, then the lines that label it
+        if named := self._named(query, scope, fused)[:top_k]:  # its substance first, then the lines that label it
             placed = set(named)
             fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named] + [
                 r for r in fused if r.paragraph_id not in placed
@@ -110,13 +110,18 @@ class HybridSearch:
         scored = self.store.lexical_search(query, depth, doc_ids)
         return [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
 
-    def _named(self, query: str, doc_ids: list[int] | None) -> list[int]:
+    def _named(self, query: str, doc_ids: list[int] | None, fused: list[Ranked]) -> list[int]:
         """The opening of the section a scoped query names (`indexer.search.named`): a host that asks a
-        document for a section by its name gets it first, whatever else talks about it."""
+        document for a section by its name gets it first, whatever else talks about it. A longer
+        question that names financial statements ("… using the income statement") gets those of the
+        document its best hit is in, in the order it names them."""
         if doc_ids is None or len(doc_ids) > NAMED_DOCS:
             return []
-        key = self.names.section_named(query, doc_ids)
-        return named.opening(self.store, key) if key else []
+        if key := self.names.section_named(query, doc_ids):
+            return named.opening(self.store, key)
+        rows = self.store.paragraphs_by_id([r.paragraph_id for r in fused[:1]])
+        lead = next((row.doc_id for row in rows.values() if row.doc_id in doc_ids), doc_ids[0])
+        return [pid for key in self.names.statements_named(query, [lead]) for pid in named.opening(self.store, key)]
 
     def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int], waiting: set[int]) -> list[Ranked]:
         """A document whose vectors are still being computed cannot rank in dense search, so

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from indexer.store import lexical
 from indexer.store.database import ParagraphRow, Store
-from indexer.tokens import query_terms
+from indexer.tokens import STOPWORDS, lexical_terms, query_terms
 
 NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
 COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
@@ -41,6 +41,7 @@ SAME_NAMES: tuple[tuple[str, ...], ...] = (
     ("statement of shareholders equity", "statement of stockholders equity", "statement of changes in equity"),
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_SENTENCE = re.compile(r"[.?!]\s*$")
 _Key = tuple[int, int]
 _Phrasing = list[frozenset[str]]  # each word of a query as the stems it may be indexed as
 
@@ -67,7 +68,29 @@ class SectionNames:
         on a tie, the query's own words before another name's, then the first in reading order."""
         if not (terms := query_terms(query)):
             return None
-        phrasings = self._phrasings(_phrasing(terms, self.store.stems(terms)))
+        return self._best(self._phrasings(_phrasing(terms, self.store.stems(terms))), doc_ids)
+
+    def statements_named(self, query: str, doc_ids: list[int]) -> list[_Key]:
+        """The financial statements a question written as a sentence names by a standard name ("… by
+        using the income statement.", "… within the balance sheet and the cash flow statement?"), in
+        the order it names them: for each, the section of these documents its title names
+        (`SAME_NAMES`). Keywords that go beyond a title ("balance sheet risk") ask for something else."""
+        if not _SENTENCE.search(query):
+            return []
+        if not (terms := [t for t in lexical_terms(query) if t not in STOPWORDS]):  # in order, repeats kept
+            return []
+        words = _phrasing(terms, self.store.stems(sorted(set(terms))))
+        said: list[tuple[int, list[_Phrasing]]] = []  # (where the question says it, a statement's names)
+        for group in self._standard_names():
+            at = [i for name in group for i in range(len(words) - len(name) + 1)
+                  if all(words[i + j] & word for j, word in enumerate(name))]  # its words in a row
+            if at:
+                said.append((min(at), group))
+        keys = [self._best(group, doc_ids) for _, group in sorted(said, key=lambda s: s[0])]
+        return [key for key in keys if key is not None]
+
+    def _best(self, phrasings: list[_Phrasing], doc_ids: list[int]) -> _Key | None:
+        """The title that the most of one of these phrasings' words make up (see `section_named`)."""
         starts = [[{lexical.start(s) for s in word} for word in phrasing] for phrasing in phrasings]
         # Only titles that hold a word like each of some phrasing's words are stemmed (the cost of a lookup).
         titles = {
@@ -89,13 +112,9 @@ class SectionNames:
     def _phrasings(self, query: _Phrasing) -> list[_Phrasing]:
         """The query, then, for each standard name the query says, the query with each other name
         of that statement in its place."""
-        if self._names is None:
-            names = [[query_terms(name) for name in group] for group in SAME_NAMES]
-            stems = self.store.stems(sorted({w for group in names for name in group for w in name}))
-            self._names = [[_phrasing(name, stems) for name in group] for group in names]
         asked = frozenset().union(*query)
         phrasings, seen = [query], {asked}
-        for group in self._names:
+        for group in self._standard_names():
             said = next((words for name in group if (words := frozenset().union(*name)) <= asked), None)
             if said is None:
                 continue
@@ -106,6 +125,14 @@ class SectionNames:
                     seen.add(key)
                     phrasings.append(phrasing)
         return phrasings
+
+    def _standard_names(self) -> list[list[_Phrasing]]:
+        """SAME_NAMES, each name as the stems its words may be indexed as."""
+        if self._names is None:
+            names = [[query_terms(name) for name in group] for group in SAME_NAMES]
+            stems = self.store.stems(sorted({w for group in names for name in group for w in name}))
+            self._names = [[_phrasing(name, stems) for name in group] for group in names]
+        return self._names
 
     def _titles_of(self, doc_ids: list[int]) -> dict[_Key, _Title]:
         docs = {doc_id: doc for doc_id in doc_ids if (doc := self.store.document(doc_id)) is not None}

@@ -37,10 +37,11 @@ def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path
     ]
     only = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
     assert [r.kind for r in only] == ["table"], "asked for one: the section's substance, not its leading line"
-    assert lib.search._named("balance sheet", None) == [], "not over the whole folder"
-    assert lib.search._named("hedging foreign currency assets", [doc]) != [], "four of the title's six words"
-    assert lib.search._named("foreign currency", [doc]) == [], "two of six are too few"
-    assert lib.search._named("balance sheet risk", [doc]) == [], "a word no title holds names nothing"
+    assert lib.search._named("balance sheet", None, []) == [], "not over the whole folder"
+    assert lib.search._named("hedging foreign currency assets", [doc], []) != [], "four of the title's six words"
+    assert lib.search._named("foreign currency", [doc], []) == [], "two of six are too few"
+    assert lib.search._named("balance sheet risk", [doc], []) == [], "a word no title holds names nothing"
+    assert lib.search._named("Where does the balance sheet show the risk?", [doc], []) != [], "a question names it"
 
 
 def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_titles_share(
@@ -82,7 +83,20 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
 
     cash = lib.retrieve("cash flow statement", top_k=1, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind) for r in cash] == [(f"{lead} Statements of Cash Flows", "table")]
-    assert lib.search._named("statement", [doc]) == [], "one word of a two-word title is not most of it"
+    assert lib.search._named("statement", [doc], []) == [], "one word of a two-word title is not most of it"
+
+    # A longer question that names statements gets them first, in the order it names them.
+    asked = (
+        "What was the ratio of net cash to total assets in 2022? Use the cash flow statement and the balance sheet."
+    )
+    both = lib.retrieve(asked, top_k=6, doc_ids=[doc]).results
+    assert [(r.section_path[-1], r.kind) for r in both[:3]] == [
+        (f"{lead} Statements of Cash Flows", "table"),
+        ("Assets", "table"),
+        (f"{lead} Statements of Financial Position", "text"),
+    ]
+    # Its words must stand together: "statement" and "operations" apart name no statement.
+    assert lib.search.names.statements_named("Which statement describes the operations of the company?", [doc]) == []
 
 
 def test_a_new_version_of_a_document_is_named_by_its_new_titles(folder: Path, open_library: Callable[..., Library]) -> None:
@@ -94,5 +108,5 @@ def test_a_new_version_of_a_document_is_named_by_its_new_titles(folder: Path, op
     assert lib.retrieve("shipping schedule", top_k=1, doc_ids=[doc]).results[0].text == "Boats leave at nine."
     write(folder, "notes.md", "# Notes\n\n## Ferry Timetable\n\nBoats leave at nine.\n\n## Menu\n\nSoup and bread.\n")
     lib.reconcile()
-    assert lib.search._named("shipping schedule", [doc]) == []
-    assert lib.search._named("ferry timetable", [doc]) != []
+    assert lib.search._named("shipping schedule", [doc], []) == []
+    assert lib.search._named("ferry timetable", [doc], []) != []
