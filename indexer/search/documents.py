@@ -6,11 +6,12 @@ right filing apart is in its title (issuer, kind, period: `indexer.parse.titles`
 description (its title and the period, date or version it states) is matched against the
 question's words, each word weighted by how few descriptions hold it (BM25's idf), so a name or
 a year that only a few documents carry counts, and a word every description holds ("Form",
-"report") does not. Only the words a question writes as names count: capitalised inside a
-sentence ("Corning", "FY2018", "10-Q", "OBS"), or numbers (a year, with a name beside it). A topic
-the question asks about in lower case ("internet", "program", "most") also turns up in titles,
-and pointing by it sent a question to the wrong document (a third of MMLongBench's, none of
-whose questions name their document). The documents matched best are searched once more on
+"report") does not. When a question writes names, only they count: words capitalised inside a
+sentence ("Corning", "FY2018", "10-Q", "OBS"), and numbers (a year) beside them. A question
+without names points to a document only when two or more of its words are in the description
+("the seed lexicon"): a single topic word also turns up in titles ("internet", "program",
+"most"), and pointing by it sent a third of MMLongBench's questions, none of which names its
+document, to the wrong one (`benchmarks/pointing.py`). The documents matched best are searched once more on
 their own, and that ranking is fused with the whole folder's (`indexer.search.hybrid`): hits
 concentrate in the documents the question names, while a question that names none ranks across
 all of them.
@@ -27,6 +28,7 @@ from indexer.tokens import query_terms
 POINTED = 3  # a question points to the documents matched nearly as well as the best (CLOSE), when
 CLOSE = 0.8  # there are at most POINTED of them and they are fewer than half the folder's
 MIN_DOCS = 3  # a folder of fewer documents needs no pointing
+MIN_WORDS = 2  # a question without names points with this many words of a description
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 
 
@@ -72,10 +74,11 @@ class DocumentMatch:
         scope = set(doc_ids) if doc_ids is not None else None
         n = self._n if scope is None else len(scope)
         names, numbers = _named(query)
-        asked = names | numbers
-        if n < MIN_DOCS or not names:
+        asked = names | numbers if names else _words(query)
+        if n < MIN_DOCS or not asked:
             return []
         weights: dict[int, float] = {}
+        matched: dict[int, int] = {}
         for word in asked:
             holders = self._postings.get(word, set())
             if scope is not None:
@@ -84,8 +87,9 @@ class DocumentMatch:
                 idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5))
                 for doc_id in holders:
                     weights[doc_id] = weights.get(doc_id, 0.0) + idf
+                    matched[doc_id] = matched.get(doc_id, 0) + 1
         named = {d for word in names for d in self._postings.get(word, ())}  # a number alone names nothing
-        weights = {d: weight for d, weight in weights.items() if d in named}
+        weights = {d: w for d, w in weights.items() if (d in named if names else matched[d] >= MIN_WORDS)}
         if not weights:
             return []
         best = max(weights.values())

@@ -40,8 +40,10 @@ def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
     # Words every description holds ("Annual Report") point nowhere.
     assert lib.search.documents.pointed("annual report capital expenditure", None) == []
     # A topic asked about in lower case names no document, though a title holds it; a capital
-    # that only starts the sentence does not make it a name, nor does a year alone.
+    # that only starts the sentence does not make it a name, nor does a year alone; two words of
+    # a description do name it.
     assert lib.search.documents.pointed("How should the roses be watered in the garden?", None) == []
+    assert lib.search.documents.pointed("what does the garden guide say about roses?", None) == [doc_id(lib, "garden.md")]
     assert lib.search.documents.pointed("Garden roses: when are they watered?", None) == []
     assert lib.search.documents.pointed("What was spent in 2031?", None) == []
     assert lib.search.documents.pointed("What did the Garden Guide say about roses?", None) == [doc_id(lib, "garden.md")]
