@@ -99,6 +99,9 @@ def lexical_terms(text: str) -> list[str]:
     return terms
 
 
+SENTENCE_END = re.compile(r"[.?!:;]\s*$")  # a query or a token that ends a sentence ("… in 2022?")
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct meaningful terms of a query, in order of first appearance."""
     seen: dict[str, None] = {}

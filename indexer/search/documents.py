@@ -23,17 +23,14 @@ import math
 import re
 
 from indexer.store.database import Store
-from indexer.tokens import query_terms
+from indexer.tokens import SENTENCE_END, query_terms
 
 POINTED = 3  # a question points to the documents matched nearly as well as the best (CLOSE), when
 CLOSE = 0.8  # there are at most POINTED of them and they are fewer than half the folder's
 MIN_DOCS = 3  # a folder of fewer documents needs no pointing
 MIN_WORDS = 2  # a question without names points with this many words of a description
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
-
-
 _TOKEN = re.compile(r"\S+")
-_SENTENCE_END = re.compile(r"[.?!:;]$")
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
 
 
@@ -47,7 +44,7 @@ def _named(query: str) -> tuple[set[str], set[str]]:
     written as sentences ("Contoso capital expenditure 2031") has no sentence starts."""
     names: list[str] = []
     numbers: list[str] = []
-    starts = bool(_SENTENCE_END.search(query.strip()))
+    starts = bool(SENTENCE_END.search(query))
     for token in _TOKEN.findall(query):
         word = _POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
         capitals = sum(c.isupper() for c in word)
@@ -56,7 +53,7 @@ def _named(query: str) -> tuple[set[str], set[str]]:
             numbers.append(word)
         elif capitals >= 2 or (capitals and not starts) or mixed:
             names.append(word)
-        starts = bool(_SENTENCE_END.search(token))
+        starts = bool(SENTENCE_END.search(token))
     return _words(" ".join(names)), _words(" ".join(numbers))
 
 

@@ -112,9 +112,9 @@ class HybridSearch:
 
     def _named(self, query: str, doc_ids: list[int] | None, fused: list[Ranked]) -> list[int]:
         """The opening of the section a scoped query names (`indexer.search.named`): a host that asks a
-        document for a section by its name gets it first, whatever else talks about it. A longer
-        question that names financial statements ("… using the income statement") gets those of the
-        document its best hit is in, in the order it names them."""
+        document for a section by its name gets it first, whatever else talks about it. A question
+        written as a sentence that names financial statements ("… using the income statement.") gets
+        those of the document its best hit is in, in the order it names them."""
         if doc_ids is None or len(doc_ids) > NAMED_DOCS:
             return []
         if key := self.names.section_named(query, doc_ids):

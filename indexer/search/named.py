@@ -8,7 +8,10 @@ Foreign Currency Assets"; stems count: "statement" is "Statements"). Words that 
 document's sections apart do not count: those in parentheses ("(in millions)"), those of the
 document's own title ("Walmart Inc. Consolidated Balance Sheets" in Walmart's report) and those
 in many of its titles ("The Coca-Cola Company and Subsidiaries Consolidated …" heads every
-statement of Coca-Cola's). Measured in benchmarks/results/statements.md.
+statement of Coca-Cola's). A question written as a sentence that names financial statements by
+a standard name, its words together ("… by using the income statement."), names those statements
+however long it is (`statements_named`). Measured in benchmarks/results/statements.md and
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 
 from indexer.store import lexical
 from indexer.store.database import ParagraphRow, Store
-from indexer.tokens import STOPWORDS, lexical_terms, query_terms
+from indexer.tokens import SENTENCE_END, STOPWORDS, lexical_terms, query_terms
 
 NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
 COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
@@ -41,7 +44,6 @@ SAME_NAMES: tuple[tuple[str, ...], ...] = (
     ("statement of shareholders equity", "statement of stockholders equity", "statement of changes in equity"),
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
-_SENTENCE = re.compile(r"[.?!]\s*$")
 _Key = tuple[int, int]
 _Phrasing = list[frozenset[str]]  # each word of a query as the stems it may be indexed as
 
@@ -75,7 +77,7 @@ class SectionNames:
         using the income statement.", "… within the balance sheet and the cash flow statement?"), in
         the order it names them: for each, the section of these documents its title names
         (`SAME_NAMES`). Keywords that go beyond a title ("balance sheet risk") ask for something else."""
-        if not _SENTENCE.search(query):
+        if not SENTENCE_END.search(query):
             return []
         if not (terms := [t for t in lexical_terms(query) if t not in STOPWORDS]):  # in order, repeats kept
             return []
