@@ -46,7 +46,8 @@ from indexer.parse.running import header_key, headers_in_place, page_ends, recur
 
 _TAGS = re.compile(r"<[^>]+>")
 FOLIO_HEIGHT = 25  # page units (of 1000): a body line is 10–14 high, a display numeral far more
-_PAGE_NUMBER = re.compile(r"[-–—(\s]*(?:\d{1,3}|[ivxlc]{1,6})[-–—)\s]*", re.I)
+# A page's number: "59", "- 12 -", "(iv)"; roman numerals as they are written ("ill" and "civil" are words).
+_PAGE_NUMBER = re.compile(r"[-–—(\s]*(?:\d{1,3}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))[-–—)\s]*", re.I)
 
 
 def blocks_from_content_list(

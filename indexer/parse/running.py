@@ -81,7 +81,7 @@ def page_ends(items: list[dict]) -> set[int]:
     by_page: dict[int, list[dict]] = {}
     for item in items:
         if isinstance(item, dict) and item.get("bbox"):
-            by_page.setdefault(int(item.get("page_idx", 0)), []).append(item)
+            by_page.setdefault(int(item.get("page_idx") or 0), []).append(item)
     ends: set[int] = set()
     for page in by_page.values():
         if len(page) == 1:

@@ -6,8 +6,9 @@ right filing apart is in its title (issuer, kind, period: `indexer.parse.titles`
 description (its title and the period, date or version it states) is matched against the
 question's words, each word weighted by how few descriptions hold it (BM25's idf), so a name or
 a year that only a few documents carry counts, and a word every description holds ("Form",
-"report") does not. When a question writes names, only they count: words capitalised inside a
-sentence ("Corning", "FY2018", "10-Q", "OBS"), and numbers (a year) beside them. A question
+"report") does not. When a question writes names, only they count, with its numbers (a year):
+words capitalised inside a sentence ("Corning", "FY2018", "10-Q", "OBS"), and a sentence's
+capitalised first word when a description holds it ("Corning's …", not "Summarize …"). A question
 without names points to a document only when two or more of its words are in the description
 ("the seed lexicon"): a single topic word also turns up in titles ("internet", "program",
 "most"), and pointing by it sent a third of MMLongBench's questions, none of which names its
@@ -38,23 +39,26 @@ def _words(text: str) -> set[str]:
     return {part for term in query_terms(text) for part in _SPLIT.sub(" ", term).split()}
 
 
-def _named(query: str) -> tuple[set[str], set[str]]:
-    """The query's words written as names (a capital not merely starting a sentence, or two, or a
-    digit with a letter: "3M", "FY2018"), and its bare numbers ("2018"). A query that is not
-    written as sentences ("Contoso capital expenditure 2031") has no sentence starts."""
-    names: list[str] = []
-    numbers: list[str] = []
+def _tokens(query: str) -> list[tuple[str, frozenset[str]]]:
+    """Each word of the query as written, with how it is written ("name": capitalised inside a
+    sentence, two capitals, letters with digits; "start": capitalised only as a sentence's first
+    word; "number"; "word") and its parts as descriptions are indexed ("FY2018" → fy, 2018). A
+    query not written as sentences ("Contoso capital expenditure 2031") has no sentence starts."""
+    out: list[tuple[str, frozenset[str]]] = []
     starts = bool(SENTENCE_END.search(query))
     for token in _TOKEN.findall(query):
         word = _POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
+        parts = frozenset(p for p in _words(word) if "_" not in p)  # "10-K" is 10 and k, as in titles
         capitals = sum(c.isupper() for c in word)
         mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
-        if word.isdigit():
-            numbers.append(word)
-        elif capitals >= 2 or (capitals and not starts) or mixed:
-            names.append(word)
+        if parts:
+            kind = (
+                "number" if word.isdigit() else "name" if capitals >= 2 or mixed or (capitals and not starts)
+                else "start" if capitals else "word"
+            )
+            out.append((kind, parts))
         starts = bool(SENTENCE_END.search(token))
-    return _words(" ".join(names)), _words(" ".join(numbers))
+    return out
 
 
 class DocumentMatch:
@@ -70,22 +74,23 @@ class DocumentMatch:
         self._refresh()
         scope = set(doc_ids) if doc_ids is not None else None
         n = self._n if scope is None else len(scope)
-        names, numbers = _named(query)
-        asked = names | numbers if names else _words(query)
+        tokens = [(kind, parts) for kind, parts in _tokens(query) if kind != "start" or self._held(parts)]
+        names = [parts for kind, parts in tokens if kind in ("name", "start")]  # a first word a title holds
+        # With names, they and the numbers count; without, every word, and two must meet in one description.
+        asked = [parts for kind, parts in tokens if kind != "word"] if names else [parts for _, parts in tokens]
         if n < MIN_DOCS or not asked:
             return []
         weights: dict[int, float] = {}
-        matched: dict[int, int] = {}
-        for word in asked:
-            holders = self._postings.get(word, set())
+        matched: dict[int, int] = {}  # words of the question (not their parts) a description holds
+        for parts in asked:
+            holders = self._holders(parts)
             if scope is not None:
-                holders = holders & scope
-            if holders:
-                idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5))
-                for doc_id in holders:
-                    weights[doc_id] = weights.get(doc_id, 0.0) + idf
-                    matched[doc_id] = matched.get(doc_id, 0) + 1
-        named = {d for word in names for d in self._postings.get(word, ())}  # a number alone names nothing
+                holders &= scope
+            idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5)) * len(parts) if holders else 0.0
+            for doc_id in holders:
+                weights[doc_id] = weights.get(doc_id, 0.0) + idf
+                matched[doc_id] = matched.get(doc_id, 0) + 1
+        named = {d for parts in names for d in self._holders(parts)}
         weights = {d: w for d, w in weights.items() if (d in named if names else matched[d] >= MIN_WORDS)}
         if not weights:
             return []
@@ -93,6 +98,18 @@ class DocumentMatch:
         close = sorted((d for d, weight in weights.items() if weight >= CLOSE * best), key=lambda d: -weights[d])
         # Words most descriptions hold ("Form", "report") match many alike: they point nowhere.
         return close if len(close) <= POINTED and len(close) < n / 2 else []
+
+    def _holders(self, parts: frozenset[str]) -> set[int]:
+        """The documents whose description holds a word of the question: one of its parts of two
+        characters or more ("FY2018": 2018; "COVID-19": covid), or all of its parts when they are
+        single characters ("3M", "U.S.": a lone "s" is in every possessive)."""
+        long = [part for part in parts if len(part) > 1]
+        if long:
+            return set().union(*(self._postings.get(part, set()) for part in long))
+        return set.intersection(*(self._postings.get(part, set()) for part in parts))
+
+    def _held(self, parts: frozenset[str]) -> bool:
+        return bool(self._holders(parts))
 
     def _refresh(self) -> None:
         """The descriptions' postings, read again after the index changed."""

@@ -20,6 +20,7 @@ from indexer.store.embedder import Embedder
 from indexer.search.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store.database import Store
 from indexer.store.vectors import VectorIndex
+from indexer.tokens import SENTENCE_END
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
@@ -119,8 +120,11 @@ class HybridSearch:
             return []
         if key := self.names.section_named(query, doc_ids):
             return named.opening(self.store, key)
-        rows = self.store.paragraphs_by_id([r.paragraph_id for r in fused[:1]])
-        lead = next((row.doc_id for row in rows.values() if row.doc_id in doc_ids), doc_ids[0])
+        if not SENTENCE_END.search(query):  # only a question written as a sentence names statements
+            return []
+        rows = self.store.paragraphs_by_id([r.paragraph_id for r in fused[:NAMED_DOCS]])
+        lead = next((rows[r.paragraph_id].doc_id for r in fused[:NAMED_DOCS]
+                     if r.paragraph_id in rows and rows[r.paragraph_id].doc_id in doc_ids), doc_ids[0])
         return [pid for key in self.names.statements_named(query, [lead]) for pid in named.opening(self.store, key)]
 
     def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int], waiting: set[int]) -> list[Ranked]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from indexer.store import lexical
 from indexer.store.database import ParagraphRow, Store
-from indexer.tokens import SENTENCE_END, STOPWORDS, lexical_terms, query_terms
+from indexer.tokens import SENTENCE_END, query_terms
 
 NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
 COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
@@ -36,14 +36,18 @@ LEADING_LINES = 2  # leading lines given with a named section's substance
 # "Consolidated Statements of Operations").
 SAME_NAMES: tuple[tuple[str, ...], ...] = (
     (
-        "income statement", "statement of operations", "statement of earnings", "statement of profit or loss",
-        "profit and loss statement",
+        "income statement", "statement of income", "statement of operations", "statement of earnings",
+        "statement of profit or loss", "profit and loss statement",
     ),
     ("balance sheet", "statement of financial position", "statement of financial condition"),
     ("cash flow statement", "statement of cash flows"),
     ("statement of shareholders equity", "statement of stockholders equity", "statement of changes in equity"),
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_RUN = re.compile(r"\w+(?:[-'’]\w+)*")  # a word as written: "off-balance" is one, not "balance"
+_JOINED = re.compile(r"[-'’]")
+_POSSESSIVE = re.compile(r"['’]s$")
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!;:])\s+")
 _Key = tuple[int, int]
 _Phrasing = list[frozenset[str]]  # each word of a query as the stems it may be indexed as
 
@@ -76,19 +80,31 @@ class SectionNames:
         """The financial statements a question written as a sentence names by a standard name ("… by
         using the income statement.", "… within the balance sheet and the cash flow statement?"), in
         the order it names them: for each, the section of these documents its title names
-        (`SAME_NAMES`). Keywords that go beyond a title ("balance sheet risk") ask for something else."""
+        (`SAME_NAMES`). The name's words stand together in one sentence, small words included
+        ("income on the statement of cash flows" names the cash flow statement only, and an
+        "off-balance sheet" item no balance sheet). Keywords ("balance sheet risk") are left to
+        `section_named`: a keyword query that goes beyond a title asks for something else."""
         if not SENTENCE_END.search(query):
             return []
-        if not (terms := [t for t in lexical_terms(query) if t not in STOPWORDS]):  # in order, repeats kept
-            return []
-        words = _phrasing(terms, self.store.stems(sorted(set(terms))))
-        said: list[tuple[int, list[_Phrasing]]] = []  # (where the question says it, a statement's names)
-        for group in self._standard_names():
-            at = [i for name in group for i in range(len(words) - len(name) + 1)
-                  if all(words[i + j] & word for j, word in enumerate(name))]  # its words in a row
-            if at:
-                said.append((min(at), group))
-        keys = [self._best(group, doc_ids) for _, group in sorted(said, key=lambda s: s[0])]
+        sentences = [[_POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)]
+        names = [[_RUN.findall(name) for name in group] for group in SAME_NAMES]
+        plain = {w for ws in [*sentences, *(n for g in names for n in g)] for w in ws if not _JOINED.search(w)}
+        stems = self.store.stems(sorted(plain))
+
+        def stemmed(words: list[str]) -> list[set[str]]:
+            return [set(stems.get(w, [w])) if w in plain else {w} for w in words]
+
+        said: list[tuple[tuple[int, int], int]] = []  # ((sentence, word) where it is said, statement)
+        for g, group in enumerate(names):
+            for n, sentence in enumerate(map(stemmed, sentences)):
+                for name in map(stemmed, group):
+                    at = [i for i in range(len(sentence) - len(name) + 1)
+                          if all(sentence[i + j] & word for j, word in enumerate(name))]
+                    if at:
+                        said.append(((n, min(at)), g))
+        order = [g for _, g in sorted(said)]
+        groups = self._standard_names()
+        keys = [self._best(groups[g], doc_ids) for g in dict.fromkeys(order)]
         return [key for key in keys if key is not None]
 
     def _best(self, phrasings: list[_Phrasing], doc_ids: list[int]) -> _Key | None:

@@ -95,8 +95,14 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
         ("Assets", "table"),
         (f"{lead} Statements of Financial Position", "text"),
     ]
-    # Its words must stand together: "statement" and "operations" apart name no statement.
-    assert lib.search.names.statements_named("Which statement describes the operations of the company?", [doc]) == []
+    # Its words must stand together, small words included, in one sentence, and not joined to another.
+    named_in = lib.search.names.statements_named
+    assert named_in("Which statement describes the operations of the company?", [doc]) == []
+    assert named_in("What was the net income on the statement of cash flows?", [doc]) == named_in(
+        "Use the cash flow statement.", [doc]
+    ) != []
+    assert named_in("What are the company's off-balance sheet arrangements?", [doc]) == []
+    assert named_in("What was the cash balance? Sheet metal prices rose.", [doc]) == []
 
 
 def test_a_new_version_of_a_document_is_named_by_its_new_titles(folder: Path, open_library: Callable[..., Library]) -> None:

@@ -10,7 +10,7 @@ from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.numbering import levels_from_numbering, numbering, numbering_depth, split_run_in_heading
 from indexer.parse.formats import decode_text, parse_text_file
-from indexer.parse.layout import blocks_from_content_list
+from indexer.parse.layout import _block, blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.text import parse_text
@@ -654,6 +654,10 @@ def test_a_page_number_under_a_page_that_ends_early_is_not_a_paragraph() -> None
     lines = [line for p in s.paragraphs for line in p.text.split("\n")]
     assert "58" not in lines and "59" not in lines and "iv" not in lines, lines
     assert "12" in lines, "a number with the page's text below it is content"
+    # A numeral set far taller than a line ("1" over a slide's title) is not the page's number.
+    display = {"type": "text", "text": "1", "page_idx": 2, "bbox": [222, 238, 250, 324]}
+    assert _block(display, True, set(), False, page_end=True) is not None
+    assert _block({**display, "bbox": [493, 640, 506, 652]}, True, set(), False, page_end=True) is None
     assert lines.count(body) == 4
 
 
