@@ -38,7 +38,7 @@ from indexer.tokens import count_tokens
 # unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs;
 # 3: tables too large to read at once are blocks of rows; 4: titles from a PDF's first page;
 # 5: titles that tell documents apart (filing covers, citations, headlines), a document's stated detail;
-# 6: a page's number under a page that ends early is no paragraph; Signatures hold no sections.
+# 6: a page's number under a page that ends early is no paragraph.
 STRUCTURE_VERSION = "6"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
@@ -46,9 +46,6 @@ TARGET_TEXT_TOKENS = 200
 GIANT_CHARS = 100_000  # a list or code block longer than this is cut between lines (it is a dump, not a unit)
 FRAGMENT_TOKENS = 8  # a text block shorter than this, on a page, is a fragment (a cell, a label, a value)
 
-# A document's signatures close its body: what follows them (a filing's financial statements,
-# a contract's exhibits) is not part of them, so the section holds no sections of its own.
-_CLOSING_RE = re.compile(r"signatures?\.?", re.I)
 # After ". ! ?" and a space before a capital or digit; after "。！？" (no spaces in CJK text).
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
 
@@ -97,7 +94,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     for block in blocks[start:]:
         if block.kind == "heading":
             rank = next(rank_iter)
-            while stack[-1][0] >= rank or (len(stack) > 1 and _CLOSING_RE.fullmatch(stack[-1][1].title)):
+            while stack[-1][0] >= rank:
                 stack.pop()
             parent = stack[-1][1]
             current = Section(

@@ -661,26 +661,6 @@ def test_a_page_number_under_a_page_that_ends_early_is_not_a_paragraph() -> None
     assert lines.count(body) == 4
 
 
-def test_the_statements_after_a_filings_signatures_are_not_under_them() -> None:
-    """The financial statements follow the signatures in many 10-Ks: a host looking for the balance
-    sheet must not have to open a section called "Signatures" to find it."""
-    body = "The company reported results for the year in line with its guidance to investors."
-    s = pdf(
-        [
-            line(0, 60, "PART IV", level=2), line(0, 90, "Item 15. Exhibits", level=2), line(0, 120, body),
-            line(1, 60, "SIGNATURES", level=2), line(1, 90, body),
-            line(2, 60, "Consolidated Balance Sheets", level=2), line(2, 90, "Total assets | 29,499 | 30,154"),
-            line(3, 60, "Notes to Consolidated Financial Statements", level=2), line(3, 90, body),
-        ],
-        n_pages=4,
-    )
-    by_title = {sec.title: sec for sec in s.sections}
-    signatures = by_title["SIGNATURES"]
-    assert signatures.children == [] and signatures.n_paras == 1
-    sheet = by_title["Consolidated Balance Sheets"]
-    assert sheet.parent == by_title["SIGNATURES"].parent == by_title["Notes to Consolidated Financial Statements"].parent
-
-
 def test_numbered_headings_ending_in_a_colon_are_headings_as_a_reader_takes_them() -> None:
     body = "Students will read two chapters a week and discuss them in small groups before each class."
     s = pdf(
