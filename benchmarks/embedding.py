@@ -22,10 +22,8 @@ import time
 from datetime import date
 from pathlib import Path
 
+from benchmarks import index_passages
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
-from indexer.models import section_paths
-from indexer.structure.passages import vector_ids
-from indexer.store.database import Store
 from indexer.store.vectors import VectorIndex
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,12 +39,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "embedding.md")
     args = parser.parse_args()
 
-    store = Store(args.index / "index.sqlite3")
-    texts: list[str] = []
-    for doc in store.documents():
-        paths = section_paths(store.sections(doc.doc_id))
-        texts.extend(p.text for p in vector_ids(doc.doc_id, store.document_paragraphs(doc.doc_id), paths, True)[1].values())
-    store.close()
+    texts = [p.text for p in index_passages(args.index, with_context=True)]
     texts = random.Random(0).sample(texts, min(args.paragraphs, len(texts)))
     models = args.models or args.index.parent / "models"
     embedders = {threads: Embedder(models, DEFAULT_MODEL, threads=threads) for threads in {t for _, t in SETTINGS}}

@@ -23,10 +23,9 @@ import numpy as np
 from datetime import date
 from pathlib import Path
 
-from indexer.models import section_paths
-from indexer.store.database import Store
+from benchmarks import index_passages
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
-from indexer.structure.passages import Passage, vector_ids
+from indexer.structure.passages import Passage
 
 REPO = Path(__file__).resolve().parents[1]
 CHUNK = 40  # passages timed the two ways back to back
@@ -41,13 +40,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "paragraph-vectors.md")
     args = parser.parse_args()
 
-    store = Store(args.index / "index.sqlite3")
-    with_context = "context=False" not in (store.get_meta("index_signature") or "")  # as the index embeds
-    passages: list[Passage] = []
-    for doc in store.documents():
-        rows = store.document_paragraphs(doc.doc_id)
-        passages.extend(vector_ids(doc.doc_id, rows, section_paths(store.sections(doc.doc_id)), with_context)[1].values())
-    store.close()
+    passages: list[Passage] = index_passages(args.index)  # packed with headings or not, as the index embeds
     shared = [p for p in passages if p.spans]
     sample = random.Random(0).sample(shared, min(args.passages, len(shared)))
     texts, spans = [p.text for p in sample], [p.spans for p in sample]

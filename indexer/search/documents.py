@@ -74,23 +74,24 @@ class DocumentMatch:
         self._refresh()
         scope = set(doc_ids) if doc_ids is not None else None
         n = self._n if scope is None else len(scope)
-        tokens = [(kind, parts) for kind, parts in _tokens(query) if kind != "start" or self._held(parts)]
-        names = [parts for kind, parts in tokens if kind in ("name", "start")]  # a first word a title holds
+        # Each word with the documents whose description holds it; a first word only when one does.
+        tokens = [
+            (kind, parts, held) for kind, parts in _tokens(query) if (held := self._holders(parts)) or kind != "start"
+        ]
+        names = [held for kind, _, held in tokens if kind in ("name", "start")]
         # With names, they and the numbers count; without, every word, and two must meet in one description.
-        asked = [parts for kind, parts in tokens if kind != "word"] if names else [parts for _, parts in tokens]
+        asked = [(parts, held) for kind, parts, held in tokens if kind != "word" or not names]
         if n < MIN_DOCS or not asked:
             return []
         weights: dict[int, float] = {}
         matched: dict[int, int] = {}  # words of the question (not their parts) a description holds
-        for parts in asked:
-            holders = self._holders(parts)
-            if scope is not None:
-                holders &= scope
+        for parts, held in asked:
+            holders = held & scope if scope is not None else held
             idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5)) * len(parts) if holders else 0.0
             for doc_id in holders:
                 weights[doc_id] = weights.get(doc_id, 0.0) + idf
                 matched[doc_id] = matched.get(doc_id, 0) + 1
-        named = {d for parts in names for d in self._holders(parts)}
+        named = set().union(*names)
         weights = {d: w for d, w in weights.items() if (d in named if names else matched[d] >= MIN_WORDS)}
         if not weights:
             return []
@@ -108,8 +109,6 @@ class DocumentMatch:
             return set().union(*(self._postings.get(part, set()) for part in long))
         return set.intersection(*(self._postings.get(part, set()) for part in parts))
 
-    def _held(self, parts: frozenset[str]) -> bool:
-        return bool(self._holders(parts))
 
     def _refresh(self) -> None:
         """The descriptions' postings, read again after the index changed."""

@@ -94,9 +94,10 @@ class SectionNames:
         def stemmed(words: list[str]) -> list[set[str]]:
             return [set(stems.get(w, [w])) if w in plain else {w} for w in words]
 
+        said_in = [stemmed(sentence) for sentence in sentences]
         said: list[tuple[tuple[int, int], int]] = []  # ((sentence, word) where it is said, statement)
         for g, group in enumerate(names):
-            for n, sentence in enumerate(map(stemmed, sentences)):
+            for n, sentence in enumerate(said_in):
                 for name in map(stemmed, group):
                     at = [i for i in range(len(sentence) - len(name) + 1)
                           if all(sentence[i + j] & word for j, word in enumerate(name))]

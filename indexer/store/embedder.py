@@ -136,11 +136,9 @@ class Embedder:
         if not isinstance(inner, PooledEmbedding):
             return self.embed(texts, batch_size), [None] * len(texts)
         texts = [t[:MAX_EMBED_CHARS] for t in texts]
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
         members: list[np.ndarray | None] = [None] * len(texts)
-        for start in range(0, len(order), batch_size):
-            batch = order[start : start + batch_size]
+        for batch in _by_length(texts, batch_size):
             output = inner.onnx_embed([texts[i] for i in batch])
             pooled = list(inner._post_process_onnx_output(output))
             tokens = output.model_output
@@ -157,13 +155,17 @@ class Embedder:
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
         texts = [t[:MAX_EMBED_CHARS] for t in texts]
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
-        for start in range(0, len(order), batch_size):
-            batch = order[start : start + batch_size]
+        for batch in _by_length(texts, batch_size):
             for i, vector in zip(batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size)):
                 vectors[i] = vector
         return np.asarray(vectors, dtype=np.float32)
+
+
+def _by_length(texts: Sequence[str], batch_size: int) -> list[list[int]]:
+    """The texts' positions in batches of similar length: a batch is padded to its longest text."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
 
 
 def _span_vectors(tokens: np.ndarray, encoding: Encoding, spans: Sequence[tuple[int, int]]) -> np.ndarray:
