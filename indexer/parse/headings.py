@@ -51,7 +51,7 @@ def is_set_as_title(raw: str, scale: float | None = None) -> bool:
     text = clean(raw)
     if scale is not None and scale >= _LARGE and 0 < len(text.split()) <= 12 and not text.endswith("."):
         return True
-    if not (raw.startswith("**") and raw.endswith("**")) or "**" in raw[2:-2]:
+    if not _in_bold(raw):
         return False
     if not 0 < len(text.split()) <= 16:
         return False
@@ -66,11 +66,14 @@ def is_set_as_title(raw: str, scale: float | None = None) -> bool:
 def is_page_title(item: dict) -> bool:
     """A centred line at the top of a page (not the first) whose words are capitalised: the
     title of a financial statement, a slide or an appendix, which flash often leaves
-    unmarked or labels a page header; a line flash labels a header may also be set flush
-    left (the company's name on the right). Parenthesised notes ("($ in millions)") are
-    ignored; the caller keeps out header lines that recur on other pages."""
+    unmarked or labels a page header; a line flash labels a header, or sets in bold, may
+    also be set flush left ("**Consolidated Statement of Cash Flows**" over its table, the
+    company's name on the right). Parenthesised notes ("($ in millions)") are ignored; the
+    caller keeps out header lines that recur on other pages."""
     bbox = item.get("bbox")
-    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP or not (_centred(bbox) or item.get("type") == "header"):
+    if not bbox or int(item.get("page_idx", 0)) == 0 or bbox[1] > _PAGE_TOP:
+        return False
+    if not (_centred(bbox) or item.get("type") == "header" or _in_bold(item.get("text", ""))):
         return False
     text = clean(item.get("text", ""))
     words = re.sub(r"\([^)]*\)", " ", text).split()
@@ -78,6 +81,11 @@ def is_page_title(item: dict) -> bool:
         return False
     long = [w for w in words if sum(ch.isalpha() for ch in w) >= 4]
     return len(long) >= 2 and all(w[0].isupper() for w in long)
+
+
+def _in_bold(raw: str) -> bool:
+    raw = inline_html(raw).strip()
+    return raw.startswith("**") and raw.endswith("**") and "**" not in raw[2:-2]
 
 
 def is_label(text: str, in_row: bool) -> bool:

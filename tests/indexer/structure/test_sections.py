@@ -539,6 +539,30 @@ def test_a_statement_titled_only_by_a_centred_page_top_line_is_a_section() -> No
     assert s.sections[0].page_end == 1, "nothing of page 2 is left in the section before"
 
 
+def test_a_statement_titled_by_a_bold_flush_left_line_at_the_page_top_is_a_section() -> None:
+    """A filing that sets each statement's title in bold, body size, flush left over its table:
+    flash reads it as plain text, and the statement had hidden inside the section before it.
+    A bold line lower on a page, or one that reads as a sentence, stays text."""
+    body = "The company reported results for the year in line with its guidance to investors."
+    s = pdf(
+        [
+            line(0, 100, "Item 8. Financial Statements", level=2),
+            line(0, 120, body),
+            line(1, 55, "**Consolidated Statement of Cash Flows**", x=(28, 326)),
+            line(1, 70, "Acme Corp Fiscal years ended December 25, 2031 and December 26, 2030 (in millions)"),
+            {"type": "table", "page_idx": 1, "bbox": [28, 123, 968, 644], "table_body": "<table><tr><td>Net income</td><td>7,679</td></tr></table>"},
+            line(2, 55, "**Total cash paid during the year.**", x=(28, 326)),
+            line(2, 400, "**Supplemental Cash Flow Information**", x=(28, 326)),
+            line(2, 420, body),
+        ],
+        n_pages=3,
+    )
+    assert [sec.title for sec in s.sections[1:]] == ["Consolidated Statement of Cash Flows"]
+    statement = [p for p in s.paragraphs if p.sec_id == 1]
+    assert [p.kind for p in statement][:2] == ["text", "table"] and "7,679" in statement[1].text
+    assert any("Supplemental Cash Flow Information" in p.text for p in statement), "a bold line lower on a page is text"
+
+
 def test_a_10k_reads_as_its_parts_and_items_whatever_flash_misreads() -> None:
     """Faults seen on filings: a centred "PART I" read after the Item below it, a bold Item
     title with its text run on, "ITEM 6." and "ITEM 7." page headers that differ only by their
