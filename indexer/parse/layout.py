@@ -42,7 +42,7 @@ from indexer.parse.headings import (
 )
 from indexer.parse.items import body_size, clean, has_words, normalise, page_of
 from indexer.parse.outline import OutlineEntry, apply_outline
-from indexer.parse.running import header_key, headers_in_place, page_ends, recurring_headers, running_texts
+from indexer.parse.running import headers_in_place, page_ends, recurring_headers, running_texts, titled_here
 
 _TAGS = re.compile(r"<[^>]+>")
 FOLIO_HEIGHT = 25  # page units (of 1000): a body line is 10–14 high, a display numeral far more
@@ -116,13 +116,14 @@ def _block(
     repeated: set[str],
     levels_reliable: bool,
     in_row: bool = False,
-    recurring: frozenset[str] | set[str] = frozenset(),
+    recurring: dict[str, int | None] | None = None,
     scale: float | None = None,
     page_end: bool = False,
 ) -> Block | None:
     """`in_row`: the item shares its line with other short items or sits inside a table or
     figure, so it is a cell or a label, never an unnumbered heading. `recurring`: header
-    lines seen on more than one page, which are never promoted to headings. `scale`: the
+    lines seen on more than one page, promoted to headings on the page it gives only
+    (`recurring_headers`). `scale`: the
     item's font size relative to the body text (PDFs), when known. `page_end`: nothing on its
     page lies above it, or nothing below."""
     kind = item.get("type")
@@ -139,11 +140,11 @@ def _block(
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind in ("text", "header") and not item.get("text_level") and paged and is_page_title(item) and not label:
         text = clean(item["text"])  # a statement's title: "Amcor plc Consolidated Statements of Cash Flows"
-        if header_key(text) not in recurring:
+        if titled_here(recurring, text, item):
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind == "header" and is_numbered_title(clean(item.get("text", ""))):
         text = clean(item["text"])  # flash labels a page's first line a header, "PART II" or "Note 10 - …" too
-        if header_key(text) not in recurring:
+        if titled_here(recurring, text, item):
             return Block("heading", text, level=2, page=page, inferred=True)
     if kind in ("header", "footer", "text", "page_footnote") and not item.get("text_level"):
         text = clean(item.get("text", ""))

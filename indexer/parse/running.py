@@ -15,6 +15,7 @@ from indexer.parse.items import clean, normalise, page_count
 
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
 _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
+CARRIED_PAGES = 3  # a header line on at most this many pages in a row is a title carried onto its continuation pages
 
 
 def headers_in_place(items: list[dict]) -> list[dict]:
@@ -57,15 +58,28 @@ def running_texts(items: list[dict], n_pages: int | None) -> set[str]:
     return {key for key, seen in pages_of.items() if len(seen) >= needed}
 
 
-def recurring_headers(items: list[dict], repeated: set[str]) -> set[str]:
+def recurring_headers(items: list[dict], repeated: set[str]) -> dict[str, int | None]:
     """The running lines, and any line flash labels a header on more than one page (by
-    `header_key`): such a line is never promoted to a heading, even when it recurs on two
-    pages only."""
+    `header_key`), each with the one page where it may still be promoted to a heading: a line
+    that recurs on a run of at most CARRIED_PAGES consecutive pages is a title carried onto its
+    continuation pages ("Acme Corp Consolidated Balance Sheets" over both pages of the balance
+    sheet), a heading on its first page only; any other, on none (None)."""
     pages_of: dict[str, set[int]] = {}
     for item in items:
         if item.get("type") == "header":
             pages_of.setdefault(header_key(item.get("text", "")), set()).add(int(item.get("page_idx", 0)))
-    return repeated | {key for key, pages in pages_of.items() if len(pages) > 1}
+    recurring: dict[str, int | None] = dict.fromkeys(repeated)
+    for key, pages in pages_of.items():
+        if len(pages) > 1 and key not in repeated:
+            carried = len(pages) <= CARRIED_PAGES and max(pages) - min(pages) == len(pages) - 1
+            recurring[key] = min(pages) if carried else None
+    return recurring
+
+
+def titled_here(recurring: dict[str, int | None] | None, text: str, item: dict) -> bool:
+    """Whether a header line may be promoted to a heading on its page (`recurring_headers`)."""
+    page = int(item.get("page_idx", 0))
+    return (recurring or {}).get(header_key(text), page) == page
 
 
 def header_key(text: str) -> str:

@@ -563,6 +563,34 @@ def test_a_statement_titled_by_a_bold_flush_left_line_at_the_page_top_is_a_secti
     assert any("Supplemental Cash Flow Information" in p.text for p in statement), "a bold line lower on a page is text"
 
 
+def test_a_statement_title_carried_onto_its_next_page_is_one_section() -> None:
+    """A balance sheet over two pages, its title repeated as a page header on both: one section
+    from its first page, holding both halves. A header on two pages far apart is a running line."""
+    body = "The company reported results for the year in line with its guidance to investors."
+    title = "Acme Water Company and Subsidiary Companies Consolidated Balance Sheets"
+
+    def table(page: int, label: str) -> dict:
+        return {"type": "table", "page_idx": page, "bbox": [30, 146, 971, 745], "table_body": f"<table><tr><td>{label}</td><td>29,736</td></tr></table>"}
+
+    s = pdf(
+        [
+            line(0, 100, body),
+            line(1, 84, title, x=(30, 448), kind="header"),
+            table(1, "Total assets"),
+            line(2, 84, title, x=(30, 448), kind="header"),
+            table(2, "Total liabilities"),
+            line(3, 84, "Acme Water Company Proxy Matters", x=(30, 448), kind="header"),
+            line(3, 200, body),
+            line(5, 84, "Acme Water Company Proxy Matters", x=(30, 448), kind="header"),
+            line(5, 200, body),
+        ],
+        n_pages=6,
+    )
+    assert [sec.title for sec in s.sections[1:]] == [title]
+    held = " ".join(p.text for p in s.paragraphs if p.sec_id == 1)
+    assert "Total assets" in held and "Total liabilities" in held
+
+
 def test_a_10k_reads_as_its_parts_and_items_whatever_flash_misreads() -> None:
     """Faults seen on filings: a centred "PART I" read after the Item below it, a bold Item
     title with its text run on, "ITEM 6." and "ITEM 7." page headers that differ only by their
