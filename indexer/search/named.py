@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from indexer.store import lexical
@@ -25,6 +26,7 @@ from indexer.store.database import ParagraphRow, Store
 from indexer.tokens import SENTENCE_END, query_terms
 
 NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
+STATEMENT_SHARE = 0.5  # a statement's name, this share of its title's words from the name on ("Statements of Operations and Comprehensive Income")
 COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
 OPENING_PARAGRAPHS = 5  # a named section's opening: its short leading lines and first paragraph of substance, within these
 LEAD_TOKENS = 40  # a text paragraph this short is a leading line ("(In millions)"), not substance
@@ -37,11 +39,21 @@ LEADING_LINES = 2  # leading lines given with a named section's substance
 SAME_NAMES: tuple[tuple[str, ...], ...] = (
     (
         "income statement", "statement of income", "statement of operations", "statement of earnings",
-        "statement of profit or loss", "profit and loss statement",
+        "statement of profit or loss", "profit and loss statement", "p&l statement",
     ),
     ("balance sheet", "statement of financial position", "statement of financial condition"),
     ("cash flow statement", "statement of cash flows"),
     ("statement of shareholders equity", "statement of stockholders equity", "statement of changes in equity"),
+)
+# Measures an analyst computes from the primary statements, and the statements (in SAME_NAMES)
+# each is read from: a question that asks for one ("Has the quick ratio improved?", "Is it a
+# capital-intensive business?") is answered from those statements, as one that names them.
+READ_FROM: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
+    (("gross margin", "operating margin", "net margin", "profit margin", "effective tax rate", "interest coverage"), (0,)),
+    (("working capital", "quick ratio", "current ratio", "debt to equity", "pp&e", "ppne"), (1,)),
+    (("free cash flow", "free cashflow", "capital expenditure", "capital expenditures", "capex", "capital spending"), (2,)),
+    (("return on assets", "return on equity", "asset turnover", "inventory turnover"), (0, 1)),
+    (("ebitda", "capital intensive", "capital-intensive", "capital intensity"), (0, 2)),
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _RUN = re.compile(r"\w+(?:[-'’]\w+)*")  # a word as written: "off-balance" is one, not "balance"
@@ -78,55 +90,79 @@ class SectionNames:
 
     def statements_named(self, query: str, doc_ids: list[int]) -> list[_Key]:
         """The financial statements a question written as a sentence names by a standard name ("… by
-        using the income statement.", "… within the balance sheet and the cash flow statement?"), in
-        the order it names them: for each, the section of these documents its title names
-        (`SAME_NAMES`). The name's words stand together in one sentence, small words included
-        ("income on the statement of cash flows" names the cash flow statement only, and an
-        "off-balance sheet" item no balance sheet). Keywords ("balance sheet risk") are left to
-        `section_named`: a keyword query that goes beyond a title asks for something else."""
+        using the income statement.", "… within the balance sheet and the cash flow statement?"), or
+        asks a measure of that is read from them ("Has the quick ratio improved?": `READ_FROM`), in
+        the order it says them: for each, the statement of these documents (`_statement`). The
+        words stand together in one sentence, small words included ("income on the statement of
+        cash flows" names the cash flow statement only, and an "off-balance sheet" item no balance
+        sheet). Keywords ("balance sheet risk") are left to `section_named`: a keyword query that
+        goes beyond a title asks for something else."""
         if not SENTENCE_END.search(query):
             return []
         sentences = [[_POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)]
-        names = [[_RUN.findall(name) for name in group] for group in SAME_NAMES]
-        plain = {w for ws in [*sentences, *(n for g in names for n in g)] for w in ws if not _JOINED.search(w)}
+        sayings = [(_RUN.findall(name), (g,)) for g, group in enumerate(SAME_NAMES) for name in group] + [
+            (_RUN.findall(measure), groups) for measures, groups in READ_FROM for measure in measures
+        ]
+        plain = {w for ws in [*sentences, *(words for words, _ in sayings)] for w in ws if not _JOINED.search(w)}
         stems = self.store.stems(sorted(plain))
 
         def stemmed(words: list[str]) -> list[set[str]]:
             return [set(stems.get(w, [w])) if w in plain else {w} for w in words]
 
         said_in = [stemmed(sentence) for sentence in sentences]
-        said: list[tuple[tuple[int, int], int]] = []  # ((sentence, word) where it is said, statement)
-        for g, group in enumerate(names):
+        said: list[tuple[tuple[int, int, int], int]] = []  # ((sentence, word, nth statement) where it is said, statement)
+        for words, groups in sayings:
+            name = stemmed(words)
             for n, sentence in enumerate(said_in):
-                for name in map(stemmed, group):
-                    at = [i for i in range(len(sentence) - len(name) + 1)
-                          if all(sentence[i + j] & word for j, word in enumerate(name))]
-                    if at:
-                        said.append(((n, min(at)), g))
+                at = [i for i in range(len(sentence) - len(name) + 1) if all(sentence[i + j] & w for j, w in enumerate(name))]
+                if at:
+                    said += [((n, min(at), k), g) for k, g in enumerate(groups)]
         order = [g for _, g in sorted(said)]
-        groups = self._standard_names()
-        keys = [self._best(groups[g], doc_ids) for g in dict.fromkeys(order)]
+        keys = [self._statement(g, doc_ids) for g in dict.fromkeys(order)]
         return [key for key in keys if key is not None]
+
+    def _statement(self, group: int, doc_ids: list[int]) -> _Key | None:
+        """The section of these documents that is the statement SAME_NAMES[group] names: a title
+        holding one of its names that opens with a table, list or picture (not "Off-Balance Sheet
+        Arrangements" nor a note's paragraph), the name most of the title's words from the name on
+        (the company's name and "Consolidated" before it do not count: "Key Balance Sheet Data"
+        gives way to "Acme Corp Consolidated Balance Sheets"), and first in reading order on a tie
+        (a statement before a note restating it)."""
+        shares: dict[_Key, float] = {}
+        for share, key in self._shares(self._standard_names()[group], doc_ids, lead_free=True):
+            shares[key] = max(share, shares.get(key, 0.0))
+        for key in sorted((k for k, share in shares.items() if share >= STATEMENT_SHARE), key=lambda k: (-shares[k], k)):
+            rows = self.store.paragraphs_by_id(opening(self.store, key)[:1])
+            if any(row.kind != "text" for row in rows.values()):
+                return key
+        return None
 
     def _best(self, phrasings: list[_Phrasing], doc_ids: list[int]) -> _Key | None:
         """The title that the most of one of these phrasings' words make up (see `section_named`)."""
-        starts = [[{lexical.start(s) for s in word} for word in phrasing] for phrasing in phrasings]
+        best: tuple[float, _Key] | None = None
+        for share, key in self._shares(phrasings, doc_ids):
+            if share >= NAMED_SHARE and (best is None or share > best[0]):
+                best = (share, key)
+        return best[1] if best else None
+
+    def _shares(self, phrasings: list[_Phrasing], doc_ids: list[int], lead_free: bool = False) -> Iterator[tuple[float, _Key]]:
+        """For each phrasing and each title of these documents that holds all its words, in reading
+        order: the share of the title's words they make up, those that do not tell titles apart
+        aside, and with `lead_free` those before the first of them too."""
+        starts = [[{lexical.start(s) for s in word} for word in phrasing] for phrasing in phrasings if phrasing]
         # Only titles that hold a word like each of some phrasing's words are stemmed (the cost of a lookup).
         titles = {
             key: title for key, title in self._titles_of(doc_ids).items()
             if any(all(word & title.starts for word in phrasing) for phrasing in starts)
         }
         stems = self.store.stems(sorted({w for t in titles.values() for w in t.words}))
-        best: tuple[float, _Key] | None = None
-        for phrasing in phrasings:
+        for phrasing in filter(None, phrasings):
             asked = frozenset().union(*phrasing)
             for key, t in titles.items():
-                words = {s for w in t.words if w not in t.aside or asked & set(stems.get(w, [w])) for s in stems.get(w, [w])}
-                if asked <= words and len(asked) >= NAMED_SHARE * len(words):
-                    share = len(asked) / len(words)
-                    if best is None or share > best[0]:
-                        best = (share, key)
-        return best[1] if best else None
+                first = next((i for i, w in enumerate(t.words) if asked & set(stems.get(w, [w]))), 0) if lead_free else 0
+                words = {s for w in t.words[first:] if w not in t.aside or asked & set(stems.get(w, [w])) for s in stems.get(w, [w])}
+                if asked <= words:
+                    yield len(asked) / len(words), key
 
     def _phrasings(self, query: _Phrasing) -> list[_Phrasing]:
         """The query, then, for each standard name the query says, the query with each other name
