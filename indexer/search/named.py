@@ -9,9 +9,10 @@ document's sections apart do not count: those in parentheses ("(in millions)"), 
 document's own title ("Walmart Inc. Consolidated Balance Sheets" in Walmart's report) and those
 in many of its titles ("The Coca-Cola Company and Subsidiaries Consolidated …" heads every
 statement of Coca-Cola's). A question written as a sentence that names financial statements by
-a standard name, its words together ("… by using the income statement."), names those statements
-however long it is (`statements_named`). Measured in benchmarks/results/statements.md and
-docs/benchmarks.md.
+a standard name, its words together ("… by using the income statement."), or asks a measure read
+from them ("… the quick ratio …"), names those statements however long it is (`statements_named`);
+a statement is a titled table, not a section that talks about it. Measured in
+benchmarks/results/statements.md and docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from indexer.store.database import ParagraphRow, Store
 from indexer.tokens import SENTENCE_END, query_terms
 
 NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
-STATEMENT_SHARE = 0.5  # a statement's name, this share of its title's words from the name on ("Statements of Operations and Comprehensive Income")
+# A statement's name makes up at least this share of its title's words from the name on
+# ("Statements of Operations and Comprehensive Income").
+STATEMENT_SHARE = 0.5
 COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
 OPENING_PARAGRAPHS = 5  # a named section's opening: its short leading lines and first paragraph of substance, within these
 LEAD_TOKENS = 40  # a text paragraph this short is a leading line ("(In millions)"), not substance
@@ -47,14 +50,33 @@ SAME_NAMES: tuple[tuple[str, ...], ...] = (
 )
 # Measures an analyst computes from the primary statements, and the statements (in SAME_NAMES)
 # each is read from: a question that asks for one ("Has the quick ratio improved?", "Is it a
-# capital-intensive business?") is answered from those statements, as one that names them.
+# capital-intensive business?") is answered from those statements, as one that names them. An
+# adjusted (non-GAAP) measure is not: the report reconciles it in a table of its own.
 READ_FROM: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
-    (("gross margin", "operating margin", "net margin", "profit margin", "effective tax rate", "interest coverage"), (0,)),
-    (("working capital", "quick ratio", "current ratio", "debt to equity", "pp&e", "ppne"), (1,)),
-    (("free cash flow", "free cashflow", "capital expenditure", "capital expenditures", "capex", "capital spending"), (2,)),
-    (("return on assets", "return on equity", "asset turnover", "inventory turnover"), (0, 1)),
-    (("ebitda", "capital intensive", "capital-intensive", "capital intensity"), (0, 2)),
+    (
+        ("gross margin", "operating margin", "net margin", "profit margin", "effective tax rate", "interest coverage"),
+        (0,),
+    ),
+    (
+        ("working capital", "quick ratio", "current ratio", "debt to equity", "debt-to-equity", "net debt", "pp&e",
+         "ppne"),
+        (1,),
+    ),
+    (
+        ("free cash flow", "free cashflow", "capital expenditure", "capital expenditures", "capex", "capital spending"),
+        (2,),
+    ),
+    (
+        (
+            "return on assets", "return on equity", "roa", "roe", "asset turnover", "inventory turnover",
+            "days sales outstanding", "days payable outstanding", "days inventory outstanding", "cash conversion cycle",
+            "capital intensive", "capital-intensive", "capital intensity",
+        ),
+        (0, 1),
+    ),
+    (("ebitda", "dividend payout ratio"), (0, 2)),
 )
+_ADJUSTED = frozenset({"adjusted", "non-gaap", "core", "organic"})  # a measure after one is not from the statements
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _RUN = re.compile(r"\w+(?:[-'’]\w+)*")  # a word as written: "off-balance" is one, not "balance"
 _JOINED = re.compile(r"[-'’]")
@@ -100,21 +122,25 @@ class SectionNames:
         if not SENTENCE_END.search(query):
             return []
         sentences = [[_POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)]
-        sayings = [(_RUN.findall(name), (g,)) for g, group in enumerate(SAME_NAMES) for name in group] + [
-            (_RUN.findall(measure), groups) for measures, groups in READ_FROM for measure in measures
+        sayings = [(_RUN.findall(name), (g,), False) for g, group in enumerate(SAME_NAMES) for name in group] + [
+            (_RUN.findall(measure), groups, True) for measures, groups in READ_FROM for measure in measures
         ]
-        plain = {w for ws in [*sentences, *(words for words, _ in sayings)] for w in ws if not _JOINED.search(w)}
+        plain = {w for ws in [*sentences, *(words for words, _, _ in sayings)] for w in ws if not _JOINED.search(w)}
         stems = self.store.stems(sorted(plain))
 
         def stemmed(words: list[str]) -> list[set[str]]:
             return [set(stems.get(w, [w])) if w in plain else {w} for w in words]
 
         said_in = [stemmed(sentence) for sentence in sentences]
-        said: list[tuple[tuple[int, int, int], int]] = []  # ((sentence, word, nth statement) where it is said, statement)
-        for words, groups in sayings:
+        said: list[tuple[tuple[int, int, int], int]] = []  # ((sentence, word, nth statement) where said, statement)
+        for words, groups, measure in sayings:
             name = stemmed(words)
             for n, sentence in enumerate(said_in):
-                at = [i for i in range(len(sentence) - len(name) + 1) if all(sentence[i + j] & w for j, w in enumerate(name))]
+                at = [
+                    i for i in range(len(sentence) - len(name) + 1)
+                    if all(sentence[i + j] & w for j, w in enumerate(name))
+                    and not (measure and i > 0 and sentences[n][i - 1] in _ADJUSTED)
+                ]
                 if at:
                     said += [((n, min(at), k), g) for k, g in enumerate(groups)]
         order = [g for _, g in sorted(said)]
@@ -131,7 +157,8 @@ class SectionNames:
         shares: dict[_Key, float] = {}
         for share, key in self._shares(self._standard_names()[group], doc_ids, lead_free=True):
             shares[key] = max(share, shares.get(key, 0.0))
-        for key in sorted((k for k, share in shares.items() if share >= STATEMENT_SHARE), key=lambda k: (-shares[k], k)):
+        ranked = sorted(shares, key=lambda k: (-shares[k], k))
+        for key in (k for k in ranked if shares[k] >= STATEMENT_SHARE):
             rows = self.store.paragraphs_by_id(opening(self.store, key)[:1])
             if any(row.kind != "text" for row in rows.values()):
                 return key
@@ -145,7 +172,9 @@ class SectionNames:
                 best = (share, key)
         return best[1] if best else None
 
-    def _shares(self, phrasings: list[_Phrasing], doc_ids: list[int], lead_free: bool = False) -> Iterator[tuple[float, _Key]]:
+    def _shares(
+        self, phrasings: list[_Phrasing], doc_ids: list[int], lead_free: bool = False
+    ) -> Iterator[tuple[float, _Key]]:
         """For each phrasing and each title of these documents that holds all its words, in reading
         order: the share of the title's words they make up, those that do not tell titles apart
         aside, and with `lead_free` those before the first of them too."""
@@ -159,8 +188,10 @@ class SectionNames:
         for phrasing in filter(None, phrasings):
             asked = frozenset().union(*phrasing)
             for key, t in titles.items():
-                first = next((i for i, w in enumerate(t.words) if asked & set(stems.get(w, [w]))), 0) if lead_free else 0
-                words = {s for w in t.words[first:] if w not in t.aside or asked & set(stems.get(w, [w])) for s in stems.get(w, [w])}
+                said = [bool(asked & set(stems.get(w, [w]))) for w in t.words]
+                first = said.index(True) if lead_free and any(said) else 0
+                kept = [w for w, a in zip(t.words[first:], said[first:]) if w not in t.aside or a]
+                words = {s for w in kept for s in stems.get(w, [w])}
                 if asked <= words:
                     yield len(asked) / len(words), key
 

@@ -126,13 +126,14 @@ def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_
     ends (the company's name before it does not count), and a note that restates a statement
     comes after it. A measure read from statements ("quick ratio", "EBITDA") names them."""
     talk = "Our balance sheet stayed strong and we hold no balance sheet risk beyond our guarantees."
+    lead = "Globex Corp and Subsidiaries Consolidated"
     write(
         folder, "annual.md",
         "# Annual report 2022\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
         f"## Key Balance Sheet Data\n\n{_table(['Working capital', 'Total debt'])}\n\n"
-        f"## Globex Corp and Subsidiaries Consolidated Statements of Operations\n\n{_table(['Revenue', 'Operating income'])}\n\n"
-        f"## Globex Corp and Subsidiaries Consolidated Balance Sheets\n\n{_table(['Cash', 'Total current assets'])}\n\n"
-        f"## Globex Corp and Subsidiaries Consolidated Statements of Cash Flows\n\n{_table(['Depreciation', 'Capital spending'])}\n\n"
+        f"## {lead} Statements of Operations\n\n{_table(['Revenue', 'Operating income'])}\n\n"
+        f"## {lead} Balance Sheets\n\n{_table(['Cash', 'Total current assets'])}\n\n"
+        f"## {lead} Statements of Cash Flows\n\n{_table(['Depreciation', 'Capital spending'])}\n\n"
         "## Note 2 Adoption of New Standards\n\nThe new standard changed our statements as follows.\n\n"
         f"### Consolidated Balance Sheets\n\n{_table(['Cash as restated', 'Leases'])}\n",
     )
@@ -145,9 +146,8 @@ def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_
     def said(question: str) -> list[str]:
         return [titles[sec_id] for _, sec_id in named_in(question, [doc])]
 
-    sheet = "Globex Corp and Subsidiaries Consolidated Balance Sheets"
-    income = "Globex Corp and Subsidiaries Consolidated Statements of Operations"
-    cash = "Globex Corp and Subsidiaries Consolidated Statements of Cash Flows"
+    sheet, income = f"{lead} Balance Sheets", f"{lead} Statements of Operations"
+    cash = f"{lead} Statements of Cash Flows"
     assert said("What was the largest liability in Globex's balance sheet?") == [sheet]
     assert said("Has the quick ratio improved or declined between 2021 and 2022?") == [sheet]
     assert said("What was the EBITDA in 2022? Use the P&L statement.") == [income, cash]
@@ -156,3 +156,5 @@ def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_
     assert said("What drove the change in revenue?") == [], "no statement named, no measure asked"
     top = lib.retrieve("Has Globex's quick ratio improved?", top_k=2, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind) for r in top[:1]] == [(sheet, "table")]
+    assert said("What was the Adjusted EBITDA in 2022?") == [], "an adjusted measure has its own reconciliation"
+    assert said("Is Globex a capital-intensive business?") == [income, sheet]

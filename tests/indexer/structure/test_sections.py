@@ -550,7 +550,10 @@ def test_a_statement_titled_by_a_bold_flush_left_line_at_the_page_top_is_a_secti
             line(0, 120, body),
             line(1, 55, "**Consolidated Statement of Cash Flows**", x=(28, 326)),
             line(1, 70, "Acme Corp Fiscal years ended December 25, 2031 and December 26, 2030 (in millions)"),
-            {"type": "table", "page_idx": 1, "bbox": [28, 123, 968, 644], "table_body": "<table><tr><td>Net income</td><td>7,679</td></tr></table>"},
+            {
+                "type": "table", "page_idx": 1, "bbox": [28, 123, 968, 644],
+                "table_body": "<table><tr><td>Net income</td><td>7,679</td></tr></table>",
+            },
             line(2, 55, "**Total cash paid during the year.**", x=(28, 326)),
             line(2, 400, "**Supplemental Cash Flow Information**", x=(28, 326)),
             line(2, 420, body),
@@ -570,7 +573,8 @@ def test_a_statement_title_carried_onto_its_next_page_is_one_section() -> None:
     title = "Acme Water Company and Subsidiary Companies Consolidated Balance Sheets"
 
     def table(page: int, label: str) -> dict:
-        return {"type": "table", "page_idx": page, "bbox": [30, 146, 971, 745], "table_body": f"<table><tr><td>{label}</td><td>29,736</td></tr></table>"}
+        cells = f"<table><tr><td>{label}</td><td>29,736</td></tr></table>"
+        return {"type": "table", "page_idx": page, "bbox": [30, 146, 971, 745], "table_body": cells}
 
     s = pdf(
         [
