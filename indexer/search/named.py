@@ -105,10 +105,17 @@ class SectionNames:
     def section_named(self, query: str, doc_ids: list[int]) -> _Key | None:
         """`(doc_id, sec_id)` of the section of these documents that the query names, if one is:
         the title with the largest share of the query's words (in any of its names: `SAME_NAMES`);
-        on a tie, the query's own words before another name's, then the first in reading order."""
+        on a tie, the query's own words before another name's, then the first in reading order. A
+        query that is a statement's name alone gets the statement (`_statement`)."""
         if not (terms := query_terms(query)):
             return None
-        return self._best(self._phrasings(_phrasing(terms, self.store.stems(terms))), doc_ids)
+        asked = _phrasing(terms, self.store.stems(terms))
+        words = frozenset().union(*asked)
+        for group, names in enumerate(self._standard_names()):
+            if any(frozenset().union(*name) == words for name in names if name):
+                if key := self._statement(group, doc_ids):
+                    return key
+        return self._best(self._phrasings(asked), doc_ids)
 
     def statements_named(self, query: str, doc_ids: list[int]) -> list[_Key]:
         """The financial statements a question written as a sentence names by a standard name ("… by

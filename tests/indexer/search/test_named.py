@@ -158,3 +158,5 @@ def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_
     assert [(r.section_path[-1], r.kind) for r in top[:1]] == [(sheet, "table")]
     assert said("What was the Adjusted EBITDA in 2022?") == [], "an adjusted measure has its own reconciliation"
     assert said("Is Globex a capital-intensive business?") == [income, sheet]
+    keyword = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
+    assert [(r.section_path[-1], r.kind) for r in keyword] == [(sheet, "table")], "a statement's name alone: the same"
