@@ -227,6 +227,7 @@ class RetrieveResult(BaseModel):
     results: list[RetrievedParagraph]
     coverage: Coverage | None = Field(None, description="Set while semantic search is still catching up.")
     ignored: list[str] = Field(default_factory=list, description="doc_ids that could not be searched, and why.")
+    caution: str | None = Field(None, description="What qualifies every hit; shown before them.")
     hint: str | None = None
 
 

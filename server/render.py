@@ -99,6 +99,8 @@ def render_retrieve(result: RetrieveResult) -> str:
         lines = [f'{hits} hit(s) for "{result.query}" — (doc_id, sec_id, para_idx):']
     else:
         lines = [f'No hits for "{result.query}".']
+    if result.caution:
+        lines.append(f"Note: {result.caution}")
     previous: tuple[int, int] | None = None
     for r in result.results:
         page = f" | p.{_pages(r.page, r.page_end)}" if r.page is not None else ""

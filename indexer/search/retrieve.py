@@ -112,18 +112,20 @@ class Retriever:
                 item.clipped = True
             results.append(item)
 
-        notes = []
+        # What qualifies every hit is said before them, so a host need not read hits it would discard.
+        cautions = []
         coverage = self._coverage(doc_ids, found.waiting)
         if coverage is not None:
-            notes.append(
+            cautions.append(
                 f"Semantic search covers {coverage.semantic} of {coverage.documents} documents so far (the rest are "
                 "being embedded); keyword search covers all."
             )
         if results and found.lexical_matched is False:
-            notes.append(
+            cautions.append(
                 "None of the query's words occurs in the documents searched: these hits are only near in meaning; "
                 "check them, or search with the words the document would use."
             )
+        notes = []
         if not results:
             notes.append("No paragraph matched. Rephrase with words the document would use, or browse get_toc.")
             if pending := sum(1 for d in self.store.documents() if d.status in ("pending", "indexing")):
@@ -135,7 +137,10 @@ class Retriever:
             )
         if clipped:
             notes.append(f"{clipped} long paragraph(s) cut to share the token budget; each says how to read it.")
-        return RetrieveResult(query=shown_query, results=results, coverage=coverage, hint=" ".join(notes) or None)
+        return RetrieveResult(
+            query=shown_query, results=results, coverage=coverage, caution=" ".join(cautions) or None,
+            hint=" ".join(notes) or None,
+        )
 
     def _coverage(self, doc_ids: list[int] | None, waiting: set[int]) -> Coverage | None:
         """How many of the documents searched semantic search covers, while it does not cover all

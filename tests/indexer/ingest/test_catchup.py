@@ -113,8 +113,10 @@ def test_a_query_no_document_contains_says_its_hits_are_only_near(folder: Path, 
     lib.reconcile()
     nonsense = lib.retrieve("zzqxv flibbertigibbet")
     assert nonsense.results, "semantic search always has a nearest paragraph"
-    assert "None of the query's words occurs in the documents searched" in (nonsense.hint or "")
-    assert "None of the query's words" not in (lib.retrieve("heron").hint or "")
+    assert "None of the query's words occurs in the documents searched" in (nonsense.caution or "")
+    shown = render_retrieve(nonsense)
+    assert shown.index("None of the query's words") < shown.index("#1 "), "said before the hits, not after"
+    assert lib.retrieve("heron").caution is None
 
 
 def test_a_document_waiting_for_vectors_is_not_outranked_for_its_own_words(

@@ -73,3 +73,4 @@ def test_a_paragraph_repeated_on_every_page_is_one_hit(folder: Path, open_librar
     hits = [r for r in lib.retrieve("survey of adults aged 65 and older", top_k=5).results if r.is_hit]
     assert [h.text for h in hits].count(note) == 1
     assert len(hits) == 5, "the freed places go to other paragraphs"
+
