@@ -122,10 +122,10 @@ def _block(
 ) -> Block | None:
     """`in_row`: the item shares its line with other short items or sits inside a table or
     figure, so it is a cell or a label, never an unnumbered heading. `recurring`: header
-    lines seen on more than one page, promoted to headings on the page it gives only
-    (`recurring_headers`). `scale`: the
-    item's font size relative to the body text (PDFs), when known. `page_end`: nothing on its
-    page lies above it, or nothing below."""
+    lines seen on more than one page, a heading only on the page `recurring_headers` gives (a
+    title carried onto its next pages: its first), else never. `scale`: the item's font size
+    relative to the body text (PDFs), when known. `page_end`: nothing on its page lies above
+    it, or nothing below."""
     kind = item.get("type")
     page = page_of(item, paged)
     folio = kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(clean(item.get("text", "")))
