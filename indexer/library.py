@@ -15,6 +15,7 @@ from pathlib import Path
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.read import Images, read_section, render_images
 from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
+from indexer.answers.titles import shown_titles
 from indexer.answers.toc import TocBuilder, check_depth, failure
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.lifecycle import LibraryConfig, OpenIndex
@@ -178,7 +179,10 @@ class Library(OpenIndex):
                 doc_ids = sorted(set(doc_ids) & set(under))
             else:
                 doc_ids = under
-        answer = Retriever(self.store, self.search, self.config.token_budget).answer(query, top_k, doc_ids, before, after)
+        titles = shown_titles(d for d in self.store.documents() if d.readable)
+        answer = Retriever(self.store, self.search, self.config.token_budget).answer(
+            query, top_k, doc_ids, before, after, titles
+        )
         if folder is not None and docs is not None:
             one = len(docs) == 1 and self.display_path(docs[0]) == folder  # the folder is a file's path
             note = f"Searched {folder}." if one else f"Searched the {len(doc_ids):,} document(s) under {folder}/."

@@ -210,6 +210,10 @@ class RetrievedParagraph(BaseModel):
     page_end: int | None = Field(None, description="Last page, when the paragraph runs over a page break.")
     bbox: list[int] | None = Field(None, description="x0, y0, x1, y1 on the page, 0–1000 (PDFs).")
     section_path: list[str]
+    document: str | None = Field(
+        None, description="The document's title as the map shows it, on the first result from each document "
+        "when the search spans several.",
+    )
     score: float | None = Field(None, description="Fused relevance score; null for neighbours.")
     rank: int | None = Field(None, description="1-based rank of a hit; null for neighbours.")
     is_hit: bool

@@ -107,7 +107,7 @@ def render_retrieve(result: RetrieveResult) -> str:
         kind = f" {r.kind}" if r.kind != "text" else ""
         head = f"#{r.rank} score={r.score}" if r.is_hit else "  neighbour"
         where = f"({r.doc_id}, {r.sec_id}, {r.para_idx}) v{r.doc_version}{page}{kind}"
-        path = "same section" if (r.doc_id, r.sec_id) == previous else shown_path(r.section_path)
+        path = "same section" if (r.doc_id, r.sec_id) == previous else shown_path(r.section_path, r.document)
         previous = (r.doc_id, r.sec_id)
         lines.append(f"\n{head} {where} | {path}")
         lines.append(r.text)

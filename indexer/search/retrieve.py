@@ -11,6 +11,7 @@ lowest-ranked hits go. Costs are estimates of the rendered text
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from indexer.errors import InvalidArgument
@@ -32,6 +33,7 @@ CUT_NOTE_TOKENS = 45
 MIN_SHARE = 120
 MAX_PATH_TITLES = 3  # a result's section path shows at most its last three headings …
 MAX_PATH_TITLE_TOKENS = 16  # … each cut to about this many tokens
+MAX_DOCUMENT_TOKENS = 40  # a document's title on its first result, cut to about this many tokens
 
 
 def clean_query(query: str) -> str:
@@ -67,6 +69,7 @@ class _Entry:
     n_tokens: int
     rank: int | None = None
     score: float | None = None
+    document: str | None = None  # the document's title, on its first entry when the search spans several
 
 
 class Retriever:
@@ -75,10 +78,17 @@ class Retriever:
         self.search = search
         self.token_budget = token_budget
 
-    def answer(self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int) -> RetrieveResult:
-        """`query` cleaned (`clean_query`), `doc_ids` checked by the caller."""
+    def answer(
+        self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int,
+        titles: Mapping[int, str] | None = None,
+    ) -> RetrieveResult:
+        """`query` cleaned (`clean_query`), `doc_ids` checked by the caller. `titles`: each
+        document's title as the map shows it; when the search spans several documents, the
+        first result from each says which document it is in (paths start at a section)."""
         found = self.search.search(query, top_k, doc_ids)
         groups = self._windows(found.hits, before, after)
+        if titles is not None and (doc_ids is None or len(doc_ids) > 1):
+            _name_documents(groups, titles)
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
         available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
         # While even the least share does not fit, the lowest-ranked hits go (and, for a lone
@@ -183,12 +193,22 @@ class Retriever:
         return doc.version if doc else 0
 
 
+def _name_documents(groups: list[list[_Entry]], titles: Mapping[int, str]) -> None:
+    """The first entry from each document carries its title, and pays for it."""
+    named: set[int] = set()
+    for e in (e for group in groups for e in group):
+        if e.row.doc_id not in named and e.row.doc_id in titles:
+            named.add(e.row.doc_id)
+            e.document = titles[e.row.doc_id]
+            e.line = RESULT_LINE_TOKENS + count_tokens(shown_path(e.path, e.document))
+
+
 def _retrieved(e: _Entry, doc_version: int) -> RetrievedParagraph:
     p = e.row
     return RetrievedParagraph(
         doc_id=p.doc_id, sec_id=p.sec_id, para_idx=p.para_idx, text=p.text, kind=p.kind, page=p.page,
-        page_end=p.page_end, bbox=p.box, section_path=e.path, score=e.score, rank=e.rank, is_hit=e.rank is not None,
-        doc_version=doc_version,
+        page_end=p.page_end, bbox=p.box, section_path=e.path, document=e.document, score=e.score, rank=e.rank,
+        is_hit=e.rank is not None, doc_version=doc_version,
     )
 
 
@@ -208,7 +228,14 @@ def fair_share(sizes: list[int], available: int) -> int:
     return max(available, 0)
 
 
-def shown_path(path: list[str]) -> str:
-    """A section path as a result's line shows it: the nearest headings, each kept short."""
+def shown_path(path: list[str], document: str | None = None) -> str:
+    """A section path as a result's line shows it: the nearest headings, each kept short; with
+    `document`, that title in place of the path's root ("PepsiCo, Inc. — Form 10-K, fiscal year
+    ended December 25, 2021 > … > Item 8 > Consolidated Statement of Cash Flows")."""
+    if document is not None:
+        below = path[1:]
+        titles = [shorten(t, MAX_PATH_TITLE_TOKENS) for t in below[-MAX_PATH_TITLES:]]
+        skipped = ["…"] if len(below) > MAX_PATH_TITLES else []
+        return " > ".join([shorten(document, MAX_DOCUMENT_TOKENS), *skipped, *titles])
     titles = [shorten(t, MAX_PATH_TITLE_TOKENS) for t in path[-MAX_PATH_TITLES:]]
     return " > ".join((["…"] if len(path) > MAX_PATH_TITLES else []) + titles)

@@ -74,3 +74,22 @@ def test_a_paragraph_repeated_on_every_page_is_one_hit(folder: Path, open_librar
     assert [h.text for h in hits].count(note) == 1
     assert len(hits) == 5, "the freed places go to other paragraphs"
 
+
+
+def test_the_first_hit_from_each_document_says_which_document_it_is_in(library: Library) -> None:
+    """Over the whole folder a path that starts at a section ("… > Item 7 > …") does not say which
+    filing a hit is in: the first result from each document carries its title as the map shows
+    it, in place of the path's root; scoped to one document, no result does."""
+    from server.render import render_retrieve
+
+    result = library.retrieve("compost soil water", top_k=8)
+    titles = {d.doc_id: d.title for d in library.toc().documents}
+    firsts: dict[int, str | None] = {}
+    for r in result.results:
+        firsts.setdefault(r.doc_id, r.document)
+    assert len(firsts) > 1 and firsts == {doc: titles[doc] for doc in firsts}
+    assert sum(r.document is not None for r in result.results) == len(firsts), "once per document"
+    shown = render_retrieve(result)
+    assert all(f"| {titles[doc]}" in shown for doc in firsts)
+    guide = doc_id(library, "guide.md")
+    assert all(r.document is None for r in library.retrieve("compost", top_k=3, doc_ids=[guide]).results)
