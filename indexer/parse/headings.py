@@ -32,6 +32,9 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # "Total", "Total lease liabilities", "% who say …".
 _TABLE_LABEL = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}$|^total\b|^%", re.I)
 _LINK = re.compile(r"\]\(https?://")  # a line that is a link: an entry in a list of exhibits or sources
+# A quantity flash sets like a heading, a table's cell: "12 weeks", "1 year", "12 % (a)" (a
+# numbered heading's title is capitalised: "12 Legal Proceedings").
+_QUANTITY = re.compile(r"^\d[\d,]*\s*(?:%|[a-z]+)(?:\s*\([^()]*\))?$")
 _SMALLER = 0.95  # a heading under 95% of the body text's size is smaller than the body
 _LARGER = 1.15  # a bold line this much larger than the body text is a heading…
 _LARGE = 1.3  # …and any short line this much larger
@@ -90,7 +93,9 @@ def _in_bold(raw: str) -> bool:
 
 def is_label(text: str, in_row: bool) -> bool:
     """A line that is a table cell, a figure label, a table's row label or a link."""
-    return bool(_LINK.search(text)) or numbering(text) is None and (in_row or bool(_TABLE_LABEL.search(text)))
+    if _LINK.search(text) or _QUANTITY.match(text):
+        return True
+    return numbering(text) is None and (in_row or bool(_TABLE_LABEL.search(text)))
 
 
 def is_numbered_title(text: str) -> bool:

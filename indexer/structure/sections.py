@@ -40,8 +40,9 @@ from indexer.tokens import count_tokens
 # 5: titles that tell documents apart (filing covers, citations, headlines), a document's stated detail;
 # 6: a page's number under a page that ends early is no paragraph.
 # 7: a bold line at the top of a page, set flush left, is the page's title (a statement's);
-# 8: so is a header line carried onto at most two continuation pages, on its first page.
-STRUCTURE_VERSION = "8"
+# 8: so is a header line carried onto at most two continuation pages, on its first page;
+# 9: a quantity flash sets like a heading ("12 weeks", "1 year", "12 % (a)") is a table's cell.
+STRUCTURE_VERSION = "9"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200

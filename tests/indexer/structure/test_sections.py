@@ -297,6 +297,8 @@ def test_a_quarterly_report_gets_the_toc_a_person_would_recognise() -> None:
             line(3, 45, "<strong><u>Part I - Financial Information Item 1. Financial Statements</u></strong>"),
             line(3, 80, "Condensed Consolidated Balance Sheets", level=2),
             line(3, 120, "Balance as of June 30, 2023", level=2),  # a table's row label
+            line(3, 128, "12 weeks", level=2, x=(320, 388)),  # a quantity in a table's column
+            line(3, 132, "12 % (a)", level=2, x=(320, 388)),
             line(3, 140, "Net sales", level=2, x=(60, 200)),
             line(3, 140, "1,234", x=(700, 760)),
             line(3, 200, "**Note 1 - Basis of Presentation**"),
