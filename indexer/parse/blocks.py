@@ -25,6 +25,11 @@ def is_number(text: str) -> bool:
     return bool(_NUMERIC.fullmatch(text)) and any(ch.isdigit() or ch in "—–" for ch in text)
 
 
+def is_continued(title: str) -> bool:
+    """The repeated title of a continued page ("Notes to … Statements (Continued)")."""
+    return bool(_CONTINUED.search(title))
+
+
 def looks_like_body_text(title: str) -> bool:
     """A guessed heading that is really a sentence, a line fragment, a caption, a number or
     the repeated title of a continued page."""
@@ -39,7 +44,7 @@ def looks_like_body_text(title: str) -> bool:
         or (title.endswith(":") and not is_numbered_label(title))
         or title.endswith((";", ","))
         or (title.startswith("(") and numbering_depth(title) is None)
-        or bool(_CONTINUED.search(title))
+        or is_continued(title)
     )
 
 

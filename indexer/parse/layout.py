@@ -42,7 +42,14 @@ from indexer.parse.headings import (
 )
 from indexer.parse.items import body_size, clean, has_words, normalise, page_of
 from indexer.parse.outline import OutlineEntry, apply_outline
-from indexer.parse.running import headers_in_place, page_ends, recurring_headers, running_texts, titled_here
+from indexer.parse.running import (
+    headers_in_place,
+    page_ends,
+    recurring_headers,
+    repeats_a_title,
+    running_texts,
+    titled_here,
+)
 
 _TAGS = re.compile(r"<[^>]+>")
 FOLIO_HEIGHT = 25  # page units (of 1000): a body line is 10–14 high, a display numeral far more
@@ -131,6 +138,8 @@ def _block(
     folio = kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(clean(item.get("text", "")))
     if paged and folio and (_at_page_edge(item) or (page_end and _set_small(item))):
         return None  # a page number ("59", "- ii -", set as a heading too), which "Item 59" would find
+    if kind == "header" and repeats_a_title(recurring, item.get("text", ""), item):
+        return None
     label = paged and is_label(clean(item.get("text", "")), in_row)
     if label and kind == "text" and item.get("text_level"):
         item = {k: v for k, v in item.items() if k != "text_level"}

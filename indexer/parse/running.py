@@ -10,7 +10,7 @@ the last line (`page_ends`).
 
 from __future__ import annotations
 
-from indexer.parse.blocks import is_keyword_numbered
+from indexer.parse.blocks import is_continued, is_keyword_numbered
 from indexer.parse.items import clean, normalise, page_count
 
 _MIN_REPEATS = 3  # a running header appears on at least this many pages…
@@ -80,6 +80,14 @@ def titled_here(recurring: dict[str, int | None] | None, text: str, item: dict) 
     """Whether a header line may be promoted to a heading on its page (`recurring_headers`)."""
     page = int(item.get("page_idx", 0))
     return (recurring or {}).get(header_key(text), page) == page
+
+
+def repeats_a_title(recurring: dict[str, int | None] | None, text: str, item: dict) -> bool:
+    """A page header that only repeats a title on a continuation page: one carried from its
+    first page (`recurring_headers`), or one marked "(Continued)". It says nothing the
+    section's heading does not, and a query for the statement would find it before the table."""
+    first = (recurring or {}).get(header_key(text))
+    return (first is not None and first != int(item.get("page_idx", 0))) or is_continued(clean(text))
 
 
 def header_key(text: str) -> str:

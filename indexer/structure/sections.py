@@ -41,8 +41,9 @@ from indexer.tokens import count_tokens
 # 6: a page's number under a page that ends early is no paragraph.
 # 7: a bold line at the top of a page, set flush left, is the page's title (a statement's);
 # 8: so is a header line carried onto at most two continuation pages, on its first page;
-# 9: a quantity flash sets like a heading ("12 weeks", "1 year", "12 % (a)") is a table's cell.
-STRUCTURE_VERSION = "9"
+# 9: a quantity flash sets like a heading ("12 weeks", "1 year", "12 % (a)") is a table's cell;
+# 10: a page header that repeats a title on a continuation page is no paragraph.
+STRUCTURE_VERSION = "10"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200

@@ -587,14 +587,18 @@ def test_a_statement_title_carried_onto_its_next_page_is_one_section() -> None:
             table(2, "Total liabilities"),
             line(3, 84, "Acme Water Company Proxy Matters", x=(30, 448), kind="header"),
             line(3, 200, body),
+            line(4, 84, "Acme Water Company Proxy Matters (Continued)", x=(30, 448), kind="header"),
+            line(4, 200, body),
             line(5, 84, "Acme Water Company Proxy Matters", x=(30, 448), kind="header"),
             line(5, 200, body),
         ],
         n_pages=6,
     )
+    assert not any("(Continued)" in p.text for p in s.paragraphs), "a continued page's title says nothing new"
     assert [sec.title for sec in s.sections[1:]] == [title]
     held = " ".join(p.text for p in s.paragraphs if p.sec_id == 1)
     assert "Total assets" in held and "Total liabilities" in held
+    assert "Consolidated Balance Sheets" not in held, "the title repeated over the second page is no paragraph"
 
 
 def test_a_10k_reads_as_its_parts_and_items_whatever_flash_misreads() -> None:
