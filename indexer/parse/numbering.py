@@ -45,6 +45,7 @@ _TOP_LEVEL_WORDS = re.compile(
     r"bibliography|appendix|appendices|glossary|signatures?|exhibits?|conclusions?|methodology)\b",
     re.I,
 )
+_CONTENTS = re.compile(r"^(table of )?contents\b", re.I)  # met after the body began: the index of a part
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,9 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     A scheme's level is fixed where it first appears: at the top when no
     numbered heading is open, else one below the numbered heading before it.
     An unnumbered heading sits one below the last numbered one ("Consolidated
-    Balance Sheets" under "Item 8."), except front and back matter ("Abstract",
-    "References") and anything before the first number, which stay at the top;
+    Balance Sheets" under "Item 8.", and a "Table of Contents" there: the index of
+    its statements), except front and back matter ("Abstract", "References") and
+    anything before the first number, which stay at the top;
     but front or back matter met between two headings of a word scheme inside
     another ("Glossary" between "Item 7." and "Item 7A.") sits beside them.
     """
@@ -117,7 +119,8 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     levels: list[int] = []
     for i, (title, found) in enumerate(zip(titles, found_all)):
         if found is None:
-            top = last_numbered is None or _TOP_LEVEL_WORDS.match(title.strip())
+            matter = _TOP_LEVEL_WORDS.match(title.strip()) and not _CONTENTS.match(title.strip())
+            top = last_numbered is None or matter
             level = 1 if top else last_numbered + 1  # type: ignore[operator]
             following = next((f for f in found_all[i + 1 :] if f is not None), None)
             if top and last_numbered is not None and following is not None and following.scheme != "decimal":

@@ -205,6 +205,9 @@ def test_numbering_schemes_nest_in_the_order_a_document_introduces_them() -> Non
         "Revenue Recognition", "PART IV", "Item 15. Exhibits", "Signatures",
     ]
     assert levels_from_numbering(filing) == [1, 1, 2, 2, 1, 2, 3, 2, 3, 3, 4, 1, 2, 1]
+    # An index of the statements titled "Table of Contents" inside Item 8 does not hold what follows.
+    indexed = [*filing[:8], "TABLE OF CONTENTS", *filing[8:]]
+    assert levels_from_numbering(indexed) == [1, 1, 2, 2, 1, 2, 3, 2, 3, 3, 3, 4, 1, 2, 1]
 
     paper = ["Abstract", "1 Introduction", "2 Method", "2.1 Data", "2.1.1 Cleaning", "3 Results", "References", "A.1 Proofs"]
     assert levels_from_numbering(paper) == [1, 1, 1, 2, 3, 1, 1, 2]
