@@ -30,6 +30,7 @@ POINTED = 3  # a question points to the documents matched nearly as well as the 
 CLOSE = 0.8  # there are at most POINTED of them and they are fewer than half the folder's
 MIN_DOCS = 3  # a folder of fewer documents needs no pointing
 MIN_WORDS = 2  # a question without names points with this many words of a description
+MIN_NAME = 3  # a name this long or longer that no document holds is worth saying so
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 _TOKEN = re.compile(r"\S+")
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
@@ -39,12 +40,12 @@ def _words(text: str) -> set[str]:
     return {part for term in query_terms(text) for part in _SPLIT.sub(" ", term).split()}
 
 
-def _tokens(query: str) -> list[tuple[str, frozenset[str]]]:
+def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
     """Each word of the query as written, with how it is written ("name": capitalised inside a
     sentence, two capitals, letters with digits; "start": capitalised only as a sentence's first
     word; "number"; "word") and its parts as descriptions are indexed ("FY2018" → fy, 2018). A
     query not written as sentences ("Contoso capital expenditure 2031") has no sentence starts."""
-    out: list[tuple[str, frozenset[str]]] = []
+    out: list[tuple[str, str, frozenset[str]]] = []
     starts = bool(SENTENCE_END.search(query))
     for token in _TOKEN.findall(query):
         word = _POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
@@ -56,9 +57,17 @@ def _tokens(query: str) -> list[tuple[str, frozenset[str]]]:
                 "number" if word.isdigit() else "name" if capitals >= 2 or mixed or (capitals and not starts)
                 else "start" if capitals else "word"
             )
-            out.append((kind, parts))
+            out.append((word, kind, parts))
         starts = bool(SENTENCE_END.search(token))
     return out
+
+
+def names_written(query: str) -> list[str]:
+    """The words of letters only that a query writes as names ("Microsoft", "AMEX"; not "FY2018",
+    a sentence's first word, nor a short one like "US"), as written, once each."""
+    return list(dict.fromkeys(
+        word for word, kind, _ in _tokens(query) if kind == "name" and word.isalpha() and len(word) >= MIN_NAME
+    ))
 
 
 class DocumentMatch:
@@ -76,7 +85,7 @@ class DocumentMatch:
         n = self._n if scope is None else len(scope)
         # Each word with the documents whose description holds it; a first word only when one does.
         tokens = [
-            (kind, parts, held) for kind, parts in _tokens(query) if (held := self._holders(parts)) or kind != "start"
+            (kind, parts, held) for _, kind, parts in _tokens(query) if (held := self._holders(parts)) or kind != "start"
         ]
         names = [held for kind, _, held in tokens if kind in ("name", "start")]
         # With names, they and the numbers count; without, every word, and two must meet in one description.

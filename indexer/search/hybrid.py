@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
 from indexer.search import named
-from indexer.search.documents import DocumentMatch
+from indexer.search.documents import DocumentMatch, names_written
 from indexer.store.embedder import Embedder
 from indexer.search.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store.database import Store
@@ -44,6 +44,7 @@ class Found:
     hits: list[Ranked]
     lexical_matched: bool | None  # whether BM25 matched any paragraph; None when it did not run (dense mode)
     waiting: set[int]  # documents whose vectors are not all in yet: dense search cannot see them
+    absent: list[str] = field(default_factory=list)  # names the query writes that no document searched holds
 
 
 def rrf_fuse(rankings: list[list[int]], weights: list[float] | None = None, k: int = RRF_K) -> list[Ranked]:
@@ -103,7 +104,8 @@ class HybridSearch:
             ]
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
-        return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting)
+        absent = [name for name in names_written(query) if not self.store.holds_word(name, doc_ids)]
+        return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting, absent)
 
     def _lexical(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
         """BM25's ranking. A paragraph that matched only words found everywhere ("sku" in every

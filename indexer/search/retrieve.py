@@ -34,6 +34,7 @@ MIN_SHARE = 120
 MAX_PATH_TITLES = 3  # a result's section path shows at most its last three headings …
 MAX_PATH_TITLE_TOKENS = 16  # … each cut to about this many tokens
 MAX_DOCUMENT_TOKENS = 40  # a document's title on its first result, cut to about this many tokens
+MAX_ABSENT = 5  # names the query writes that no document holds, said at most this many
 
 
 def clean_query(query: str) -> str:
@@ -134,6 +135,12 @@ class Retriever:
             cautions.append(
                 "None of the query's words occurs in the documents searched: these hits are only near in meaning; "
                 "check them, or search with the words the document would use."
+            )
+        elif results and found.absent:
+            names = " or ".join(f'"{name}"' for name in found.absent[:MAX_ABSENT])
+            cautions.append(
+                f"No document searched contains {names}: these hits match the query's other words "
+                "(check the spelling, or write it out as the documents would: \"free cash flow\" for FCF)."
             )
         notes = []
         if not results:

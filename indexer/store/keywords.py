@@ -66,6 +66,17 @@ class KeywordSearch:
         )
         return [(r["id"], -r["score"]) for r in rows]
 
+    def holds_word(self, word: str, doc_ids: list[int] | None) -> bool:
+        """Whether a paragraph (of these documents) holds the word as BM25 matches it; a word it
+        does not index (a stopword) is held. The whole collection is asked by the counts BM25
+        keeps, without ranking what matches."""
+        terms = query_terms(word)
+        if not terms:
+            return True
+        if doc_ids is None:
+            return all(n > 0 for n in self._row_counts(terms).values())
+        return bool(self.lexical_search(word, 1, doc_ids))
+
     def _spans(self, doc_ids: list[int]) -> list[tuple[int, int]]:
         """The rowid runs holding these documents' paragraphs, runs that (nearly) touch merged."""
         rows = self._query(

@@ -93,3 +93,21 @@ def test_the_first_hit_from_each_document_says_which_document_it_is_in(library: 
     assert all(f"| {titles[doc]}" in shown for doc in firsts)
     guide = doc_id(library, "guide.md")
     assert all(r.document is None for r in library.retrieve("compost", top_k=3, doc_ids=[guide]).results)
+
+
+def test_a_name_no_document_holds_is_said_before_the_hits(library: Library) -> None:
+    """A question that writes a name the folder does not hold (a company it has no filing of, a
+    misspelt name) still gets hits for its other words; the caution says the name is in no
+    document, so a host checks the spelling or the map instead of reading on."""
+    from server.render import render_retrieve
+
+    result = library.retrieve("How often does Contoso water the garden with Fabrikam tools?", top_k=3)
+    assert result.results and '"Contoso" or "Fabrikam"' in (result.caution or "")
+    shown = render_retrieve(result)
+    assert shown.index("No document searched contains") < shown.index("#1 ")
+    held = library.retrieve("How often should I water the garden in Spring?", top_k=3)
+    assert held.caution is None, "no name written, or every name held"
+    guide = doc_id(library, "guide.md")
+    assert "INV" not in (library.retrieve("Where is INV-2024-0042?", top_k=1).caution or "")
+    scoped = library.retrieve("Does the Invoice cover compost?", top_k=1, doc_ids=[guide])
+    assert '"Invoice"' in (scoped.caution or ""), "held elsewhere in the folder, not in the document searched"
