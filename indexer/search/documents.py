@@ -85,7 +85,9 @@ class DocumentMatch:
         n = self._n if scope is None else len(scope)
         # Each word with the documents whose description holds it; a first word only when one does.
         tokens = [
-            (kind, parts, held) for _, kind, parts in _tokens(query) if (held := self._holders(parts)) or kind != "start"
+            (kind, parts, held)
+            for _, kind, parts in _tokens(query)
+            if (held := self._holders(parts)) or kind != "start"
         ]
         names = [held for kind, _, held in tokens if kind in ("name", "start")]
         # With names, they and the numbers count; without, every word, and two must meet in one description.
