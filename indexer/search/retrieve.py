@@ -236,13 +236,17 @@ def fair_share(sizes: list[int], available: int) -> int:
 
 
 def shown_path(path: list[str], document: str | None = None) -> str:
-    """A section path as a result's line shows it: the nearest headings, each kept short; with
-    `document`, that title in place of the path's root ("PepsiCo, Inc. — Form 10-K, fiscal year
-    ended December 25, 2021 > … > Item 8 > Consolidated Statement of Cash Flows")."""
-    if document is not None:
-        below = path[1:]
-        titles = [shorten(t, MAX_PATH_TITLE_TOKENS) for t in below[-MAX_PATH_TITLES:]]
-        skipped = ["…"] if len(below) > MAX_PATH_TITLES else []
-        return " > ".join([shorten(document, MAX_DOCUMENT_TOKENS), *skipped, *titles])
-    titles = [shorten(t, MAX_PATH_TITLE_TOKENS) for t in path[-MAX_PATH_TITLES:]]
-    return " > ".join((["…"] if len(path) > MAX_PATH_TITLES else []) + titles)
+    """A section path as a result's line shows it: the nearest headings below the document's
+    root, each kept short; the root's title only for a paragraph before the first heading. With
+    `document`, that title in the root's place ("PepsiCo, Inc. — Form 10-K, fiscal year ended
+    December 25, 2021 > … > Item 8 > Consolidated Statement of Cash Flows"); without, "…" stands
+    for it, since a root cut short ("… fiscal year ended December 31…") could name a sibling."""
+    below = path[1:]
+    if not below:
+        root = document or (path[0] if path else "")
+        return shorten(root, MAX_DOCUMENT_TOKENS if document else MAX_PATH_TITLE_TOKENS)
+    titles = [shorten(t, MAX_PATH_TITLE_TOKENS) for t in below[-MAX_PATH_TITLES:]]
+    if document is None:
+        return " > ".join(["…", *titles])
+    skipped = ["…"] if len(below) > MAX_PATH_TITLES else []
+    return " > ".join([shorten(document, MAX_DOCUMENT_TOKENS), *skipped, *titles])

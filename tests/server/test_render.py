@@ -180,6 +180,23 @@ def test_retrieve_shows_the_nearest_three_headings_each_shortened() -> None:
     )
 
 
+def test_a_path_names_its_document_once_and_never_by_a_title_cut_short() -> None:
+    """The first hit from a document, in a search over several, names it in place of the path's
+    root; the others stand "…" for the root even when the path is short, since a title cut short
+    ("… fiscal year ended December 31…") may read like a sibling filing's."""
+    title = "Initech Holdings — Form 10-K, fiscal year ended December 31, 2031"
+    first = RetrievedParagraph(
+        doc_id=4, sec_id=3, para_idx=0, text="Revenue rose.", kind="text", section_path=[title, "Part II", "Item 6"],
+        document=title, score=0.5, rank=1, is_hit=True, doc_version=1,
+    )
+    later = first.model_copy(update={"sec_id": 5, "document": None, "rank": 2, "section_path": [title, "Item 7"]})
+    opening = first.model_copy(update={"sec_id": 0, "document": None, "rank": 3, "section_path": ["Otters"]})
+    shown = render_retrieve(RetrieveResult(query="revenue", results=[first, later, opening]))
+    assert f"v1 | {title} > Part II > Item 6\n" in shown
+    assert "v1 | … > Item 7\n" in shown
+    assert "v1 | Otters\n" in shown, "a paragraph before the first heading: the root is all there is"
+
+
 # --- read_section --------------------------------------------------------------------
 
 SECTION = """\
