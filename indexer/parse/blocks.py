@@ -18,6 +18,7 @@ TRAILING_FUNCTION_WORD = re.compile(r"\b(the|and|of|to|in|for|a|an|or|with|by|on
 _NUMERIC = re.compile(r"[-—–$€£%()\d.,/\s]+")
 _CAPTION = re.compile(r"^(figure|fig\.|table|chart|exhibit|source|photo|image)\s*\d+", re.I)
 _CONTINUED = re.compile(r"\bcontinued\)?$", re.I)  # "Notes to … Statements (Continued)": the page goes on
+_CONTINUES = re.compile(r"^\(?\s*continued\s+on\s+(?:the\s+)?(?:next|following)\s+page\s*\)?\.?$", re.I)
 
 
 def is_number(text: str) -> bool:
@@ -28,6 +29,11 @@ def is_number(text: str) -> bool:
 def is_continued(title: str) -> bool:
     """The repeated title of a continued page ("Notes to … Statements (Continued)")."""
     return bool(_CONTINUED.search(title))
+
+
+def says_continues(text: str) -> bool:
+    """A line that only says a table goes on overleaf ("(Continued on following page)")."""
+    return bool(_CONTINUES.match(text.strip()))
 
 
 def looks_like_body_text(title: str) -> bool:

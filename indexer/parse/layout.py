@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from indexer.parse.blocks import UNCAPTIONED, is_sizeable, union
+from indexer.parse.blocks import UNCAPTIONED, is_sizeable, says_continues, union
 from indexer.models import Block, ParsedDocument
 from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.cells import group_table_cells, merge_tables_across_pages, render_cells
@@ -161,6 +161,8 @@ def _block(
             return None
         if kind == "text" and normalise(text) in repeated and len(text) < 120:
             return None  # a running header that flash did not label as one
+        if says_continues(text):
+            return None  # "(Continued on following page)": the section goes on, and says so itself
         return Block("text", text, page=page) if has_words(text) else None
     if kind == "text":
         text = clean(item.get("text", ""))

@@ -559,6 +559,7 @@ def test_a_statement_titled_by_a_bold_flush_left_line_at_the_page_top_is_a_secti
                 "type": "table", "page_idx": 1, "bbox": [28, 123, 968, 644],
                 "table_body": "<table><tr><td>Net income</td><td>7,679</td></tr></table>",
             },
+            line(1, 664, "(Continued on following page)", x=(28, 196), kind="page_footnote"),
             line(2, 55, "**Total cash paid during the year.**", x=(28, 326)),
             line(2, 400, "**Supplemental Cash Flow Information**", x=(28, 326)),
             line(2, 420, body),
@@ -569,6 +570,7 @@ def test_a_statement_titled_by_a_bold_flush_left_line_at_the_page_top_is_a_secti
     statement = [p for p in s.paragraphs if p.sec_id == 1]
     assert [p.kind for p in statement][:2] == ["text", "table"] and "7,679" in statement[1].text
     assert any("Supplemental Cash Flow Information" in p.text for p in statement), "a bold line lower on a page is text"
+    assert not any("Continued on" in p.text for p in s.paragraphs), "a line saying the table goes on says nothing"
 
 
 def test_a_statement_title_carried_onto_its_next_page_is_one_section() -> None:
