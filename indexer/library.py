@@ -15,7 +15,7 @@ from pathlib import Path
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.read import Images, read_section, render_images
 from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
-from indexer.answers.titles import shown_titles
+from indexer.answers.titles import folder_titles
 from indexer.answers.toc import TocBuilder, check_depth, failure
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.lifecycle import LibraryConfig, OpenIndex
@@ -179,9 +179,8 @@ class Library(OpenIndex):
                 doc_ids = sorted(set(doc_ids) & set(under))
             else:
                 doc_ids = under
-        titles = shown_titles(d for d in self.store.documents() if d.readable)
         answer = Retriever(self.store, self.search, self.config.token_budget).answer(
-            query, top_k, doc_ids, before, after, titles
+            query, top_k, doc_ids, before, after, lambda: folder_titles(self.store.documents())
         )
         if folder is not None and docs is not None:
             one = len(docs) == 1 and self.display_path(docs[0]) == folder  # the folder is a file's path

@@ -99,6 +99,7 @@ def lexical_terms(text: str) -> list[str]:
     return terms
 
 
+POSSESSIVE = re.compile(r"['’]s$", re.I)  # "Corning's": the name is "Corning"
 SENTENCE_END = re.compile(r"[.?!:;]\s*$")  # a query or a token that ends a sentence ("… in 2022?")
 
 

@@ -54,6 +54,17 @@ def shown_titles(docs: Iterable[Titled]) -> dict[int, str]:
     return shown
 
 
+class _Listed(Titled, Protocol):
+    @property
+    def readable(self) -> bool: ...
+
+
+def folder_titles(everything: Iterable[_Listed]) -> dict[int, str]:
+    """`shown_titles` of a folder's readable documents; `everything` is all of the folder's
+    documents, since what tells a title apart depends on every other."""
+    return shown_titles(d for d in everything if d.readable)
+
+
 def _short_paths(paths: list[str]) -> dict[str, str]:
     """Each path's shortest tail that no other path of `paths` ends with: the file's name, or
     `tutorial/middleware.md` beside `reference/middleware.md`."""

@@ -20,7 +20,7 @@ from indexer.answers.folders import (
     subfolders,
 )
 from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
-from indexer.answers.titles import shown_titles
+from indexer.answers.titles import folder_titles
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
@@ -77,7 +77,7 @@ class TocBuilder:
         """The title the map shows: what tells the document from others titled alike in the
         folder (`indexer.answers.titles`), computed over all documents so every view agrees."""
         if self._shown is None:
-            self._shown = _titles_among(self.store.documents())
+            self._shown = folder_titles(self.store.documents())
         return self._shown.get(doc.doc_id) or doc.title or doc.relpath
 
     def all_documents(
@@ -89,7 +89,7 @@ class TocBuilder:
         their counts (`_compact`)."""
         if docs is None:
             docs = self.store.documents()
-            self._shown = _titles_among(docs)  # the titles need every document: these are all of them
+            self._shown = folder_titles(docs)  # the titles need every document: these are all of them
         else:
             docs = sorted(docs, key=lambda d: d.doc_id)
         ready = [d for d in docs if d.readable]
@@ -311,10 +311,6 @@ class TocBuilder:
             n_warnings=len(doc.warning_list),
             sections=sections,
         )
-
-
-def _titles_among(everything: list[DocumentRow]) -> dict[int, str]:
-    return shown_titles(d for d in everything if d.readable)
 
 
 def shown_warnings(doc: DocumentRow, brief: bool) -> list[str]:

@@ -24,7 +24,7 @@ import math
 import re
 
 from indexer.store.database import Store
-from indexer.tokens import SENTENCE_END, query_terms
+from indexer.tokens import POSSESSIVE, SENTENCE_END, query_terms
 
 POINTED = 3  # a question points to the documents matched nearly as well as the best (CLOSE), when
 CLOSE = 0.8  # there are at most POINTED of them and they are fewer than half the folder's
@@ -33,7 +33,6 @@ MIN_WORDS = 2  # a question without names points with this many words of a descr
 MIN_NAME = 3  # a name this long or longer that no document holds is worth saying so
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 _TOKEN = re.compile(r"\S+")
-_POSSESSIVE = re.compile(r"['’]s$", re.I)
 
 
 def _words(text: str) -> set[str]:
@@ -48,7 +47,7 @@ def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
     out: list[tuple[str, str, frozenset[str]]] = []
     starts = bool(SENTENCE_END.search(query))
     for token in _TOKEN.findall(query):
-        word = _POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
+        word = POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
         parts = frozenset(p for p in _words(word) if "_" not in p)  # "10-K" is 10 and k, as in titles
         capitals = sum(c.isupper() for c in word)
         mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from indexer.store import lexical
 from indexer.store.database import ParagraphRow, Store
-from indexer.tokens import SENTENCE_END, query_terms
+from indexer.tokens import POSSESSIVE, SENTENCE_END, query_terms
 
 NAMED_SHARE = 0.6  # the query's words make up at least this share of the title's
 # A statement's name makes up at least this share of its title's words from the name on
@@ -80,7 +80,6 @@ _ADJUSTED = frozenset({"adjusted", "non-gaap", "core", "organic"})  # a measure 
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _RUN = re.compile(r"\w+(?:[-'’]\w+)*")  # a word as written: "off-balance" is one, not "balance"
 _JOINED = re.compile(r"[-'’]")
-_POSSESSIVE = re.compile(r"['’]s$")
 _SENTENCE_BREAK = re.compile(r"(?<=[.?!;:])\s+")
 _Key = tuple[int, int]
 _Phrasing = list[frozenset[str]]  # each word of a query as the stems it may be indexed as
@@ -128,7 +127,7 @@ class SectionNames:
         goes beyond a title asks for something else."""
         if not SENTENCE_END.search(query):
             return []
-        sentences = [[_POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)]
+        sentences = [[POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)]
         sayings = [(_RUN.findall(name), (g,), False) for g, group in enumerate(SAME_NAMES) for name in group] + [
             (_RUN.findall(measure), groups, True) for measures, groups in READ_FROM for measure in measures
         ]

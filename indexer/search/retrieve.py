@@ -11,7 +11,7 @@ lowest-ranked hits go. Costs are estimates of the rendered text
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from indexer.errors import InvalidArgument
@@ -81,15 +81,15 @@ class Retriever:
 
     def answer(
         self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int,
-        titles: Mapping[int, str] | None = None,
+        titles: Callable[[], Mapping[int, str]] | None = None,
     ) -> RetrieveResult:
-        """`query` cleaned (`clean_query`), `doc_ids` checked by the caller. `titles`: each
+        """`query` cleaned (`clean_query`), `doc_ids` checked by the caller. `titles`: gives each
         document's title as the map shows it; when the search spans several documents, the
         first result from each says which document it is in (paths start at a section)."""
         found = self.search.search(query, top_k, doc_ids)
         groups = self._windows(found.hits, before, after)
         if titles is not None and (doc_ids is None or len(doc_ids) > 1):
-            _name_documents(groups, titles)
+            _name_documents(groups, titles())
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
         available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
         # While even the least share does not fit, the lowest-ranked hits go (and, for a lone
@@ -187,7 +187,7 @@ class Retriever:
                     if p.doc_id not in paths:
                         paths[p.doc_id] = section_paths(self.store.sections(p.doc_id))
                     path = paths[p.doc_id].get(p.sec_id, [])
-                    seen[key] = _Entry(p, path, RESULT_LINE_TOKENS + count_tokens(shown_path(path)), p.n_tokens)
+                    seen[key] = _Entry(p, path, _line_tokens(path), p.n_tokens)
                     group.append(seen[key])
                 if p.para_idx == row.para_idx and seen[key].rank is None:
                     seen[key].rank, seen[key].score = rank, round(hit.score, 5)
@@ -207,7 +207,12 @@ def _name_documents(groups: list[list[_Entry]], titles: Mapping[int, str]) -> No
         if e.row.doc_id not in named and e.row.doc_id in titles:
             named.add(e.row.doc_id)
             e.document = titles[e.row.doc_id]
-            e.line = RESULT_LINE_TOKENS + count_tokens(shown_path(e.path, e.document))
+            e.line = _line_tokens(e.path, e.document)
+
+
+def _line_tokens(path: list[str], document: str | None = None) -> int:
+    """What a result's header line costs, its section path (and document) included."""
+    return RESULT_LINE_TOKENS + count_tokens(shown_path(path, document))
 
 
 def _retrieved(e: _Entry, doc_version: int) -> RetrievedParagraph:
