@@ -30,7 +30,9 @@ def index_passages(index: Path, with_context: bool | None = None) -> list[Any]:
         passages: list[Any] = []
         for doc in store.documents():
             paths = section_paths(store.sections(doc.doc_id))
-            passages.extend(vector_ids(doc.doc_id, store.document_paragraphs(doc.doc_id), paths, with_context)[1].values())
+            passages.extend(
+                vector_ids(doc.doc_id, store.document_paragraphs(doc.doc_id), paths, with_context)[1].values()
+            )
         return passages
     finally:
         store.close()

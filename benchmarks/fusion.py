@@ -56,7 +56,9 @@ def sweep(name: str, bench: Path, work: Path) -> list[str]:
 
 def sweep_scope(corpus: Corpus, work: Path, scope: str) -> str:
     config = LibraryConfig(
-        roots=[corpus.folder], data_dir=work / f"{corpus.name.lower()}-ctx1", models_dir=MODELS_DIR,
+        roots=[corpus.folder],
+        data_dir=work / f"{corpus.name.lower()}-ctx1",
+        models_dir=MODELS_DIR,
         parse_cache_dir=work / "parse-cache",
     )
     outcomes: dict[str, list[Outcome]] = {variant: [] for variant in VARIANTS}
@@ -91,7 +93,9 @@ def main() -> None:
     parser.add_argument("--sets", default="qasper,syllabusqa")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "fusion.md")
     args = parser.parse_args()
-    parts = [table for name in args.sets.split(",") if name.strip() for table in sweep(name.strip(), args.bench, args.work)]
+    parts = [
+        table for name in args.sets.split(",") if name.strip() for table in sweep(name.strip(), args.bench, args.work)
+    ]
     text = (
         "# Fusion variants\n\nBy `benchmarks/fusion.py` on the indexes of a `retrieval.py --work` run; "
         "top 10 hit paragraphs, no reading step; percentages of questions.\n\n" + "\n\n".join(parts) + "\n"

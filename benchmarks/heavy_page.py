@@ -77,8 +77,12 @@ def run_arm(path: Path, limit: int) -> tuple[float, float, int]:
 def _commit() -> str:
     import subprocess
 
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True
+    )
     return f"{head or 'unknown'}{' with uncommitted changes' if dirty.stdout.strip() else ''}"
 
 
@@ -97,8 +101,10 @@ def main() -> None:
                 arms[name].append(run_arm(pdf, limit))
                 print(f"run {run + 1}: {name}: {arms[name][-1]}", flush=True)
         size_mb = pdf.stat().st_size / 1e6
-    medians = {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[0][2])
-               for name, runs in arms.items()}
+    medians = {
+        name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[0][2])
+        for name, runs in arms.items()
+    }
     (before_s, before_mb, _), (after_s, after_mb, _) = medians.values()
     lines = [
         f"One page of {args.paths:,} vector strokes between two pages of text ({size_mb:.1f} MB), parsed cold "

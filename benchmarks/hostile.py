@@ -93,7 +93,11 @@ def make_hostile_folder(folder: Path) -> socket.socket:
     (folder / "one-bad-byte.md").write_bytes("# Crème\n\nLa crème brûlée est servie tiède. ".encode() + b"\xff\n")
     # Long words: a 1 MB word in a paragraph; a giant table row; 20,000 headings.
     write(folder, "long-word.md", "# Word\n\nBefore the word. " + "x" * MB + " after the word zebrafinch.\n")
-    write(folder, "giant-row.md", "# Data\n\n| id | values |\n|---|---|\n| 1 | " + ",".join(map(str, range(60_000))) + " |\n")
+    write(
+        folder,
+        "giant-row.md",
+        "# Data\n\n| id | values |\n|---|---|\n| 1 | " + ",".join(map(str, range(60_000))) + " |\n",
+    )
     write(folder, "headings.md", "# Many\n\n" + "".join(f"## Heading {i}\n\nline {i}\n\n" for i in range(20_000)))
     write(folder, "only-headings.md", "# Outline\n\n## First part\n\n## Second part\n\n### Detail\n")
     # Over the size limit; a text file large enough to be parsed in the confined child.
@@ -127,7 +131,9 @@ def measure(folder: Path, max_file_mb: float) -> dict:
 
     with tempfile.TemporaryDirectory() as data:
         config = LibraryConfig(
-            roots=[folder], data_dir=Path(data) / "index", models_dir=Path(data) / "models",
+            roots=[folder],
+            data_dir=Path(data) / "index",
+            models_dir=Path(data) / "models",
             max_file_bytes=int(max_file_mb * MB),
         )
         with Library(config) as library:
@@ -161,10 +167,16 @@ def main() -> None:
         sock = make_hostile_folder(hostile)
         make_worst_file(worst)
         try:
-            for name, folder, limit in (("hostile folder (24 entries)", hostile, 6), ("worst single file (45 MB Markdown)", worst, 100)):
+            for name, folder, limit in (
+                ("hostile folder (24 entries)", hostile, 6),
+                ("worst single file (45 MB Markdown)", worst, 100),
+            ):
                 out = subprocess.run(
                     [sys.executable, "-m", "benchmarks.hostile", "--measure", str(folder), str(limit)],
-                    cwd=REPO, capture_output=True, text=True, check=True,
+                    cwd=REPO,
+                    capture_output=True,
+                    text=True,
+                    check=True,
                 )
                 result = json.loads(out.stdout.strip().splitlines()[-1])
                 rows.append((name, result))

@@ -45,7 +45,9 @@ def main() -> None:
     root = args.bench / "mmlongbench"
     questions = [q for q in json.loads((root / "questions.json").read_text()) if _sources(q)]
     config = LibraryConfig(
-        roots=[root / "pdfs"], data_dir=args.work / "index", models_dir=args.work / "models",
+        roots=[root / "pdfs"],
+        data_dir=args.work / "index",
+        models_dir=args.work / "models",
         parse_cache_dir=args.parse_cache,
     )
     with Library(config) as library:
@@ -90,7 +92,9 @@ def ask(library: Library, ids: dict[str, int], question: dict) -> dict:
         tokens += sum(i.tokens for i in answer.images)
     return {
         "sources": _sources(question),
-        "hit_page": bool(gold & hit_pages), "image_page": bool(gold & image_pages), "image_tokens": tokens,
+        "hit_page": bool(gold & hit_pages),
+        "image_page": bool(gold & image_pages),
+        "image_tokens": tokens,
     }
 
 

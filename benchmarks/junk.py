@@ -64,20 +64,22 @@ def generated_junk(rng: random.Random) -> dict[str, list[str]]:
     letters = "abcdefghijklmnopqrstuvwxyz"
     return {
         "random letters in words": [
-            " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, 10))) for _ in range(50)) for _ in range(200)
+            " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, 10))) for _ in range(50))
+            for _ in range(200)
         ],
         "base64": [base64.b64encode(rng.randbytes(600)).decode() for _ in range(200)],
         "base64, wrapped at 76": [
             "\n".join(base64.b64encode(rng.randbytes(57)).decode() for _ in range(8)) for _ in range(200)
         ],
         "hex dump": [
-            "\n".join(
-                f"{i * 16:08x}  " + " ".join(f"{b:02x}" for b in rng.randbytes(16)) for i in range(8)
-            ) for _ in range(200)
+            "\n".join(f"{i * 16:08x}  " + " ".join(f"{b:02x}" for b in rng.randbytes(16)) for i in range(8))
+            for _ in range(200)
         ],
         "minified code": [
-            "function(a,b){var c=a.map(function(d){return d*b+" + str(i) + "});return c.filter(function(e){return e>0})};"
-            * 12 for i in range(200)
+            "function(a,b){var c=a.map(function(d){return d*b+"
+            + str(i)
+            + "});return c.filter(function(e){return e>0})};" * 12
+            for i in range(200)
         ],
         "binary as text": [rng.randbytes(400).decode("latin-1") for _ in range(200)],
     }
@@ -92,9 +94,15 @@ def main() -> None:
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="deepread-junk-"))
     mineru = DocumentParser(
-        MineruOptions(cache_dir=args.parse_cache or scratch / "cache", home=scratch / "mineru", work_dir=scratch / "tmp")
+        MineruOptions(
+            cache_dir=args.parse_cache or scratch / "cache", home=scratch / "mineru", work_dir=scratch / "tmp"
+        )
     )
-    lines = [f"\n## {date.today()}\n", "| real paragraphs | checked (≥ 160 characters) | junk (false positives) |", "|---|---|---|"]
+    lines = [
+        f"\n## {date.today()}\n",
+        "| real paragraphs | checked (≥ 160 characters) | junk (false positives) |",
+        "|---|---|---|",
+    ]
     positives: list[str] = []
     lowest: tuple[float, str] = (1.0, "")
     for name, paragraphs in real_paragraphs(args.bench, mineru, args.pdfs).items():

@@ -83,13 +83,21 @@ def main() -> None:
     restart = statistics.median(restarts)
     rows = [
         (f"cold index of {args.files} files (baseline)", f"{cold:.1f} s"),
-        (f"restart on the unchanged folder, median of {args.restarts}", f"{restart:.2f} s ({restart / cold:.3f}× cold)"),
+        (
+            f"restart on the unchanged folder, median of {args.restarts}",
+            f"{restart:.2f} s ({restart / cold:.3f}× cold)",
+        ),
         (f"save → searchable (debounce 0.3 s), median of {args.saves}", f"{statistics.median(latencies):.2f} s"),
         ("save → searchable, worst", f"{max(latencies):.2f} s"),
     ]
     table = "\n".join(
-        [f"Live folder ({date.today()}, 2-core machine)", "", "| measure | value |", "|---|---|",
-         *(f"| {k} | {v} |" for k, v in rows)]
+        [
+            f"Live folder ({date.today()}, 2-core machine)",
+            "",
+            "| measure | value |",
+            "|---|---|",
+            *(f"| {k} | {v} |" for k, v in rows),
+        ]
     )
     print(table)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -97,7 +97,9 @@ def main() -> None:
             f"{busy[0]:.1f} / {busy[1]:.1f} | {busy[0] / quiet[0]:.2f} | {busy[1] / max(quiet[1], 1e-9):.2f} | {busy[2]} |"
         )
     append_result(
-        args.out, "# The parse time limit on a busy machine (`python -m benchmarks.loaded`)\n", "\n" + "\n".join(lines) + "\n"
+        args.out,
+        "# The parse time limit on a busy machine (`python -m benchmarks.loaded`)\n",
+        "\n" + "\n".join(lines) + "\n",
     )
     print("\n".join(lines))
 

@@ -58,8 +58,9 @@ def main() -> None:
     parser.add_argument("--toc", action="append", default=[], help="print this document's TOC (file stem)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "parsing.md")
     parser.add_argument(
-        "--cache", type=Path, help="keep MinerU's parses here (must start empty for cold numbers; "
-        "retrieval.py --work reuses it)"
+        "--cache",
+        type=Path,
+        help="keep MinerU's parses here (must start empty for cold numbers; retrieval.py --work reuses it)",
     )
     args = parser.parse_args()
 
@@ -137,7 +138,9 @@ def _parse(doc_parser: DocumentParser, path: Path) -> FileResult:
         pages=structure.n_pages or 0,
         sections=len(structure.sections),
         paragraphs=len(structure.paragraphs),
-        cited_pages={page for p in structure.paragraphs if p.page is not None for page in range(p.page, p.page_end + 1)},
+        cited_pages={
+            page for p in structure.paragraphs if p.page is not None for page in range(p.page, p.page_end + 1)
+        },
         structure=structure,
     )
 

@@ -57,7 +57,9 @@ def main() -> None:
     read = {"paragraphs": [], "passages": [], "chunks": []}  # word pieces of each vector's text
     for pdf in sorted(args.pdfs.glob("*.pdf"))[: args.docs]:
         data = pdf.read_bytes()
-        structure = build(mineru.parse(pdf, data, hashlib.sha256(data).hexdigest()), fallback_title=title_from_name(pdf))
+        structure = build(
+            mineru.parse(pdf, data, hashlib.sha256(data).hexdigest()), fallback_title=title_from_name(pdf)
+        )
         paths = structure.section_paths()
         paragraphs = structure.paragraphs
         passages = pack(paragraphs, paths, True)
@@ -73,7 +75,11 @@ def main() -> None:
 
     pages = totals["pages"]
     rows = []
-    for name, label in (("paragraphs", "one vector per paragraph"), ("passages", "passages (now)"), ("chunks", "flat chunks 600 words")):
+    for name, label in (
+        ("paragraphs", "one vector per paragraph"),
+        ("passages", "passages (now)"),
+        ("chunks", "flat chunks 600 words"),
+    ):
         counts = read[name]
         seen = sum(min(n, MODEL_PIECES) for n in counts)
         cut = sum(1 for n in counts if n > MODEL_PIECES)

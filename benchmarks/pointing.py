@@ -46,8 +46,10 @@ def main() -> None:
                 titles = [next(d.title for d in docs.values() if d.doc_id == p) for p in pointed]
                 print(f"  {q.text[:100]!r} -> {titles}")
         store.close()
-        print(f"{corpus.name}: {len(corpus.questions)} questions; pointed to their own document {counts['own']}, "
-              f"to others only {counts['wrong']}, to none {counts['none']}")
+        print(
+            f"{corpus.name}: {len(corpus.questions)} questions; pointed to their own document {counts['own']}, "
+            f"to others only {counts['wrong']}, to none {counts['none']}"
+        )
 
 
 if __name__ == "__main__":

@@ -70,11 +70,27 @@ def _servers(work: Path, workers: int) -> Iterator[str]:
         urls = []
         for i in range(workers):
             port = _free_port()
-            started.append(subprocess.Popen(
-                [str(BIN / "mineru-api"), "--host", "127.0.0.1", "--port", str(port), "--tier", "flash",
-                 "--concurrency", "1", "--upload-dir", str(work / f"uploads-{i}")],
-                cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            ))
+            started.append(
+                subprocess.Popen(
+                    [
+                        str(BIN / "mineru-api"),
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(port),
+                        "--tier",
+                        "flash",
+                        "--concurrency",
+                        "1",
+                        "--upload-dir",
+                        str(work / f"uploads-{i}"),
+                    ],
+                    cwd=work,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
             urls.append(f"http://127.0.0.1:{port}")
             _wait(urls[-1], started[-1])
         if workers == 1:
@@ -82,10 +98,24 @@ def _servers(work: Path, workers: int) -> Iterator[str]:
             return
         port = _free_port()
         upstreams = [arg for url in urls for arg in ("--upstream-url", url)]
-        started.append(subprocess.Popen(
-            [str(BIN / "mineru-router"), "--host", "127.0.0.1", "--port", str(port), "--local-gpus", "none", *upstreams],
-            cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        started.append(
+            subprocess.Popen(
+                [
+                    str(BIN / "mineru-router"),
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--local-gpus",
+                    "none",
+                    *upstreams,
+                ],
+                cwd=work,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         _wait(f"http://127.0.0.1:{port}", started[-1])
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -121,8 +151,11 @@ def main() -> None:
     pdfs = sorted((args.bench / "financebench" / "pdfs").glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.files]
 
     rows = []
-    for label, workers, jobs in (("here (local child)", 0, 2), ("mineru-api, 1 worker", 1, 2),
-                                 ("mineru-router, 2 workers", 2, 4)):
+    for label, workers, jobs in (
+        ("here (local child)", 0, 2),
+        ("mineru-api, 1 worker", 1, 2),
+        ("mineru-router, 2 workers", 2, 4),
+    ):
         with tempfile.TemporaryDirectory(prefix="deepread-remote-") as tmp:
             work = Path(tmp)
             if workers:
@@ -140,11 +173,14 @@ def main() -> None:
         "",
         "| parsed by | files at once | seconds | pages | pages/s | ÷ here | failed |",
         "|---|---|---|---|---|---|---|",
-        *(f"| {label} | {jobs} | {seconds:.1f} | {pages} | {pages / seconds:.1f} | {pages / seconds / base:.2f} | {failed} |"
-          for label, jobs, seconds, pages, failed in rows),
+        *(
+            f"| {label} | {jobs} | {seconds:.1f} | {pages} | {pages / seconds:.1f} | {pages / seconds / base:.2f} | {failed} |"
+            for label, jobs, seconds, pages, failed in rows
+        ),
     ]
-    append_result(args.out, "# Parsing on a MinerU server (`python -m benchmarks.remote`)\n",
-                  "\n" + "\n".join(lines) + "\n")
+    append_result(
+        args.out, "# Parsing on a MinerU server (`python -m benchmarks.remote`)\n", "\n" + "\n".join(lines) + "\n"
+    )
     print("\n".join(lines))
 
 

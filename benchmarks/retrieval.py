@@ -43,19 +43,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for retrieval.md / retrieval.json")
     parser.add_argument("--limit", type=int, default=None, help="max questions per set (evenly spaced subset)")
     parser.add_argument(
-        "--work", type=Path,
+        "--work",
+        type=Path,
         help="keep indexes, MinerU parses and baseline vectors here between runs (default: a temporary folder)",
     )
     parser.add_argument(
-        "--no-context-ablation", default="", metavar="SETS",
+        "--no-context-ablation",
+        default="",
+        metavar="SETS",
         help="comma-separated sets on which the second index (embedded without heading context) is skipped",
     )
     parser.add_argument(
-        "--paragraph-vectors", action="store_true",
+        "--paragraph-vectors",
+        action="store_true",
         help="ablation: one vector per paragraph instead of passages (a kept index is packed again and re-embedded; "
         "use its own --work dir)",
     )
-    parser.add_argument("--reranker", help="also run with this fastembed cross-encoder (e.g. Xenova/ms-marco-MiniLM-L-6-v2)")
+    parser.add_argument(
+        "--reranker", help="also run with this fastembed cross-encoder (e.g. Xenova/ms-marco-MiniLM-L-6-v2)"
+    )
     parser.add_argument("--reranker-path", type=Path, help="local folder with the cross-encoder's ONNX and tokenizer")
     return parser.parse_args(argv)
 

@@ -70,9 +70,7 @@ def summarize(outcomes: list[Outcome], with_recall: bool) -> dict[str, float]:
         scores[f"sec@{k}"] = statistics.fmean(any(within(r, k) for r in o.section) for o in outcomes)
     if with_recall:
         for k in KS:
-            scores[f"recall@{k}"] = statistics.fmean(
-                statistics.fmean(within(r, k) for r in o.unit) for o in outcomes
-            )
+            scores[f"recall@{k}"] = statistics.fmean(statistics.fmean(within(r, k) for r in o.unit) for o in outcomes)
     scores[WORDS] = statistics.fmean(sum(o.words[:5]) for o in outcomes)
     for k in DOC_KS:
         scores[f"doc@{k}"] = statistics.fmean(within(o.doc, k) for o in outcomes)
@@ -120,9 +118,13 @@ def equal_reading(reader: list[Outcome], baseline: list[Outcome]) -> EqualReadin
         passages.append(n)
     summary = summarize(reader, False), summarize(baseline, False)
     return EqualReading(
-        baseline_hit5=summary[1]["hit@5"], baseline_words=summary[1][WORDS],
-        read_hit5=summary[0]["hit@5"], read_words=summary[0][WORDS],
-        hit=statistics.fmean(hits), words=statistics.fmean(words), passages=statistics.fmean(passages),
+        baseline_hit5=summary[1]["hit@5"],
+        baseline_words=summary[1][WORDS],
+        read_hit5=summary[0]["hit@5"],
+        read_words=summary[0][WORDS],
+        hit=statistics.fmean(hits),
+        words=statistics.fmean(words),
+        passages=statistics.fmean(passages),
     )
 
 

@@ -143,7 +143,9 @@ def row_pages(row: ParagraphRow) -> range:
 Page = tuple[int | None, str]  # (1-based page or None for text files, text)
 
 
-def word_windows(pages: list[Page], size: int = CHUNK_WORDS, step: int = CHUNK_STEP) -> list[tuple[str, frozenset[int]]]:
+def word_windows(
+    pages: list[Page], size: int = CHUNK_WORDS, step: int = CHUNK_STEP
+) -> list[tuple[str, frozenset[int]]]:
     """Overlapping windows of whitespace words with the pages they span; the last one ends at the text's end."""
     words = [(word, page) for page, text in pages for word in text.split()]
     if not words:
@@ -216,7 +218,9 @@ class ChunkRanker:
 
     def unit(self, i: int) -> Unit:
         """A chunk is its own section."""
-        return Unit(self.bags[i], self.bags[i], len(self.texts[i].split()), self.pages[i], self.pages[i], str(self.docs[i]))
+        return Unit(
+            self.bags[i], self.bags[i], len(self.texts[i].split()), self.pages[i], self.pages[i], str(self.docs[i])
+        )
 
     def units_of(self, doc: str) -> Iterable[Unit]:
         return (self.unit(i) for i in np.flatnonzero(self.docs == doc))

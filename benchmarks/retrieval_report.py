@@ -68,15 +68,25 @@ def equal_reading_table(report: CorpusReport) -> str:
     rows = [
         [
             f"{run.scope}, {run.subset} ({len(run.outcomes)})",
-            f"{100 * e.baseline_hit5:.1f}", f"{e.baseline_words:.0f}",
-            f"{100 * e.read_hit5:.1f}", f"{e.read_words:.0f}",
-            f"**{100 * e.hit:.1f}**", f"{e.words:.0f}", f"{e.passages:.1f}",
+            f"{100 * e.baseline_hit5:.1f}",
+            f"{e.baseline_words:.0f}",
+            f"{100 * e.read_hit5:.1f}",
+            f"{e.read_words:.0f}",
+            f"**{100 * e.hit:.1f}**",
+            f"{e.words:.0f}",
+            f"{e.passages:.1f}",
         ]
         for run, e in equal_readings(report)
     ]
     header = [
-        "scope, questions", "flat chunks hit@5", "words", "read hit@5", "words",
-        "read, baseline's words: hit", "words", "passages",
+        "scope, questions",
+        "flat chunks hit@5",
+        "words",
+        "read hit@5",
+        "words",
+        "read, baseline's words: hit",
+        "words",
+        "passages",
     ]
     return (
         f"#### {report.corpus.name} — equal reading\n\n"
@@ -89,7 +99,10 @@ def equal_reading_table(report: CorpusReport) -> str:
 def speed_table(report: CorpusReport) -> str:
     index_rows = [
         [
-            s.name, f"{s.seconds:.1f}", f"{s.units} {s.unit_name}", str(s.embedded),
+            s.name,
+            f"{s.seconds:.1f}",
+            f"{s.units} {s.unit_name}",
+            str(s.embedded),
             f"{s.embedded / s.seconds:.1f}" if s.embedded and s.seconds else "–",
             f"{s.pages / s.seconds:.1f}" if s.pages and s.seconds and s.embedded == s.units else "–",
         ]
@@ -149,7 +162,11 @@ def landing_table(report: CorpusReport) -> str:
         docs = [f"{100 * run.scores[f'doc@{k}']:.1f}" if run.scope != "single" else "" for k in DOC_KS]
         reads = [f"{100 * run.scores[f'page@{w}w']:.1f}" for w in READ_WORDS]
         rows.append([f"{run.config} [{run.scope}]", *docs, *reads])
-    header = ["configuration [scope]", *(f"own file@{k}" for k in DOC_KS), *(f"page in {w:,} words" for w in READ_WORDS)]
+    header = [
+        "configuration [scope]",
+        *(f"own file@{k}" for k in DOC_KS),
+        *(f"page in {w:,} words" for w in READ_WORDS),
+    ]
     return f"#### {report.corpus.name} — landing and reading\n\n" + markdown_table(header, rows)
 
 
@@ -236,15 +253,15 @@ def plot(reports: list[CorpusReport], path: Path) -> None:
     fig, axes = plt.subplots(1, len(reports), figsize=(max(9.0, 4.2 * len(reports)), 4.6), squeeze=False)
     for ax, report in zip(axes[0], reports, strict=True):
         for config, color in zip(PLOTTED, ("tab:blue", "tab:green", "tab:gray"), strict=True):
-            run = next(
-                (r for r in report.runs if r.config == config and r.scope == "single" and r.subset == ALL), None
-            )
+            run = next((r for r in report.runs if r.config == config and r.scope == "single" and r.subset == ALL), None)
             if run is None:
                 continue
             label = "flat chunks" if config == BASELINE else config.replace("hybrid + heading ctx", "deepread")
             ax.plot(KS, [100 * run.scores[f"hit@{k}"] for k in KS], "o-", color=color, label=f"{label}: hit@k")
             if config != BASELINE:
-                ax.plot(KS, [100 * run.scores[f"sec@{k}"] for k in KS], "s--", color=color, label=f"{label}: section-hit@k")
+                ax.plot(
+                    KS, [100 * run.scores[f"sec@{k}"] for k in KS], "s--", color=color, label=f"{label}: section-hit@k"
+                )
         ax.set_title(f"{report.corpus.name} ({len(report.corpus.questions)} q.)")
         ax.set_xlabel("k")
         ax.set_xticks(KS)
@@ -259,7 +276,11 @@ def plot(reports: list[CorpusReport], path: Path) -> None:
 
 
 def write_results(
-    reports: list[CorpusReport], out: Path, started: dt.datetime, seconds: float, loads: tuple[float, float],
+    reports: list[CorpusReport],
+    out: Path,
+    started: dt.datetime,
+    seconds: float,
+    loads: tuple[float, float],
     version: str,
 ) -> str:
     """Tables, numbers and plot of the sets done so far (rewritten after each set: a long run keeps its work)."""

@@ -117,9 +117,11 @@ def evaluate(ranker: Ranker, corpus: Corpus, config: str) -> list[Run]:
             chosen = [outcomes[i] for i in members]
             runs.append(Run(config, scope, subset, summarize(chosen, corpus.with_recall), latencies, chosen))
         first = runs[-len(subsets(corpus))].scores  # all questions
-        log(f"  {corpus.name} {config} [{scope}]: hit@5 {first['hit@5']:.3f}, own file@1 {first['doc@1']:.3f}, "
+        log(
+            f"  {corpus.name} {config} [{scope}]: hit@5 {first['hit@5']:.3f}, own file@1 {first['doc@1']:.3f}, "
             f"@10 {first['doc@10']:.3f}, page in 300/1,000/3,000 words {first['page@300w']:.3f}/"
-            f"{first['page@1000w']:.3f}/{first['page@3000w']:.3f}")
+            f"{first['page@1000w']:.3f}/{first['page@3000w']:.3f}"
+        )
     return runs
 
 
@@ -164,9 +166,14 @@ def run_library(
     for context in (True, False) if ablate_context else (True,):
         data_dir = work / f"{corpus.name.lower()}-ctx{int(context)}"
         config = LibraryConfig(
-            roots=[corpus.folder], data_dir=data_dir, models_dir=MODELS_DIR,
-            heading_context=context, search_mode="hybrid", token_budget=100_000,
-            parse_cache_dir=work / "parse-cache", parse_timeout_s=1800,
+            roots=[corpus.folder],
+            data_dir=data_dir,
+            models_dir=MODELS_DIR,
+            heading_context=context,
+            search_mode="hybrid",
+            token_budget=100_000,
+            parse_cache_dir=work / "parse-cache",
+            parse_timeout_s=1800,
         )
         with Library(config) as lib:
             lib.store.forget_file_facts()
@@ -176,7 +183,9 @@ def run_library(
             stats = structure_stats(lib)
             label = "heading ctx" if context else "no ctx"
             report.speeds.append(
-                IndexSpeed(f"library index, {label}", seconds, stats.paragraphs, pages=stats.pages, embedded=done.embedded)
+                IndexSpeed(
+                    f"library index, {label}", seconds, stats.paragraphs, pages=stats.pages, embedded=done.embedded
+                )
             )
             log(f"  {corpus.name}: indexed {stats.paragraphs} paragraphs ({label}) in {seconds:.1f}s")
             if context:

@@ -118,7 +118,9 @@ def load_financebench(bench: Path) -> Corpus:
         pages = frozenset(int(e["evidence_page_num"]) + 1 for e in evidence)
         if pages:
             questions.append(Question(item["financebench_id"], f"{item['doc_name']}.pdf", item["question"], [], pages))
-    return Corpus("FinanceBench", root / "pdfs", questions, len(questions), False, paged=True, scopes=("single", "collection"))
+    return Corpus(
+        "FinanceBench", root / "pdfs", questions, len(questions), False, paged=True, scopes=("single", "collection")
+    )
 
 
 TEXT_EVIDENCE = "text-evidence questions"
@@ -137,7 +139,9 @@ def load_mmlongbench(bench: Path) -> Corpus:
         if pages:
             subsets = (TEXT_EVIDENCE,) if "Pure-text" in item["evidence_sources"] else ()
             questions.append(Question(f"mmlb-{n}", item["doc_id"], item["question"], [], pages, subsets))
-    return Corpus("MMLongBench", root / "pdfs", questions, len(questions), False, paged=True, scopes=("single", "collection"))
+    return Corpus(
+        "MMLongBench", root / "pdfs", questions, len(questions), False, paged=True, scopes=("single", "collection")
+    )
 
 
 def spread(items: Sequence[Question], limit: int | None) -> list[Question]:

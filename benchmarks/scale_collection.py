@@ -103,7 +103,9 @@ def _grow(library: Library, material: Material, size: int, args: argparse.Namesp
 def _commit(library: Library, material: Material, ks: list[int], args: argparse.Namespace) -> None:
     """A batch of synthetic documents, committed as parsed files are, with their vectors given."""
     built = [_document(k, material, args) for k in ks]
-    documents = [(f"synthetic/f{k // args.folder_docs:03d}/doc-{k:05d}.md", structure) for k, (structure, _) in zip(ks, built)]
+    documents = [
+        (f"synthetic/f{k // args.folder_docs:03d}/doc-{k:05d}.md", structure) for k, (structure, _) in zip(ks, built)
+    ]
     library.indexer.add_structures(library.config.roots[0], documents, np.concatenate([v for _, v in built]))
 
 

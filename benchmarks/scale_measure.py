@@ -164,8 +164,11 @@ def _breakdown(library: Library, queries: list[str], scope: str) -> dict[str, fl
                 spent[label].append(0.0)
             totals.append(_retrieve_ms(library, query, scoping))
     rest = [t - sum(spent[label][i] for label in PARTS) for i, t in enumerate(totals)]
-    return {**{label: statistics.median(v) for label, v in spent.items()}, "rest": statistics.median(rest),
-            "total": statistics.median(totals)}
+    return {
+        **{label: statistics.median(v) for label, v in spent.items()},
+        "rest": statistics.median(rest),
+        "total": statistics.median(totals),
+    }
 
 
 @contextmanager
@@ -201,7 +204,11 @@ def _build_row(library: Library, size: int, build_s: float, n_added: int, first_
     copy_mb = sum(f.stat().st_size for f in data.glob("vectors.sqlite3*")) / 1e6
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return [
-        f"{size:,}", f"{len(library.store.documents()):,}",
+        f"{size:,}",
+        f"{len(library.store.documents()):,}",
         f"{n_added:,} in {build_s:.0f} s ({n_added / build_s:.0f}/s)",
-        f"{sqlite_mb:.0f} / {chroma_mb:.0f} / {copy_mb:.0f} MB", f"{first_ms:.0f} ms", f"{peak_mb:.0f} MB", f"{os.getloadavg()[0]:.1f}",
+        f"{sqlite_mb:.0f} / {chroma_mb:.0f} / {copy_mb:.0f} MB",
+        f"{first_ms:.0f} ms",
+        f"{peak_mb:.0f} MB",
+        f"{os.getloadavg()[0]:.1f}",
     ]

@@ -23,8 +23,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _toc_report(sizes: list[int], tocs: dict[int, dict[str, Latency]]) -> str:
-    lines = ["", "", "get_toc latency (target p95 ≤ 300 ms at 10,000 documents):", "",
-             "| paragraphs | documents | call | p50 | p95 |", "|---|---|---|---|---|"]
+    lines = [
+        "",
+        "",
+        "get_toc latency (target p95 ≤ 300 ms at 10,000 documents):",
+        "",
+        "| paragraphs | documents | call | p50 | p95 |",
+        "|---|---|---|---|---|",
+    ]
     for size in sizes:
         for label, latency in tocs[size].items():
             lines.append(f"| {size:,} | {size // 100:,} | `{label}` | {latency.p50:.1f} ms | {latency.p95:.1f} ms |")
@@ -33,12 +39,16 @@ def _toc_report(sizes: list[int], tocs: dict[int, dict[str, Latency]]) -> str:
 
 def _startup_report(n_files: int, startup: tuple[float, list[float], int]) -> str:
     first, restarts, peak = startup
-    return "\n".join([
-        "", "", f"Start-up over {n_files:,} unchanged small Markdown files in folders of 100 (target ≤ 5 s): "
-        f"first index {first:.0f} s; restart (open the index + reconcile, every file unchanged) median "
-        f"{statistics.median(restarts):.1f} s over {len(restarts)} (all: {', '.join(f'{r:.1f}' for r in restarts)} s); "
-        f"peak RSS of the whole run {peak:,} MB.",
-    ])
+    return "\n".join(
+        [
+            "",
+            "",
+            f"Start-up over {n_files:,} unchanged small Markdown files in folders of 100 (target ≤ 5 s): "
+            f"first index {first:.0f} s; restart (open the index + reconcile, every file unchanged) median "
+            f"{statistics.median(restarts):.1f} s over {len(restarts)} (all: {', '.join(f'{r:.1f}' for r in restarts)} s); "
+            f"peak RSS of the whole run {peak:,} MB.",
+        ]
+    )
 
 
 def _report(

@@ -68,7 +68,10 @@ def main() -> None:
         make_folder(folder, args.files)
         writer = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", str(folder), "--data-dir", str(data)],
-            cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         try:
             while not (data / "owner.pid").exists() or (data / "owner.pid").read_text() != str(writer.pid):
@@ -96,7 +99,9 @@ def main() -> None:
                 time.sleep(0.02)
             took_over = time.monotonic() - killed
             (folder / "late.md").write_text("# Late\n\nA kingfisher dives from the alder branch.\n")
-            while not any(r.text.startswith("A kingfisher") for r in reader.retrieve("kingfisher alder", top_k=3).results):
+            while not any(
+                r.text.startswith("A kingfisher") for r in reader.retrieve("kingfisher alder", top_k=3).results
+            ):
                 time.sleep(0.05)
             found = time.monotonic() - killed
             background.stop()
@@ -117,7 +122,9 @@ def main() -> None:
         f"After SIGKILL of the writer: the reader writes {took_over:.2f} s later; a file saved after the kill is "
         f"found by `retrieve` {found:.2f} s after it.",
     ]
-    append_result(args.out, "# One index, two processes (`python -m benchmarks.shared_index`)\n", "\n" + "\n".join(lines) + "\n")
+    append_result(
+        args.out, "# One index, two processes (`python -m benchmarks.shared_index`)\n", "\n" + "\n".join(lines) + "\n"
+    )
     print("\n".join(lines))
 
 

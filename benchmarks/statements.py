@@ -31,7 +31,9 @@ STATEMENTS = {
     "income statement": re.compile(
         r"\bstatements? of (?:consolidated )?(?:income|operations|earnings)\b|\bincome statements?\b", re.I
     ),
-    "balance sheet": re.compile(r"\bbalance sheets?\b|\bstatements? of (?:consolidated )?financial (?:position|condition)\b", re.I),
+    "balance sheet": re.compile(
+        r"\bbalance sheets?\b|\bstatements? of (?:consolidated )?financial (?:position|condition)\b", re.I
+    ),
 }
 QUERIES = {
     "income statement": ["income statement", "consolidated statements of operations revenue net income"],
@@ -50,7 +52,9 @@ def main() -> None:
     parser.add_argument("--parse-cache", type=Path, default=None)
     parser.add_argument("--work", type=Path, default=None, help="keep the index here (default: a temporary folder)")
     parser.add_argument(
-        "--index", type=Path, default=None,
+        "--index",
+        type=Path,
+        default=None,
         help="score an index already built on the --pdfs folder itself (e.g. benchmarks.retrieval's "
         "financebench-ctx1 in its --work dir) instead of building one",
     )
@@ -68,8 +72,11 @@ def main() -> None:
             if not (folder / pdf.name).exists():
                 shutil.copyfile(pdf, folder / pdf.name)
     config = LibraryConfig(
-        roots=[folder], data_dir=data_dir, models_dir=work / "models",
-        parse_cache_dir=args.parse_cache or work / "parse-cache", token_budget=100_000,
+        roots=[folder],
+        data_dir=data_dir,
+        models_dir=work / "models",
+        parse_cache_dir=args.parse_cache or work / "parse-cache",
+        token_budget=100_000,
     )
     hits = {(kind, q, k): 0 for kind, qs in QUERIES.items() for q in qs for k in KS}
     asked = {kind: 0 for kind in QUERIES}

@@ -36,7 +36,9 @@ ITEM_RE = re.compile(r"\bitem\s*(\d{1,2}[abc]?)\b", re.I)
 TITLE_ITEM_RE = re.compile(r"^\W*item\s*(\d{1,2}[abc]?)\b", re.I)
 STATEMENTS = {
     "income": re.compile(r"statements?\s+of\s+(consolidated\s+)?(comprehensive\s+)?(income|operations|earnings)", re.I),
-    "balance": re.compile(r"balance\s+sheets?|statements?\s+of\s+(consolidated\s+)?financial\s+(position|condition)", re.I),
+    "balance": re.compile(
+        r"balance\s+sheets?|statements?\s+of\s+(consolidated\s+)?financial\s+(position|condition)", re.I
+    ),
     "cash flows": re.compile(r"statements?\s+of\s+(consolidated\s+)?cash\s+flows?", re.I),
 }
 
@@ -58,7 +60,9 @@ def printed_items(structure: DocumentStructure, max_page: int = 12) -> set[str]:
 
 def check(structure: DocumentStructure) -> dict:
     items = printed_items(structure)
-    item_sections = [(TITLE_ITEM_RE.match(s.title).group(1).upper(), s) for s in structure.sections if TITLE_ITEM_RE.match(s.title)]
+    item_sections = [
+        (TITLE_ITEM_RE.match(s.title).group(1).upper(), s) for s in structure.sections if TITLE_ITEM_RE.match(s.title)
+    ]
     depth = Counter(s.level for _, s in item_sections).most_common(1)[0][0] if item_sections else None
     by_id = {s.sec_id: s for s in structure.sections}
     at_depth = {label for label, s in item_sections if s.level == depth}

@@ -49,7 +49,9 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=12)
     parser.add_argument("--parse-cache", type=Path, default=None, help="a warm MinerU parse cache (else: cold parse)")
     parser.add_argument("--label", default="now")
-    parser.add_argument("--parse-alone", action="store_true", help="time the cold parse alone first (same-run baseline)")
+    parser.add_argument(
+        "--parse-alone", action="store_true", help="time the cold parse alone first (same-run baseline)"
+    )
     parser.add_argument("--flat-baseline", action="store_true", help="time the flat-chunk baseline's full index after")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "throughput.md")
     args = parser.parse_args()
@@ -71,14 +73,20 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if parse_alone is not None:
-        print(f"parse alone: {parse_alone:.1f} s; all readable: {row['readable']:.1f} s = {row['readable'] / parse_alone:.2f}x")
+        print(
+            f"parse alone: {parse_alone:.1f} s; all readable: {row['readable']:.1f} s = {row['readable'] / parse_alone:.2f}x"
+        )
     line = (
         f"| {args.label} | {'warm' if args.parse_cache else 'cold'} | {row['files']} | {row['pages']:,} | "
         f"{row['paragraphs']:,} ({row['vectors']:,} vectors) | {row['first']:.1f} | {row['readable']:.1f} | {row['embedded']:.1f} | "
         f"{row['pages'] / row['readable']:.1f} | {row['pages'] / row['embedded']:.1f} | {row['embed_alone']:.1f} | "
         f"{row['embedded'] / row['embed_alone']:.2f} | "
         + (f"{parse_alone:.1f} | {row['readable'] / parse_alone:.2f} | " if parse_alone else "– | – | ")
-        + (f"{flat[1]:.1f} ({flat[0]:,} chunks; complete ÷ flat {row['embedded'] / flat[1]:.2f}) | " if flat else "– | ")
+        + (
+            f"{flat[1]:.1f} ({flat[0]:,} chunks; complete ÷ flat {row['embedded'] / flat[1]:.2f}) | "
+            if flat
+            else "– | "
+        )
         + f"{row['rss_mb']:,.0f} |"
     )
     print(line)
@@ -99,7 +107,9 @@ def main() -> None:
 
 def parse_only(folder: Path, scratch: Path) -> float:
     """Seconds to parse every file of `folder` cold, `LANES` at a time, and nothing else."""
-    parser = DocumentParser(MineruOptions(cache_dir=scratch / "cache", home=scratch / "mineru", work_dir=scratch / "tmp"))
+    parser = DocumentParser(
+        MineruOptions(cache_dir=scratch / "cache", home=scratch / "mineru", work_dir=scratch / "tmp")
+    )
 
     def parse(path: Path) -> None:
         data = path.read_bytes()
@@ -146,9 +156,14 @@ def measure(library: Library, n_files: int) -> dict[str, float]:
     library.embedder.embed(texts)
     alone = time.perf_counter() - began
     return {
-        "files": len(docs), "pages": sum(d.n_pages or 0 for d in docs), "paragraphs": sum(d.n_paras for d in docs),
+        "files": len(docs),
+        "pages": sum(d.n_pages or 0 for d in docs),
+        "paragraphs": sum(d.n_paras for d in docs),
         "vectors": len(texts),
-        "first": first or embedded, "readable": readable or embedded, "embedded": embedded, "embed_alone": alone,
+        "first": first or embedded,
+        "readable": readable or embedded,
+        "embedded": embedded,
+        "embed_alone": alone,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -166,7 +181,9 @@ def _embedded_texts(library: Library, docs: list) -> list[str]:  # noqa: ANN001 
         paths: dict[int, list[str]] = {}
         rows = []
         for s in library.store.sections(d.doc_id):  # typed rows now, sqlite3.Row before
-            sec_id, parent, title = (s.sec_id, s.parent, s.title) if hasattr(s, "sec_id") else (s["sec_id"], s["parent"], s["title"])
+            sec_id, parent, title = (
+                (s.sec_id, s.parent, s.title) if hasattr(s, "sec_id") else (s["sec_id"], s["parent"], s["title"])
+            )
             paths[sec_id] = [*(paths.get(parent, []) if parent is not None else []), title]
             rows.extend(library.store.paragraphs(d.doc_id, sec_id, 0, 10**9))
         if vector_ids is not None:

@@ -61,7 +61,12 @@ BANNER = re.compile(
     r"^\W*(news|press) release\W*$|^\W*exhibit\s+\d+(\.\d+)?\W*$",
     re.I,
 )
-KINDS = {"10K": r"\b10-K\b", "10Q": r"\b10-Q\b", "8K": r"\b8-K\b", "EARNINGS": r"\bresults?\b|\bearnings\b|\breports?\b"}
+KINDS = {
+    "10K": r"\b10-K\b",
+    "10Q": r"\b10-Q\b",
+    "8K": r"\b8-K\b",
+    "EARNINGS": r"\bresults?\b|\bearnings\b|\breports?\b",
+}
 MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 QUARTER = rf"\b({MONTHS})[a-z]*\b|\bq[1-4]\b|\b[1-4]q\b|\bquarter|\b(first|second|third|fourth)\b"
 
@@ -109,9 +114,17 @@ def parsed_entries(parser: DocumentParser, root: Path, files: list[Path], pages:
             structure = build(parser.parse(source, data, digest), fallback_title=title_from_name(path))
         except ParseError:
             continue
-        entries.append(Entry(path, n, structure.title, getattr(structure, "detail", None),
-                             getattr(structure, "named_by_file", structure.title == title_from_name(path)), digest,
-                             path.relative_to(root).as_posix()))
+        entries.append(
+            Entry(
+                path,
+                n,
+                structure.title,
+                getattr(structure, "detail", None),
+                getattr(structure, "named_by_file", structure.title == title_from_name(path)),
+                digest,
+                path.relative_to(root).as_posix(),
+            )
+        )
     return entries
 
 
@@ -204,8 +217,11 @@ def main() -> None:
             for e in entries:
                 mark = "=" if e.named_by_file else "!" if e in banner else " "
                 print(f"{name[:14]} | {e.path.name[:44]:44} | {mark} {shown[e.doc_id]}", flush=True)
-    append_result(args.out, "# Titles from the document, not the file name (`python -m benchmarks.titles`)\n",
-                  "\n" + "\n".join(lines) + "\n")
+    append_result(
+        args.out,
+        "# Titles from the document, not the file name (`python -m benchmarks.titles`)\n",
+        "\n" + "\n".join(lines) + "\n",
+    )
     print("\n".join(lines))
 
 

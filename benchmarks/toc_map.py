@@ -87,7 +87,9 @@ def main() -> None:
                     detail.append(f"| {name} | {pdf.name} | failed: {exc} |")
                     continue
                 doc_id = store.add_document(str(pdf.parent), pdf.name)
-                store.replace_content(doc_id, structure, [f"{doc_id}:{i}" for i in range(len(structure.paragraphs))], {})
+                store.replace_content(
+                    doc_id, structure, [f"{doc_id}:{i}" for i in range(len(structure.paragraphs))], {}
+                )
                 toc = maps.document(store.document(doc_id), None)
                 text = render_toc(toc)
                 n = count_tokens(text)

@@ -185,7 +185,9 @@ class BackgroundIndexer:
                         self._idle.set()
                     if not self._failures:
                         self._wake.wait()
-                    elif not self._wake.wait(self._retry_after) and not (self._pending or self._collect or self._stopping):
+                    elif not self._wake.wait(self._retry_after) and not (
+                        self._pending or self._collect or self._stopping
+                    ):
                         self._failures = False  # quiet for a while: parse again what may pass (once a run)
                         self._idle.clear()
                         return _RETRY
@@ -217,5 +219,9 @@ class BackgroundIndexer:
         if report.indexed or report.failed or report.removed:
             log.info(
                 "%s: %d indexed, %d unchanged, %d failed, %d removed",
-                what, len(report.indexed), len(report.unchanged), len(report.failed), len(report.removed),
+                what,
+                len(report.indexed),
+                len(report.unchanged),
+                len(report.failed),
+                len(report.removed),
             )

@@ -49,6 +49,11 @@ RERANKER_FOLDER = "a local reranker folder"
 # What a process that ran out of address space says, wherever it ran out: Python, C++, the
 # loader mapping a library, a BLAS or a font allocation.
 OUT_OF_MEMORY_SIGNS = (
-    "MemoryError", "bad_alloc", "Cannot allocate memory", "failed to map segment", "Memory allocation",
-    "out of memory", "Unable to load bundled",
+    "MemoryError",
+    "bad_alloc",
+    "Cannot allocate memory",
+    "failed to map segment",
+    "Memory allocation",
+    "out of memory",
+    "Unable to load bundled",
 )

@@ -35,8 +35,14 @@ class Library(OpenIndex):
     # --- get_toc ---------------------------------------------------------------------
 
     def toc(
-        self, doc_id: int | None = None, max_depth: int | None = None, sec_id: int | None = None,
-        after: int | None = None, path: str | None = None, page: int = 1, skipped: bool = False,
+        self,
+        doc_id: int | None = None,
+        max_depth: int | None = None,
+        sec_id: int | None = None,
+        after: int | None = None,
+        path: str | None = None,
+        page: int = 1,
+        skipped: bool = False,
     ) -> Toc:
         """The map: all documents (or those under a folder, `path`), one document, or one
         section's subtree; folded to the token budget.
@@ -53,7 +59,12 @@ class Library(OpenIndex):
             return self._toc(doc_id, max_depth, sec_id, after, path, page)
 
     def _toc(
-        self, doc_id: int | None, max_depth: int | None, sec_id: int | None, after: int | None, path: str | None,
+        self,
+        doc_id: int | None,
+        max_depth: int | None,
+        sec_id: int | None,
+        after: int | None,
+        path: str | None,
         page: int,
     ) -> Toc:
         check_depth(max_depth)
@@ -85,7 +96,9 @@ class Library(OpenIndex):
         if passed := self._skipped_under(folder):
             toc.n_skipped = len(passed)
             example = shorten_path(passed[0], 20)
-            notes.append(f"{len(passed):,} file(s) here are not indexed (e.g. {example}): get_toc(skipped=true) says why.")
+            notes.append(
+                f"{len(passed):,} file(s) here are not indexed (e.g. {example}): get_toc(skipped=true) says why."
+            )
         if notes:
             toc.hint = " ".join([*notes, toc.hint] if toc.hint else notes)
         return toc
@@ -123,7 +136,9 @@ class Library(OpenIndex):
         for root, label in self._labels.items():
             if folder == label or folder.startswith(label + "/"):
                 return self.store.documents_under(root, folder[len(label) + 1 :])
-        return in_folder(self.store.documents(), self.display_path, folder)  # a part of a label ("work" of "work/notes")
+        return in_folder(
+            self.store.documents(), self.display_path, folder
+        )  # a part of a label ("work" of "work/notes")
 
     # --- retrieve --------------------------------------------------------------------
 
@@ -159,20 +174,22 @@ class Library(OpenIndex):
                         raise
                     ignored.append(str(exc).split(" (call get_toc")[0])
             if not readable:  # nothing to search: the first reason says what is valid
-                raise NotFound("none of doc_ids can be searched: " + "; ".join(ignored) + " (call get_toc to list them)")
+                raise NotFound(
+                    "none of doc_ids can be searched: " + "; ".join(ignored) + " (call get_toc to list them)"
+                )
             doc_ids = readable
         folder, docs = self._folder(path)
         if folder is not None and docs is not None:
             under = [d.doc_id for d in docs if d.readable]
             if not under:
                 raise NotReady(
-                    f"no document under {folder}/ is readable yet (call get_toc(path=\"{folder}/\") to see why)"
+                    f'no document under {folder}/ is readable yet (call get_toc(path="{folder}/") to see why)'
                 )
             if doc_ids is not None:
                 outside = sorted(set(doc_ids) - set(under))
                 if outside == sorted(set(doc_ids)):
                     raise InvalidArgument(
-                        f"none of doc_ids is under {folder}/: give ids from get_toc(path=\"{folder}/\"), "
+                        f'none of doc_ids is under {folder}/: give ids from get_toc(path="{folder}/"), '
                         "or omit one of the two"
                     )
                 ignored += [f"doc {d} is not under {folder}/" for d in outside]
@@ -255,10 +272,16 @@ class Library(OpenIndex):
                 raise InvalidArgument(f"document {doc_id} has pages 1–{n_pages} (got {page})")
             rendered = pages.render(page)
         image = PageImage(
-            doc_id=doc_id, page=page, width=rendered.width, height=rendered.height,
-            tokens=image_tokens(rendered.width, rendered.height), data=rendered.data,
+            doc_id=doc_id,
+            page=page,
+            width=rendered.width,
+            height=rendered.height,
+            tokens=image_tokens(rendered.width, rendered.height),
+            data=rendered.data,
         )
-        return PageView(doc_id=doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image)
+        return PageView(
+            doc_id=doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image
+        )
 
     def _open_pages(self, doc: DocumentRow) -> tuple[PdfPages | None, str | None]:
         return open_pdf(Path(doc.root) / doc.relpath, doc.size, doc.mtime_ns, self.display_path(doc))

@@ -263,7 +263,9 @@ class OpenIndex:
         self._retry_at_start = self._retry_at_start and not self.writer
         return self._tracked(lambda record: self.indexer.reconcile(record, patience, retry), progress, wait)
 
-    def sync_paths(self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
+    def sync_paths(
+        self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True
+    ) -> ReconcileReport:
         """Re-index or remove just these paths (file events)."""
         patience = None if wait else SLOW_PARSE_S
         return self._tracked(lambda record: self.indexer.sync_paths(paths, record, patience), progress, wait)
@@ -278,10 +280,7 @@ class OpenIndex:
         machine, a killed parser; a failed document, or a new version whose previous one
         stays), with RETRY_PATIENCE times their time limit: the server calls
         this when it is idle."""
-        due = [
-            d for d in self.store.documents()
-            if d.transient and (d.doc_id, d.content_hash) not in self._retried
-        ]
+        due = [d for d in self.store.documents() if d.transient and (d.doc_id, d.content_hash) not in self._retried]
         self._retried.update((d.doc_id, d.content_hash) for d in due)
         if not due:
             return ReconcileReport()

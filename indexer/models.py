@@ -39,7 +39,9 @@ class Block:
     bbox: list[int] | None = None  # x0, y0, x1, y1 in 0–1000 page units (PDFs), on `page`
     last_page: int | None = None  # where a block that runs over a page break ends (a continued table)
     size: float | None = None  # font size relative to the document's body text (PDF headings), 1.0 = body
-    picture: str | None = None  # a picture the parser kept from an office file (its name in `indexer.answers.pages.StoredPictures`)
+    picture: str | None = (
+        None  # a picture the parser kept from an office file (its name in `indexer.answers.pages.StoredPictures`)
+    )
 
 
 @dataclass
@@ -163,8 +165,9 @@ class FailedDocument(BaseModel):
     path: str
     reason: str
     retry: str | None = Field(
-        None, description="When a failure that may pass (a time limit, a killed parser) is parsed again by itself; "
-        "null when only editing or replacing the file retries it."
+        None,
+        description="When a failure that may pass (a time limit, a killed parser) is parsed again by itself; "
+        "null when only editing or replacing the file retries it.",
     )
 
 
@@ -211,7 +214,8 @@ class RetrievedParagraph(BaseModel):
     bbox: list[int] | None = Field(None, description="x0, y0, x1, y1 on the page, 0–1000 (PDFs).")
     section_path: list[str]
     document: str | None = Field(
-        None, description="The document's title as the map shows it, on the first result from each document "
+        None,
+        description="The document's title as the map shows it, on the first result from each document "
         "when the search spans several.",
     )
     score: float | None = Field(None, description="Fused relevance score; null for neighbours.")
@@ -243,7 +247,9 @@ class PageImage(BaseModel):
     page: int | None = Field(description="1-based; null for a picture of a file without pages (DOCX, XLSX).")
     sec_id: int | None = None
     para_idx: int | None = Field(None, description="The paragraph shown; null for a whole page.")
-    bbox: list[int] | None = Field(None, description="The region, 0–1000 page units; null for a whole page or a kept picture.")
+    bbox: list[int] | None = Field(
+        None, description="The region, 0–1000 page units; null for a whole page or a kept picture."
+    )
     width: int
     height: int
     tokens: int = Field(description="What the image costs a host, about width × height / 750.")

@@ -79,7 +79,9 @@ def bad_arguments(name: str, schema: dict, error: ValidationError) -> str:
             problems.append(f"{field} is required")
         else:
             got = repr(e.get("input"))
-            problems.append(f"{field}: {e['msg'][:1].lower()}{e['msg'][1:]} (got {got[:60]}{'…' if len(got) > 60 else ''})")
+            problems.append(
+                f"{field}: {e['msg'][:1].lower()}{e['msg'][1:]} (got {got[:60]}{'…' if len(got) > 60 else ''})"
+            )
     required = set(schema.get("required", []))
     takes = ", ".join(
         f"{param} ({_kind(spec)}{'' if param in required else ', optional'})"
@@ -130,7 +132,8 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         elif library.catchup is not None and library.catchup.busy and (left := library.vectors_left()) is not None:
             eta = f", ~{left.eta_s:.0f} s left" if left.eta_s is not None else ""
             await ctx.report_progress(
-                library.catchup.embedded, library.catchup.embedded + left.paragraphs,
+                library.catchup.embedded,
+                library.catchup.embedded + left.paragraphs,
                 f"semantic search catching up: {left.paragraphs:,} paragraphs of {left.documents} document(s){eta}",
             )
         try:
@@ -149,7 +152,9 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         if (tokens := count_tokens(text)) > budget:  # the estimates missed: the budget is a promise all the same
             log.warning("answer of %d tokens over the budget of %d; cut", tokens, budget)
             text = clip_to_tokens(text, budget - 30) + "\n[…answer cut to the token budget: ask for less at once]"
-        pictures = [ImageContent(type="image", data=base64.b64encode(i.data).decode(), mime_type=i.mime_type) for i in images]
+        pictures = [
+            ImageContent(type="image", data=base64.b64encode(i.data).decode(), mime_type=i.mime_type) for i in images
+        ]
         return CallToolResult(
             content=[TextContent(type="text", text=text), *pictures],
             structured_content=result.model_dump(mode="json"),
@@ -159,7 +164,7 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         annotations=READ_ONLY,
         description=(
             "The map of the folder: call this first. Without doc_id: every document (`(doc_id) path — title`) "
-            "with its sections; path=\"FOLDER/\" shows only the documents under a folder. With doc_id: that "
+            'with its sections; path="FOLDER/" shows only the documents under a folder. With doc_id: that '
             "document's table of contents; with sec_id too: that section's subtree. Lines read "
             "`[sec_id] Title | N tokens | p.A–B`, indented by depth; tokens are what read_section costs. Branches "
             "that do not fit are folded and marked `+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to "
@@ -178,25 +183,39 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         ] = None,
         max_depth: Annotated[
             int | None,
-            Field(ge=0, le=20, description="Deepest level to list (with sec_id: levels below it); 0 = document lines "
-                  "only, each with a +N mark for what it holds."),
+            Field(
+                ge=0,
+                le=20,
+                description="Deepest level to list (with sec_id: levels below it); 0 = document lines "
+                "only, each with a +N mark for what it holds.",
+            ),
         ] = None,
         after: Annotated[
             int | None,
-            Field(ge=0, le=MAX_ID, description="Paging: list sec_id's sub-sections after this one (the note says when)."),
+            Field(
+                ge=0, le=MAX_ID, description="Paging: list sec_id's sub-sections after this one (the note says when)."
+            ),
         ] = None,
         path: Annotated[
             str | None,
-            Field(max_length=1000, description="Only the documents under this folder, as the map writes paths "
-                  "(e.g. \"reports/2023/\"); omit for all."),
+            Field(
+                max_length=1000,
+                description="Only the documents under this folder, as the map writes paths "
+                '(e.g. "reports/2023/"); omit for all.',
+            ),
         ] = None,
         page: Annotated[
             int,
-            Field(ge=1, le=MAX_ID, description="Page of a folder listed one line per document (the note says how many)."),
+            Field(
+                ge=1, le=MAX_ID, description="Page of a folder listed one line per document (the note says how many)."
+            ),
         ] = 1,
         skipped: Annotated[
-            bool, Field(description="List the folder's files that are not indexed (unsupported type, unreadable, "
-                        "links out of the folder) with why, instead of the map; the map's note says how many.")
+            bool,
+            Field(
+                description="List the folder's files that are not indexed (unsupported type, unreadable, "
+                "links out of the folder) with why, instead of the map; the map's note says how many."
+            ),
         ] = False,
     ) -> Annotated[CallToolResult, Toc]:
         return await call(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page, skipped), render_toc)
@@ -235,8 +254,11 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         after: Annotated[int, Field(ge=0, le=MAX_WINDOW, description="Paragraphs to add after each hit.")] = 0,
         path: Annotated[
             str | None,
-            Field(max_length=1000, description="Search only the documents under this folder, as get_toc writes "
-                  "paths (e.g. \"reports/2023/\"); omit for all."),
+            Field(
+                max_length=1000,
+                description="Search only the documents under this folder, as get_toc writes "
+                'paths (e.g. "reports/2023/"); omit for all.',
+            ),
         ] = None,
     ) -> Annotated[CallToolResult, RetrieveResult]:
         return await call(ctx, lambda lib: lib.retrieve(query, top_k, doc_ids, before, after, path), render_retrieve)
@@ -261,22 +283,33 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         ] = None,
         version: Annotated[
             int | None,
-            Field(ge=0, le=MAX_ID, description="Document version your coordinates came from (v in retrieve/get_toc); "
-                  "if the document changed since, the answer says so."),
+            Field(
+                ge=0,
+                le=MAX_ID,
+                description="Document version your coordinates came from (v in retrieve/get_toc); "
+                "if the document changed since, the answer says so.",
+            ),
         ] = None,
         images: Annotated[
             bool,
-            Field(description="Also show each figure, chart and table of a PDF as an image of its region "
-                  "(counted in the token budget); for questions about what a chart or page looks like."),
+            Field(
+                description="Also show each figure, chart and table of a PDF as an image of its region "
+                "(counted in the token budget); for questions about what a chart or page looks like."
+            ),
         ] = False,
         part: Annotated[
             int | None,
-            Field(ge=1, le=MAX_ID, description="Part N of paragraph start_para, when that one paragraph is longer "
-                  "than the token budget (the answer names the call for the next part)."),
+            Field(
+                ge=1,
+                le=MAX_ID,
+                description="Part N of paragraph start_para, when that one paragraph is longer "
+                "than the token budget (the answer names the call for the next part).",
+            ),
         ] = None,
     ) -> Annotated[CallToolResult, SectionText]:
         return await call(
-            ctx, lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version, images, part),
+            ctx,
+            lambda lib: lib.read_section(doc_id, sec_id, start_para, end_para, version, images, part),
             render_section,
         )
 
@@ -304,7 +337,9 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     )
     async def page_resource(doc_id: str, page: str) -> bytes:
         if not (doc_id.isdigit() and page.isdigit()):
-            raise ResourceError("deepread://doc/{doc_id}/page/{page}.png takes two numbers, e.g. deepread://doc/3/page/12.png")
+            raise ResourceError(
+                "deepread://doc/{doc_id}/page/{page}.png takes two numbers, e.g. deepread://doc/3/page/12.png"
+            )
         try:
             view = await anyio.to_thread.run_sync(library.view_page, int(doc_id), int(page))
         except DeepreadError as exc:

@@ -75,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     common.add_argument("--parse-jobs", type=int, help="files parsed at once (default 2; more with a MinerU server)")
     common.add_argument(
-        "--token-budget", type=int,
+        "--token-budget",
+        type=int,
         help=f"most tokens one answer may hold (default {Settings.model_fields['token_budget'].default})",
     )
     common.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR")
@@ -87,28 +88,42 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="HTTP port (default 8765)")
     serve.add_argument(
-        "--token", help="bearer token HTTP clients must send (prefer DEEPREAD_TOKEN: flags show in `ps`); "
+        "--token",
+        help="bearer token HTTP clients must send (prefer DEEPREAD_TOKEN: flags show in `ps`); "
         "off loopback one is generated into the index dir when none is given",
     )
     serve.add_argument(
-        "--allowed-host", dest="allowed_hosts", action="append", metavar="HOST",
+        "--allowed-host",
+        dest="allowed_hosts",
+        action="append",
+        metavar="HOST",
         help="a Host name HTTP requests may use (repeatable; default: loopback, the bind host, this machine's names)",
     )
     serve.add_argument(
-        "--insecure-no-token", action="store_const", const=True,
+        "--insecure-no-token",
+        action="store_const",
+        const=True,
         help="serve HTTP off loopback without a token: anyone who reaches the port reads every document",
     )
     serve.add_argument("--poll", action="store_const", const=True, help="poll for changes (network drives, containers)")
     serve.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not follow changes")
 
     index = sub.add_parser(
-        "index", parents=[common], help="index folders once, with a progress bar", epilog=commands.INDEX_EXIT,
+        "index",
+        parents=[common],
+        help="index folders once, with a progress bar",
+        epilog=commands.INDEX_EXIT,
     )
     index.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
 
     folder_opt = argparse.ArgumentParser(add_help=False)
     folder_opt.add_argument(
-        "-f", "--folder", dest="folders", action="append", type=Path, default=[],
+        "-f",
+        "--folder",
+        dest="folders",
+        action="append",
+        type=Path,
+        default=[],
         help="folder the index covers (repeatable; default: current folder)",
     )
     toc = sub.add_parser("toc", parents=[common, folder_opt], help="print the table of contents")
@@ -132,13 +147,17 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("sec_id", type=int)
     read.add_argument("--start", type=int, default=0, dest="start_para")
     read.add_argument("--end", type=int, default=None, dest="end_para")
-    read.add_argument("--part", type=int, default=None, help="part N of paragraph --start, when it is longer than the budget")
+    read.add_argument(
+        "--part", type=int, default=None, help="part N of paragraph --start, when it is longer than the budget"
+    )
     sub.add_parser(
-        "doctor", parents=[common, folder_opt],
+        "doctor",
+        parents=[common, folder_opt],
         help="check the model, say which parser each format uses, and which files of the folders are not indexed",
     )
     host_config = sub.add_parser(
-        "config", help="print a host configuration for this installation (absolute paths: works with a bare PATH)",
+        "config",
+        help="print a host configuration for this installation (absolute paths: works with a bare PATH)",
     )
     host_config.add_argument("folders", nargs="*", type=Path, metavar="FOLDER", help="folders to serve (default: here)")
     host_config.add_argument("--host", choices=hostconfig.HOSTS, help="one host's form and place (default: all)")
@@ -149,8 +168,21 @@ def _settings(args: argparse.Namespace) -> Settings:
     overrides = {
         key: value
         for key in (
-            "data_dir", "embedding_model", "chroma_url", "mineru_url", "parse_jobs", "token_budget", "log_level",
-            "transport", "host", "port", "poll", "watch", "token", "allowed_hosts", "insecure_no_token",
+            "data_dir",
+            "embedding_model",
+            "chroma_url",
+            "mineru_url",
+            "parse_jobs",
+            "token_budget",
+            "log_level",
+            "transport",
+            "host",
+            "port",
+            "poll",
+            "watch",
+            "token",
+            "allowed_hosts",
+            "insecure_no_token",
         )
         if (value := getattr(args, key, None)) is not None
     }
@@ -163,6 +195,10 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 COMMAND_HANDLERS = {
-    "doctor": doctor, "serve": serve, "index": commands.index, "toc": commands.toc, "search": commands.search,
+    "doctor": doctor,
+    "serve": serve,
+    "index": commands.index,
+    "toc": commands.toc,
+    "search": commands.search,
     "read": commands.read,
 }

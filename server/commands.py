@@ -155,7 +155,9 @@ def read(args: argparse.Namespace, settings: Settings) -> int:
 
     with open_library(settings) as library:
         _reconcile_with_bar(library)
-        print(render_section(
-            library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
-        ))
+        print(
+            render_section(
+                library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
+            )
+        )
     return 0

@@ -43,8 +43,10 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
 
         problem = ocr.unavailable()
         scans = f"scanned PDFs are marked failed: {problem}" if problem else "scanned PDFs: RapidOCR, offline"
-        print("  .pdf: MinerU flash tier (text layer only; heading depth from the PDF outline, numbering and"
-              f" type size; {scans})")
+        print(
+            "  .pdf: MinerU flash tier (text layer only; heading depth from the PDF outline, numbering and"
+            f" type size; {scans})"
+        )
     else:
         print(f"  .pdf: MinerU {best} tier (layout models, OCR for scans)")
     others = " ".join(sorted(s for s in MINERU_FORMATS if s != ".pdf"))

@@ -24,7 +24,11 @@ HOSTS = ("claude-desktop", "claude-code", "cursor", "vscode")
 def command_line(folders: list[Path]) -> list[str]:
     """The argv that starts this installation's server on `folders`, absolute throughout."""
     script = Path(os.path.abspath(sys.executable)).parent / "deepread-mcp"
-    start = [str(script)] if script.is_file() and os.access(script, os.X_OK) else [os.path.abspath(sys.executable), "-m", "server"]
+    start = (
+        [str(script)]
+        if script.is_file() and os.access(script, os.X_OK)
+        else [os.path.abspath(sys.executable), "-m", "server"]
+    )
     return [*start, "serve", *(str(f) for f in folders)]
 
 
@@ -43,7 +47,7 @@ def where(host: str, folders: list[Path]) -> str:
     if host == "vscode":
         vscode = {"name": "deepread", "type": "stdio", **entry(folders)}
         return (
-            "VS Code: put the entry under \"servers\" with \"type\": \"stdio\" in .vscode/mcp.json, or run\n"
+            'VS Code: put the entry under "servers" with "type": "stdio" in .vscode/mcp.json, or run\n'
             "  code --add-mcp " + shlex.quote(json.dumps(vscode))
         )
     places = {

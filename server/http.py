@@ -135,7 +135,9 @@ def resolve_token(settings: Settings) -> str | None:
         log.warning(
             "SERVING WITHOUT A TOKEN on %s:%d (--insecure-no-token): anyone who can reach this port can read "
             "every document in %s. Bind to 127.0.0.1, or drop --insecure-no-token to require a bearer token.",
-            url_host(settings.host), settings.port, ", ".join(map(str, settings.folder_paths())),
+            url_host(settings.host),
+            settings.port,
+            ", ".join(map(str, settings.folder_paths())),
         )
         return None
     token, created = load_or_create_token(settings.index_dir())
@@ -200,8 +202,15 @@ class RefusalHintMiddleware:
             nonlocal replaced
             if message["type"] == "http.response.start" and message["status"] in (421, 403):
                 replaced = _refusal(message["status"], headers).encode()
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in (b"content-length", b"content-type")]
-                kept += [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(replaced)).encode())]
+                kept = [
+                    (k, v)
+                    for k, v in message.get("headers", [])
+                    if k.lower() not in (b"content-length", b"content-type")
+                ]
+                kept += [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(replaced)).encode()),
+                ]
                 await send({**message, "headers": kept})
             elif message["type"] == "http.response.body" and replaced is not None:
                 if not message.get("more_body"):

@@ -21,9 +21,13 @@ def render_toc(toc: Toc) -> str:
     elif not toc.documents and not toc.pending and not toc.failed and not toc.truncated:
         lines.append(f"No documents in the folder yet (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}).")
     if toc.folders:
-        lines.append("Folders: " + "; ".join(
-            f"{f.path} — {f.documents:,} documents" + (f", {f.n_pages:,} pages" if f.n_pages else "") for f in toc.folders
-        ))
+        lines.append(
+            "Folders: "
+            + "; ".join(
+                f"{f.path} — {f.documents:,} documents" + (f", {f.n_pages:,} pages" if f.n_pages else "")
+                for f in toc.folders
+            )
+        )
     for doc in toc.documents:
         lines.append((_compact_line(doc) if toc.compact else _document_line(doc)) + _opens(doc))
         if doc.warnings:
@@ -121,7 +125,9 @@ def render_section(section: SectionText) -> str:
         span = f"paragraphs {section.start_para}–{section.end_para} of 0–{section.n_paras - 1}"
     else:
         span = "no paragraphs"
-    lines = [f"({section.doc_id}) [{section.sec_id}] {section.title} | level {section.level} | {span} | v{section.version}"]
+    lines = [
+        f"({section.doc_id}) [{section.sec_id}] {section.title} | level {section.level} | {span} | v{section.version}"
+    ]
     for p in section.paragraphs:
         page = f" p.{_pages(p.page, p.page_end)}" if p.page is not None else ""
         kind = f" {p.kind}" if p.kind != "text" else ""

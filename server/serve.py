@@ -27,7 +27,9 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     from server.app import build_server
     from server.http import resolve_token
 
-    listening = listen(settings) if settings.transport == "http" else None  # a port in use is told before anything starts
+    listening = (
+        listen(settings) if settings.transport == "http" else None
+    )  # a port in use is told before anything starts
     token = resolve_token(settings) if listening is not None else None
     with open_library(settings) as library:
         background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
@@ -35,8 +37,11 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
         role = "writing it" if library.writer else f"reading it while process {library.writer_pid()} writes it"
         log.info(
-            "serving %s (index: %s, %s; embedding on %s)", ", ".join(map(str, settings.folder_paths())),
-            settings.index_dir(), role, ", ".join(library.embedder.providers) or "an unknown provider",
+            "serving %s (index: %s, %s; embedding on %s)",
+            ", ".join(map(str, settings.folder_paths())),
+            settings.index_dir(),
+            role,
+            ", ".join(library.embedder.providers) or "an unknown provider",
         )
         background.start()
         try:
@@ -111,10 +116,16 @@ def serve_http(server, settings: Settings, listening: socket.socket, token: str 
         allowed = "any" if not security.enable_dns_rebinding_protection else ", ".join(security.allowed_hosts)
         log.info("HTTP requests may address Host: %s", allowed)
     log.info(
-        "Streamable HTTP on http://%s:%d/mcp (%s)", url_host(settings.host), settings.port,
+        "Streamable HTTP on http://%s:%d/mcp (%s)",
+        url_host(settings.host),
+        settings.port,
         "bearer token required" if token is not None else "no token",
     )
     config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_config=None, log_level=settings.log_level.lower(),
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        log_level=settings.log_level.lower(),
     )
     uvicorn.Server(config).run(sockets=[listening])

@@ -39,16 +39,23 @@ class Settings(BaseSettings):
     folders: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description=f"Folders to serve (in the environment: separated by {os.pathsep!r})."
     )
-    data_dir: Path | None = Field(None, description="Where the index lives (default: per folder set, in the user data dir).")
+    data_dir: Path | None = Field(
+        None, description="Where the index lives (default: per folder set, in the user data dir)."
+    )
     embedding_model: str = Field(DEFAULT_MODEL, description="fastembed model name; the default is bundled and offline.")
-    chroma_url: str | None = Field(None, description="Use a Chroma server (http://host:port) instead of the embedded store.")
+    chroma_url: str | None = Field(
+        None, description="Use a Chroma server (http://host:port) instead of the embedded store."
+    )
     # Defaults come from LibraryConfig: one place for each.
-    token_budget: int = Field(_DEFAULTS.token_budget, ge=500, le=200_000, description="Most tokens one tool answer may hold.")
+    token_budget: int = Field(
+        _DEFAULTS.token_budget, ge=500, le=200_000, description="Most tokens one tool answer may hold."
+    )
     max_file_mb: float = Field(
         _DEFAULTS.max_file_bytes / 1_000_000, gt=0, description="Larger files are marked failed instead of indexed."
     )
     parse_timeout: float = Field(
-        _DEFAULTS.parse_timeout_s, gt=0,
+        _DEFAULTS.parse_timeout_s,
+        gt=0,
         description="Most seconds the parser may spend on one file (a file gets 120 s + 120 s per MB or 3 s per page, up to this).",
     )
     parse_memory_mb: int = Field(_DEFAULTS.parse_memory_mb, ge=256, description="Memory ceiling of the parser process.")
@@ -58,10 +65,15 @@ class Settings(BaseSettings):
     )
     mineru_api_key: SecretStr | None = Field(None, description="The MinerU server's --api-key, when it has one.")
     parse_jobs: int = Field(
-        _DEFAULTS.parse_jobs, ge=1, le=64, description="Files parsed at once (raise it for a MinerU server with many workers)."
+        _DEFAULTS.parse_jobs,
+        ge=1,
+        le=64,
+        description="Files parsed at once (raise it for a MinerU server with many workers).",
     )
     heading_context: bool = Field(True, description="Embed each paragraph with its heading path.")
-    embed_threads: int | None = Field(None, ge=1, description="ONNX Runtime threads for embedding (default: all cores).")
+    embed_threads: int | None = Field(
+        None, ge=1, description="ONNX Runtime threads for embedding (default: all cores)."
+    )
     reranker: str | None = Field(
         None,
         description="Cross-encoder to rerank the top 30 hits, e.g. Xenova/ms-marco-MiniLM-L-6-v2 (off by default: "

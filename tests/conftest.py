@@ -36,7 +36,10 @@ def open_library(tmp_path: Path, models_dir: Path) -> Iterator[Callable[..., Lib
 
     def _open(*roots: Path, data_dir: Path | None = None, **options: object) -> Library:
         config = LibraryConfig(
-            roots=list(roots), data_dir=data_dir or tmp_path / "data", models_dir=models_dir, **options  # type: ignore[arg-type]
+            roots=list(roots),
+            data_dir=data_dir or tmp_path / "data",
+            models_dir=models_dir,
+            **options,  # type: ignore[arg-type]
         )
         library = Library(config)
         opened.append(library)

@@ -24,7 +24,10 @@ HIDDEN_MARK = 22  # | +N sections: get_toc(doc_id=D, sec_id=S)
 MORE_LINE = 40  # … N more sub-sections of [S] …
 
 # Headings after which a document's back matter begins (a filing's exhibits follow its signatures).
-_BACK_MATTER = re.compile(r"^(signatures?|exhibit index|index to exhibits|appendix|appendices|references|bibliography)\b", re.I)
+_BACK_MATTER = re.compile(
+    r"^(signatures?|exhibit index|index to exhibits|appendix|appendices|references|bibliography)\b", re.I
+)
+
 
 @dataclass(eq=False)
 class Tree:
@@ -143,6 +146,13 @@ def ancestors(tree: Tree, sec_id: int) -> list[int]:
 
 def section_info(row: SectionRow) -> SectionInfo:
     return SectionInfo(
-        sec_id=row.sec_id, title=row.title, level=row.level, parent=row.parent, children=[], n_paras=row.n_paras,
-        n_tokens=row.n_tokens, page_start=row.page_start, page_end=row.page_end,
+        sec_id=row.sec_id,
+        title=row.title,
+        level=row.level,
+        parent=row.parent,
+        children=[],
+        n_paras=row.n_paras,
+        n_tokens=row.n_tokens,
+        page_start=row.page_start,
+        page_end=row.page_end,
     )

@@ -79,8 +79,15 @@ class PdfPages:
             page_w, page_h = pdf_page.get_size()
         finally:
             pdf_page.close()
-        x0, y0, x1, y1 = (0, 0, 1000, 1000) if bbox is None else (
-            max(0, bbox[0] - MARGIN), max(0, bbox[1] - MARGIN), min(1000, bbox[2] + MARGIN), min(1000, bbox[3] + MARGIN)
+        x0, y0, x1, y1 = (
+            (0, 0, 1000, 1000)
+            if bbox is None
+            else (
+                max(0, bbox[0] - MARGIN),
+                max(0, bbox[1] - MARGIN),
+                min(1000, bbox[2] + MARGIN),
+                min(1000, bbox[3] + MARGIN),
+            )
         )
         # pypdfium2 crops in points from the left, bottom, right and top edges.
         crop = (x0 * page_w / 1000, (1000 - y1) * page_h / 1000, (1000 - x1) * page_w / 1000, y0 * page_h / 1000)
@@ -133,7 +140,9 @@ class StoredPictures:
             if (width, height) == image.size:
                 return Rendered(data, width, height, MIME_TYPES[path.suffix[1:]])
             out = io.BytesIO()
-            image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB").resize((width, height)).save(out, format="PNG")
+            image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB").resize((width, height)).save(
+                out, format="PNG"
+            )
         return Rendered(out.getvalue(), width, height)
 
 

@@ -51,8 +51,15 @@ class Images:
 
 
 def read_section(
-    store: Store, doc: DocumentRow, sec_id: int, start_para: int, end_para: int | None, version: int | None,
-    token_budget: int, images: Images | None = None, part: int | None = None,
+    store: Store,
+    doc: DocumentRow,
+    sec_id: int,
+    start_para: int,
+    end_para: int | None,
+    version: int | None,
+    token_budget: int,
+    images: Images | None = None,
+    part: int | None = None,
 ) -> tuple[SectionText, list[ParagraphRow]]:
     """The answer, and the paragraphs whose images it announces: `images` (set when the caller
     asked for them) sizes them here, and `render_images` makes them once the caller has let go
@@ -79,10 +86,17 @@ def read_section(
             f"start_para must be ≥ 0 and end_para ≥ start_para; section {sec_id} has paragraphs 0–{last}"
         )
     if n_paras and start_para > last:
-        raise InvalidArgument(f"{changed}start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}")
+        raise InvalidArgument(
+            f"{changed}start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}"
+        )
     base = dict(
-        doc_id=doc_id, sec_id=sec_id, version=doc.version, title=section.title, level=section.level,
-        n_paras=n_paras, start_para=start_para,
+        doc_id=doc_id,
+        sec_id=sec_id,
+        version=doc.version,
+        title=section.title,
+        level=section.level,
+        n_paras=n_paras,
+        start_para=start_para,
     )
     if n_paras == 0:
         children = [s for s, r in sections.items() if r.parent == sec_id]
@@ -120,7 +134,12 @@ def read_section(
         text = parts[0]
         out.append(
             ParagraphText(
-                para_idx=row.para_idx, text=text, kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box,
+                para_idx=row.para_idx,
+                text=text,
+                kind=row.kind,
+                page=row.page,
+                page_end=row.page_end,
+                bbox=row.box,
                 image=len(pictured) + 1 if picture else None,
             )
         )
@@ -175,9 +194,16 @@ def render_images(images: Images, doc_id: int, rows: list[ParagraphRow]) -> list
         rendered = images.render(row)
         out.append(
             PageImage(
-                doc_id=doc_id, page=row.page, sec_id=row.sec_id, para_idx=row.para_idx, bbox=row.box,
-                width=rendered.width, height=rendered.height, tokens=image_tokens(rendered.width, rendered.height),
-                mime_type=rendered.mime_type, data=rendered.data,
+                doc_id=doc_id,
+                page=row.page,
+                sec_id=row.sec_id,
+                para_idx=row.para_idx,
+                bbox=row.box,
+                width=rendered.width,
+                height=rendered.height,
+                tokens=image_tokens(rendered.width, rendered.height),
+                mime_type=rendered.mime_type,
+                data=rendered.data,
             )
         )
     return out
@@ -207,8 +233,14 @@ def _parts(text: str, budget: int) -> list[str]:
 
 
 def _part(
-    store: Store, doc: DocumentRow, section: SectionRow, para_idx: int, part: int, available: int,
-    base: dict, changed: str,
+    store: Store,
+    doc: DocumentRow,
+    section: SectionRow,
+    para_idx: int,
+    part: int,
+    available: int,
+    base: dict,
+    changed: str,
 ) -> SectionText:
     """One part of a paragraph longer than the token budget, and the call for the next."""
     rows = store.paragraphs(doc.doc_id, section.sec_id, para_idx, para_idx)
@@ -235,6 +267,11 @@ def _part(
         para_idx=para_idx, text=parts[part - 1], kind=row.kind, page=row.page, page_end=row.page_end, bbox=row.box
     )
     return SectionText(
-        **base, end_para=para_idx, paragraphs=[paragraph], next_start_para=next_start, part=part, n_parts=len(parts),
+        **base,
+        end_para=para_idx,
+        paragraphs=[paragraph],
+        next_start_para=next_start,
+        part=part,
+        n_parts=len(parts),
         hint=" ".join(notes),
     )

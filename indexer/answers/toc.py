@@ -16,7 +16,16 @@ import time
 from collections.abc import Callable
 
 from indexer.answers.folders import (
-    COMPACT_PATH, FOLDER_LINE, FOLDERS_SHARE, NOTES, compact_cost, compact_title, page_sizes, path_arg, scope, shorten_path,
+    COMPACT_PATH,
+    FOLDER_LINE,
+    FOLDERS_SHARE,
+    NOTES,
+    compact_cost,
+    compact_title,
+    page_sizes,
+    path_arg,
+    scope,
+    shorten_path,
     subfolders,
 )
 from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
@@ -43,8 +52,10 @@ def kept_note(doc: DocumentRow) -> str | None:
     pass: what the host reads is the previous version, and when the new one is tried again."""
     if doc.status != "ready" or not doc.reason:
         return None
-    return (f"the file changed but its new version failed ({shorten(doc.reason, BRIEF_WARNING_TOKENS)}): this is "
-            f"the previous version; {retry_note(doc)}")
+    return (
+        f"the file changed but its new version failed ({shorten(doc.reason, BRIEF_WARNING_TOKENS)}): this is "
+        f"the previous version; {retry_note(doc)}"
+    )
 
 
 def failure(doc: DocumentRow) -> str:
@@ -143,8 +154,13 @@ class TocBuilder:
         cut = len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
         truncated = folded or opened.cut is not None or cut
         return Toc(
-            documents=documents, pending=pending, failed=failed, path=path, n_documents=len(ready),
-            truncated=truncated, hint=" ".join(notes) or None,
+            documents=documents,
+            pending=pending,
+            failed=failed,
+            path=path,
+            n_documents=len(ready),
+            truncated=truncated,
+            hint=" ".join(notes) or None,
         )
 
     def _line_cost(self, d: DocumentRow) -> int:
@@ -164,7 +180,12 @@ class TocBuilder:
         return True
 
     def _compact(
-        self, ready: list[DocumentRow], max_depth: int | None, path: str | None, page: int, notes: list[str],
+        self,
+        ready: list[DocumentRow],
+        max_depth: int | None,
+        path: str | None,
+        page: int,
+        notes: list[str],
         spent: int,
     ) -> Toc:
         """Too many documents for their full lines: page 1 lists the sub-folders (with their
@@ -209,13 +230,23 @@ class TocBuilder:
         lead = f"{len(ready):,} documents{where}, too many for their sections: one line each, in path order. "
         if folders:
             lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '
-        notes.insert(0, lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}; "
-                     "get_toc(doc_id=N) opens a document.")
+        notes.insert(
+            0,
+            lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}; "
+            "get_toc(doc_id=N) opens a document.",
+        )
         if any(s.hidden for d in documents if not d.root_alone for s in d.sections):
             notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
         return Toc(
-            documents=documents, path=path, folders=folders, compact=True, page=page, n_pages=n_pages,
-            n_documents=len(ready), truncated=True, hint=" ".join(notes),
+            documents=documents,
+            path=path,
+            folders=folders,
+            compact=True,
+            page=page,
+            n_pages=n_pages,
+            n_documents=len(ready),
+            truncated=True,
+            hint=" ".join(notes),
         )
 
     def document(
@@ -230,8 +261,15 @@ class TocBuilder:
                 f"(call get_toc(doc_id={doc.doc_id}) to see them)"
             )
         budget = (
-            self.token_budget - NOTES - DOCUMENT_LINE - count_tokens(self.display_path(doc)) - count_tokens(self.title(doc))
-            - tree.cost[top] - HIDDEN_MARK - _warnings_cost(shown_warnings(doc, brief=False)) - PENDING_MARK
+            self.token_budget
+            - NOTES
+            - DOCUMENT_LINE
+            - count_tokens(self.display_path(doc))
+            - count_tokens(self.title(doc))
+            - tree.cost[top]
+            - HIDDEN_MARK
+            - _warnings_cost(shown_warnings(doc, brief=False))
+            - PENDING_MARK
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
         for s in reversed(ancestors(tree, top)):
@@ -265,8 +303,12 @@ class TocBuilder:
         left = len(skipped) - len(listed)
         hint = f"{left:,} more not listed (the budget is full)." if left else None
         if not skipped:
-            hint = "Every file of a supported type in the folder is indexed (or listed as pending or failed by get_toc())."
-        return Toc(documents=[], skipped=listed, n_skipped=len(skipped), shows="skipped", truncated=bool(left), hint=hint)
+            hint = (
+                "Every file of a supported type in the folder is indexed (or listed as pending or failed by get_toc())."
+            )
+        return Toc(
+            documents=[], skipped=listed, n_skipped=len(skipped), shows="skipped", truncated=bool(left), hint=hint
+        )
 
     def _listed(self, names: list[str], budget: int) -> tuple[list[str], int]:
         """As many names as fit in `budget` tokens, and what they cost."""
@@ -281,16 +323,22 @@ class TocBuilder:
         return shown, cost
 
     def _document_info(
-        self, tree: Tree, shown: dict[int, int], ancestors: frozenset[int] | set[int] = frozenset(),
-        brief: bool = False, compact: bool = False,
+        self,
+        tree: Tree,
+        shown: dict[int, int],
+        ancestors: frozenset[int] | set[int] = frozenset(),
+        brief: bool = False,
+        compact: bool = False,
     ) -> DocumentInfo:
         """`shown` maps each listed section to how many of its descendants stay hidden; `brief`:
         in the map of all documents, where warnings are cut short."""
         sections = []
         for s in tree.sections:  # children: those listed here (`hidden` counts the rest)
             if s.sec_id in shown:
-                update = {"hidden": 0 if s.sec_id in ancestors else shown[s.sec_id],
-                          "children": [c for c in s.children if c in shown]}
+                update = {
+                    "hidden": 0 if s.sec_id in ancestors else shown[s.sec_id],
+                    "children": [c for c in s.children if c in shown],
+                }
                 sections.append(s.model_copy(update=update))
         doc = tree.doc
         path, title = self.display_path(doc), self.title(doc)
@@ -331,5 +379,3 @@ def _warnings_cost(warnings: list[str]) -> int:
 def check_depth(max_depth: int | None) -> None:
     if max_depth is not None and max_depth < 0:
         raise InvalidArgument("max_depth must be 0 or more (0 = document lines only)")
-
-

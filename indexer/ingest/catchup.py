@@ -141,7 +141,11 @@ class VectorCatchUp:
 
 
 def embed_pending(
-    store: Store, vectors: VectorIndex, embedder: Embedder, heading_context: bool, stop: threading.Event,
+    store: Store,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    heading_context: bool,
+    stop: threading.Event,
     pace: Callable[[int, float], None] = lambda n, s: None,
 ) -> int:
     """Add the passage vectors committed versions are missing, document by document, in batches

@@ -97,7 +97,10 @@ class Indexer:
         return self.sync(files, gone, progress, patience, retry)
 
     def retry_failed(
-        self, docs: list[DocumentRow], retry: float, progress: ProgressCallback | None = None,
+        self,
+        docs: list[DocumentRow],
+        retry: float,
+        progress: ProgressCallback | None = None,
         patience: float | None = None,
     ) -> ReconcileReport:
         """Parse these failed documents' files again (failures that may pass), their time limit
@@ -234,6 +237,7 @@ class Indexer:
         self.versions.commit(batch, given)
         return [p.doc_id for p in batch]
 
+
 def _parse_cost(path: Path) -> tuple[bool, int]:
     """Quick files first: text files parse in milliseconds, and among the rest a smaller file
     is sooner done, so one long PDF (a 300-page scan under OCR) cannot hold a folder of short
@@ -243,4 +247,3 @@ def _parse_cost(path: Path) -> tuple[bool, int]:
     except OSError:
         size = 0  # unreadable: it fails at once
     return path.suffix.lower() in MINERU_FORMATS, size
-

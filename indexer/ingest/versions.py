@@ -104,7 +104,12 @@ class Versions:
             data = read_bytes(path, self.max_file_bytes)
             settled = _settled(path, stat)
         except ParseError as exc:
-            if doc is not None and doc.readable and (exc.transient or str(exc) == EMPTY) and not _settled(path, stat, quiet=True):
+            if (
+                doc is not None
+                and doc.readable
+                and (exc.transient or str(exc) == EMPTY)
+                and not _settled(path, stat, quiet=True)
+            ):
                 log.info("%s read %s while being saved: its last version stays until it settles", relpath, str(exc))
                 return Outcome("deferred")
             self.fail(doc_id, exc, facts, retries=doc.retries + 1 if again and doc else 0, kept=doc)
@@ -159,8 +164,14 @@ class Versions:
             if stale:
                 self.vectors.delete(sorted(stale))
             waiting = waiting or bool(missing)
-            log.info("indexed %s (doc %d): %d sections, %d paragraphs, %d waiting for vectors",
-                     p.relpath, p.doc_id, len(p.structure.sections), len(p.structure.paragraphs), len(missing))
+            log.info(
+                "indexed %s (doc %d): %d sections, %d paragraphs, %d waiting for vectors",
+                p.relpath,
+                p.doc_id,
+                len(p.structure.sections),
+                len(p.structure.paragraphs),
+                len(missing),
+            )
             outcomes.append(Outcome("indexed"))
         if waiting:
             self.on_commit()
@@ -180,14 +191,20 @@ class Versions:
         except OSError:
             return None
         if self.store.document(result.doc_id) is None or (stat.st_size, stat.st_mtime_ns) != (
-            result.facts["size"], result.facts["mtime_ns"]
+            result.facts["size"],
+            result.facts["mtime_ns"],
         ):
             return None
         (outcome,) = self.commit([result])
         return outcome
 
     def fail(
-        self, doc_id: int, error: ParseError, facts: dict[str, object], retries: int = 0, kept: DocumentRow | None = None
+        self,
+        doc_id: int,
+        error: ParseError,
+        facts: dict[str, object],
+        retries: int = 0,
+        kept: DocumentRow | None = None,
     ) -> None:
         """Mark failed and drop the old content: it no longer describes the file. `retries`: how
         often these same bytes failed before, for a failure that may pass.
@@ -200,12 +217,18 @@ class Versions:
         name = row.relpath if row else "?"  # every line about a failed file names it
         if error.transient and kept is not None and kept.readable:
             self.store.keep_previous(doc_id, str(error), retries)
-            log.warning("%s (doc %d): its new version failed (may pass: retried by itself), the previous stays: %s",
-                        name, doc_id, error)
+            log.warning(
+                "%s (doc %d): its new version failed (may pass: retried by itself), the previous stays: %s",
+                name,
+                doc_id,
+                error,
+            )
             return
         self.store.mark_failed(doc_id, str(error), transient=error.transient, retries=retries, **facts)
         self.vectors.delete_document(doc_id)
-        log.warning("%s (doc %d) failed%s: %s", name, doc_id, " (may pass: retried by itself)" if error.transient else "", error)
+        log.warning(
+            "%s (doc %d) failed%s: %s", name, doc_id, " (may pass: retried by itself)" if error.transient else "", error
+        )
 
     def file_hash(self, path: Path) -> str | None:
         try:

@@ -74,7 +74,8 @@ class FolderWatcher:
         if not self.poll and (limit := _watch_limit()) is not None and _more_folders_than(self.roots, limit):
             log.warning(
                 "the folders hold more sub-folders than the inotify watch limit (%d); polling every %g s instead",
-                limit, self._poll_interval,
+                limit,
+                self._poll_interval,
             )
             self.poll = True
         try:
@@ -84,7 +85,8 @@ class FolderWatcher:
                 raise
             log.warning(
                 "native file events unavailable (%s: inotify limit reached); polling every %g s instead",
-                exc.strerror, self._poll_interval,
+                exc.strerror,
+                self._poll_interval,
             )
             self.poll = True
             self._observer = self._start(PollingObserver(timeout=self._poll_interval))
@@ -129,4 +131,3 @@ def _more_folders_than(roots: list[Path], limit: int) -> bool:
             if count > limit:
                 return True
     return False
-

@@ -52,7 +52,10 @@ _LEGAL_FORM_RE = re.compile(
 
 def _names_registrant(line: str) -> bool:
     return (
-        bool(line) and len(line) <= 120 and not _RULE_RE.match(line) and not _NOT_REGISTRANT_RE.search(line)
+        bool(line)
+        and len(line) <= 120
+        and not _RULE_RE.match(line)
+        and not _NOT_REGISTRANT_RE.search(line)
         and not _FORM_RE.search(line)
     )
 
@@ -108,8 +111,14 @@ def _named_elsewhere(blocks: list[Block]) -> str | None:
             break
         line = " ".join(block.text.replace("*", " ").split())
         header = _SUBSIDIARIES_RE.match(line)
-        names = [header.group(1)] if header and (header.group(1).isupper() or _LEGAL_FORM_RE.search(header.group(1))) else []
-        names += [g for found in _DEFINED_RE.finditer(line) for g in found.groups() if g]  # not "Sales of … and subsidiaries"
+        names = (
+            [header.group(1)]
+            if header and (header.group(1).isupper() or _LEGAL_FORM_RE.search(header.group(1)))
+            else []
+        )
+        names += [
+            g for found in _DEFINED_RE.finditer(line) for g in found.groups() if g
+        ]  # not "Sales of … and subsidiaries"
         for name in (n.strip(" ,") for n in names):
             if _names_registrant(name) and _reads_as_name(name):
                 return name
@@ -121,7 +130,8 @@ def _reads_as_name(name: str) -> bool:
     a pronoun or a clause the pattern ran into."""
     words = name.split()
     return (
-        0 < len(words) <= 8 and name.lower() not in ("we", "our", "us", "the company", "company")
+        0 < len(words) <= 8
+        and name.lower() not in ("we", "our", "us", "the company", "company")
         and all(w[:1].isupper() or w[:1].isdigit() or w.lower() in ("of", "and", "the", "&", "de") for w in words)
     )
 
@@ -148,7 +158,7 @@ def _registrant(lines: list[str], form_at: int) -> str | None:
 
 
 def period(text: str) -> str | None:
-    """"quarter ended March 31, 2021" from the first statement of a period a text makes."""
+    """ "quarter ended March 31, 2021" from the first statement of a period a text makes."""
     found = _PERIOD_RE.search(text)
     if found is None:
         return None
@@ -182,8 +192,13 @@ _STATED_DATE_RE = re.compile(
     re.I,
 )
 # A release's dateline: "PURCHASE, N.Y. - April 25, 2023 - PepsiCo today reported …".
-_DATELINE_RE = re.compile(rf"^\W*[A-Z][\w .,'’]{{2,60}}?[,\s][-–—]?\s*({_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}})\W*\s*(?:/[^/]{{2,30}}/\s*)?[-–—]", re.I)  # "/PRNewswire/ --"
-_VERSION_RE = re.compile(r"\b(?:version|ver\.|rev\.|revision|release|edition)\s*:?\s*([\w.-]*\d[\w.-]*)|\bv(\d+(?:\.\d+)+)\b", re.I)
+_DATELINE_RE = re.compile(
+    rf"^\W*[A-Z][\w .,'’]{{2,60}}?[,\s][-–—]?\s*({_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}})\W*\s*(?:/[^/]{{2,30}}/\s*)?[-–—]",
+    re.I,
+)  # "/PRNewswire/ --"
+_VERSION_RE = re.compile(
+    r"\b(?:version|ver\.|rev\.|revision|release|edition)\s*:?\s*([\w.-]*\d[\w.-]*)|\bv(\d+(?:\.\d+)+)\b", re.I
+)
 DETAIL_LINES = 80  # the opening lines read for a document's statement of its date or version
 
 

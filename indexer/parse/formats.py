@@ -85,8 +85,12 @@ OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # an OLE compound file: an old .d
 def file_kind(mode: int) -> str | None:
     """What a non-regular file is, for a reason a person understands; None for a regular file."""
     for check, kind in (
-        (stat.S_ISREG, None), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
-        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+        (stat.S_ISREG, None),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
     ):
         if check(mode):
             return kind
@@ -119,9 +123,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         info = os.fstat(fd)
         _require_regular(info.st_mode)  # what was opened, if the path was swapped meanwhile
         if info.st_size > max_bytes:
-            raise ParseError(
-                f"file is {info.st_size / 1e6:.1f} MB, over {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB"
-            )
+            raise ParseError(f"file is {info.st_size / 1e6:.1f} MB, over {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB")
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:  # a file that grows while it is read stops at the limit too
@@ -146,10 +148,10 @@ def check_archive(suffix: str, data: bytes) -> None:
     """Refuse a zip-based document that would expand beyond reason (a zip bomb)."""
     if suffix not in ZIP_FORMATS:
         return
-    if data.startswith(OLE_MAGIC) and suffix in OFFICE_FORMATS:  # Office keeps a password-protected file in an OLE container
-        raise ParseError(
-            f"this {suffix} file is encrypted: it needs a password; save a copy without one to index it"
-        )
+    if (
+        data.startswith(OLE_MAGIC) and suffix in OFFICE_FORMATS
+    ):  # Office keeps a password-protected file in an OLE container
+        raise ParseError(f"this {suffix} file is encrypted: it needs a password; save a copy without one to index it")
     try:
         with zipfile.ZipFile(BytesIO(data)) as archive:
             unzipped = sum(max(info.file_size, 0) for info in archive.infolist())
@@ -187,7 +189,7 @@ def decode_text(data: bytes) -> str:
 
 
 def _utf16(head: bytes) -> str | None:
-    """"utf-16" when a byte-order mark says so; "utf-16-le"/"-be" when every other byte is NUL
+    """ "utf-16" when a byte-order mark says so; "utf-16-le"/"-be" when every other byte is NUL
     (text in a Latin script saved as UTF-16 without a mark)."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"

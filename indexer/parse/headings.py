@@ -16,14 +16,37 @@ from __future__ import annotations
 
 import re
 
-from indexer.parse.blocks import TRAILING_FUNCTION_WORD, as_text, is_keyword_numbered, is_number, is_numbered_label, union
+from indexer.parse.blocks import (
+    TRAILING_FUNCTION_WORD,
+    as_text,
+    is_keyword_numbered,
+    is_number,
+    is_numbered_label,
+    union,
+)
 from indexer.models import Block
 from indexer.parse.numbering import numbering
 from indexer.parse.cells import CELL_MAX_WORDS
 from indexer.parse.items import clean, has_words, inline_html, normalise, page_count
 
 _CONTENTS = {"contents", "table of contents"}
-_BULLET = ("•", "◦", "▪", "●", "○", "■", "□", "➢", "►", "\uf0b7", "\uf0a7", "\uf0d8", "- ", "* ", "– ")  # \uf0xx: Symbol-font bullets
+_BULLET = (
+    "•",
+    "◦",
+    "▪",
+    "●",
+    "○",
+    "■",
+    "□",
+    "➢",
+    "►",
+    "\uf0b7",
+    "\uf0a7",
+    "\uf0d8",
+    "- ",
+    "* ",
+    "– ",
+)  # \uf0xx: Symbol-font bullets
 _LIST_RUN = 3  # this many same-level headings in a row with nothing between them are a list
 _LIST_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 _FIELD = re.compile(r"^[^:]{1,40}:\s.*(\d\s*%|\d:\d\d)")  # "Exam 1: 75%", "Office hours: Monday 2:00-3:00"
@@ -125,8 +148,11 @@ def centred_titles_first(items: list[dict]) -> list[dict]:
             continue
         j = at
         while (
-            j > 0 and at - j < 5 and out[j - 1].get("page_idx") == item.get("page_idx")
-            and out[j - 1].get("bbox") and out[j - 1]["bbox"][1] >= box[3] - 2
+            j > 0
+            and at - j < 5
+            and out[j - 1].get("page_idx") == item.get("page_idx")
+            and out[j - 1].get("bbox")
+            and out[j - 1]["bbox"][1] >= box[3] - 2
         ):
             j -= 1
         if j < at and any(o.get("text_level") or is_numbered_title(clean(o.get("text", ""))) for o in out[j:at]):
@@ -148,7 +174,9 @@ def join_broken_headings(blocks: list[Block]) -> list[Block]:
             and block.page == previous.page
             and not previous.text.endswith((":", ";", ".", "?", "!"))
             and "://" not in block.text
-            and (TRAILING_FUNCTION_WORD.search(previous.text) or previous.text.endswith(",") or block.text[:1].islower())
+            and (
+                TRAILING_FUNCTION_WORD.search(previous.text) or previous.text.endswith(",") or block.text[:1].islower()
+            )
         ):
             previous.text = f"{previous.text} {block.text}"
             previous.level = min(previous.level or 2, block.level or 2)
@@ -200,7 +228,9 @@ def _inside(item: dict, other: dict) -> bool:
     """The item's centre lies in a table or figure."""
     x0, y0, x1, y1 = item["bbox"]
     ox0, oy0, ox1, oy1 = other["bbox"]
-    return other.get("type") in ("table", "image", "chart") and ox0 <= (x0 + x1) / 2 <= ox1 and oy0 <= (y0 + y1) / 2 <= oy1
+    return (
+        other.get("type") in ("table", "image", "chart") and ox0 <= (x0 + x1) / 2 <= ox1 and oy0 <= (y0 + y1) / 2 <= oy1
+    )
 
 
 def _beside(item: dict, other: dict) -> bool:
@@ -304,7 +334,8 @@ def _reads_like_list_item(text: str) -> bool:
         or (text.endswith(".") and len(words) > 4)
         or bool(TRAILING_FUNCTION_WORD.search(text))
         or bool(_LINK.search(text))
-        or bool(_FIELD.match(text)) and not is_numbered_title(text)
+        or bool(_FIELD.match(text))
+        and not is_numbered_title(text)
     )
 
 

@@ -86,10 +86,14 @@ def simple_items(path: str, heavy: dict[int, int]) -> list[dict]:
                 if paragraph and (line is None or sum(len(x.split()) for x in paragraph) >= PARAGRAPH_WORDS):
                     items.append({"type": "text", "text": " ".join(paragraph), "page_idx": index})
                     paragraph = []
-            items.append({
-                "type": "image", "page_idx": index, "bbox": [0, 0, 1000, 1000],
-                "image_caption": [f"Page {index + 1}: a drawing of {count:,} objects, shown as an image"],
-            })
+            items.append(
+                {
+                    "type": "image",
+                    "page_idx": index,
+                    "bbox": [0, 0, 1000, 1000],
+                    "image_caption": [f"Page {index + 1}: a drawing of {count:,} objects, shown as an image"],
+                }
+            )
         return items
     finally:
         pdf.close()

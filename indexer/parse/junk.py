@@ -50,7 +50,9 @@ def is_junk(text: str, kind: str = "text") -> bool:
     sample = text[:20_000]  # the shape of a dump shows in its start
     if sum(1 for ch in sample if ch.isspace() or ch in _SEPARATORS) < MIN_SPACE_SHARE * len(sample):
         return True  # base64, a blob: no spaces, and none of what separates the parts of a path or a URL
-    if sum(1 for ch in sample if ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Co", "Cs") and ch not in "\n\t\r") > MAX_ODD_SHARE * len(sample):
+    if sum(
+        1 for ch in sample if ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Co", "Cs") and ch not in "\n\t\r"
+    ) > MAX_ODD_SHARE * len(sample):
         return True  # binary shown as text
     tokens = words_of(sample)
     if not tokens:

@@ -135,7 +135,9 @@ def _block(
     it, or nothing below."""
     kind = item.get("type")
     page = page_of(item, paged)
-    folio = kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(clean(item.get("text", "")))
+    folio = kind in ("header", "footer", "text", "page_footnote") and _PAGE_NUMBER.fullmatch(
+        clean(item.get("text", ""))
+    )
     if paged and folio and (_at_page_edge(item) or (page_end and _set_small(item))):
         return None  # a page number ("59", "- ii -", set as a heading too), which "Item 59" would find
     if kind == "header" and repeats_a_title(recurring, item.get("text", ""), item):
@@ -224,4 +226,3 @@ def _set_small(item: dict) -> bool:
 def _at_page_edge(item: dict) -> bool:
     box = item.get("bbox")
     return bool(box) and (box[1] >= 900 or box[3] <= 100)
-

@@ -88,7 +88,9 @@ class MineruOptions:
     memory_mb: int = DEFAULT_MEMORY_MB  # the child's address-space ceiling
     url: str | None = None  # a MinerU server (mineru-api or mineru-router) that parses instead (`remote`)
     api_key: str | None = None
-    heavy_page_objects: int = HEAVY_PAGE_OBJECTS  # a PDF page with more is read from its text layer (`heavy_pages`); 0: never
+    heavy_page_objects: int = (
+        HEAVY_PAGE_OBJECTS  # a PDF page with more is read from its text layer (`heavy_pages`); 0: never
+    )
 
     @property
     def pictures_dir(self) -> Path:
@@ -121,7 +123,10 @@ class MineruParser:
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
         outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in raw.get("outline", [])]
         parsed = blocks_from_content_list(
-            raw["content_list"], raw.get("page_count"), paged=paged, heading_levels_reliable=levels_reliable,
+            raw["content_list"],
+            raw.get("page_count"),
+            paged=paged,
+            heading_levels_reliable=levels_reliable,
             outline=outline,
         )
         if not any(b.kind != "heading" for b in parsed.blocks):
@@ -129,7 +134,9 @@ class MineruParser:
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
         title = (raw.get("title") or "").strip()
         parsed.title = (
-            cover_title(parsed.blocks) or citation_title(parsed.blocks) or (title if metadata_title_ok(title) else None)
+            cover_title(parsed.blocks)
+            or citation_title(parsed.blocks)
+            or (title if metadata_title_ok(title) else None)
             or (first_page_title(raw["content_list"], path.stem) if paged and not is_filing(parsed.blocks) else None)
         )
         parsed.warnings = list(raw.get("warnings") or [])
@@ -163,7 +170,9 @@ class MineruParser:
             return None
         # An office file parsed before pictures were kept, or whose pictures were deleted since:
         # parse again rather than answer without them (a PDF's pictures come from its pages).
-        if not pdf and not (raw.get("pictures_kept") and pictures.all_kept(raw["content_list"], self.options.pictures_dir)):
+        if not pdf and not (
+            raw.get("pictures_kept") and pictures.all_kept(raw["content_list"], self.options.pictures_dir)
+        ):
             return None
         return raw
 
@@ -178,7 +187,9 @@ class MineruParser:
 
     # --- the child process -----------------------------------------------------------
 
-    def parse_text_isolated(self, path: Path, content_hash: str, max_bytes: int, patience: float = 1.0) -> ParsedDocument:
+    def parse_text_isolated(
+        self, path: Path, content_hash: str, max_bytes: int, patience: float = 1.0
+    ) -> ParsedDocument:
         """A large text file parsed in the child, under its memory ceiling and timeout: a parser's
         objects take ~40× the file's size (a 45 MB Markdown table took 1.7 GB)."""
         raw = self._run(path, content_hash, {"text": True, "max_bytes": max_bytes}, cache=False, patience=patience)
@@ -215,11 +226,17 @@ class MineruParser:
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
             pages_file = Path(tmp, "pages")  # the child writes a PDF's page count here
             server = {"url": options.url, "api_key": options.api_key, "timeout_s": 0.9 * WALL_CLOCK_FACTOR * limit_s}
-            request.write_text(json.dumps({
-                "path": os.path.abspath(path), "pages_file": str(pages_file),
-                "heavy_page_objects": options.heavy_page_objects,
-                **(server if options.url else {}), **(extra or {}),
-            }))
+            request.write_text(
+                json.dumps(
+                    {
+                        "path": os.path.abspath(path),
+                        "pages_file": str(pages_file),
+                        "heavy_page_objects": options.heavy_page_objects,
+                        **(server if options.url else {}),
+                        **(extra or {}),
+                    }
+                )
+            )
             with errors.open("wb") as stderr:
                 child = subprocess.Popen(
                     [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],
@@ -242,7 +259,9 @@ class MineruParser:
                             limit_s = max(limit_s, time_limit(size, options.timeout_s, pages, patience))
                         elapsed = time.monotonic() - started
                         if elapsed > WALL_CLOCK_FACTOR * limit_s:
-                            timed_out = f"ran {elapsed:.0f} s without finishing, {WALL_CLOCK_FACTOR:.0f}× {PARSE_TIME_LIMIT}"
+                            timed_out = (
+                                f"ran {elapsed:.0f} s without finishing, {WALL_CLOCK_FACTOR:.0f}× {PARSE_TIME_LIMIT}"
+                            )
                         elif elapsed > limit_s and (used := cpu_seconds(child.pid, default=elapsed)) > limit_s:
                             timed_out = f"used {used:.0f} s of CPU time, over {PARSE_TIME_LIMIT} of {limit_s:.0f} s"
                         if timed_out:
@@ -311,8 +330,13 @@ def tier_status(home: Path) -> dict[str, dict]:
         out = Path(tmp, "tiers.json")
         subprocess.run(
             [sys.executable, "-m", "indexer.parse.mineru_worker", "--tiers", str(out)],
-            env={**os.environ, **mineru_environment(home), "PYTHONPATH": _package_root()}, cwd=tmp,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False,
+            env={**os.environ, **mineru_environment(home), "PYTHONPATH": _package_root()},
+            cwd=tmp,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
+            check=False,
         )
         return json.loads(out.read_text()) if out.exists() else {}
 

@@ -25,7 +25,13 @@ from pathlib import Path
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
 from indexer.parse.pdf_layers import (
-    PROBE_PAGES, check_pdf, fill_from_text_layer, metadata_title, pages_without_text, read_font_sizes, read_outline,
+    PROBE_PAGES,
+    check_pdf,
+    fill_from_text_layer,
+    metadata_title,
+    pages_without_text,
+    read_font_sizes,
+    read_outline,
 )
 
 RESERVE_BYTES = 1 << 20  # address space a child sets aside, and gives back when it fails, to say why
@@ -105,7 +111,12 @@ def run(request: dict) -> dict:
     is_pdf = Path(path).suffix.lower() == ".pdf"
     warnings: list[str] = []
     result: dict = {
-        "ok": False, "reason": None, "page_count": None, "content_list": [], "outline": [], "tier": None,
+        "ok": False,
+        "reason": None,
+        "page_count": None,
+        "content_list": [],
+        "outline": [],
+        "tier": None,
         "warnings": warnings,
     }
     remote = _remote(request)
@@ -284,7 +295,9 @@ def _out_of_memory(exc: Exception) -> bool:
 def main(request_path: str, result_path: str) -> None:
     os.dup2(2, 1)  # whatever the libraries print goes to our stderr, never to a protocol stream
     sys.stdout = sys.stderr
-    reserve: bytearray | None = bytearray(RESERVE_BYTES)  # mapped apart (over malloc's mmap threshold), so freed at once
+    reserve: bytearray | None = bytearray(
+        RESERVE_BYTES
+    )  # mapped apart (over malloc's mmap threshold), so freed at once
     request: dict = {}
     try:
         request = json.loads(Path(request_path).read_text())
@@ -293,7 +306,8 @@ def main(request_path: str, result_path: str) -> None:
         del reserve
         if _out_of_memory(exc):  # said as the parent says a child killed for want of memory
             result = {
-                "ok": False, "transient": True,
+                "ok": False,
+                "transient": True,
                 "reason": f"the parser ran out of memory, over {_ceiling()} ({type(exc).__name__}: {exc})"[:600],
             }
         else:

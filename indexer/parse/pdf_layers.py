@@ -13,6 +13,8 @@ from __future__ import annotations
 MIN_PAGE_CHARS = 20
 PROBE_PAGES = 8
 FILLABLE = ("equation", "table", "image", "chart")
+
+
 def check_pdf(path: str) -> tuple[int, str | None, bool]:
     """(page count, reason it cannot be parsed or None, whether it is a scan without a text layer)."""
     import pypdfium2 as pdfium
@@ -59,7 +61,9 @@ def read_outline(path: str, warnings: list[str]) -> list[dict]:
             dest = item.get_dest()
             page = dest.get_index() if dest is not None else None
             if title:
-                entries.append({"title": title, "level": item.level + 1, "page": page + 1 if page is not None else None})
+                entries.append(
+                    {"title": title, "level": item.level + 1, "page": page + 1 if page is not None else None}
+                )
         return entries
     except Exception as exc:  # a broken outline is no reason to fail the document
         warnings.append(f"the PDF's outline could not be read ({type(exc).__name__}); heading depth guessed")

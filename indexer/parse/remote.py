@@ -69,10 +69,16 @@ class MineruClient:
             # (the upload_url the answer gives is relative behind mineru-router: the path is rebuilt here)
             self._call("PUT", f"/v1/uploads/{upload['id']}/content", content=data, headers={"Content-Type": mime})
             upload = self._call("POST", f"/v1/uploads/{upload['id']}/complete", json={"sha256sum": digest})
-        job = self._call("POST", "/v1/parse/jobs", json={
-            "files": [{"source": {"type": "file_id", "file_id": upload["file"]["id"]}}],
-            "tier": tier, "ocr_mode": ocr_mode, "output_formats": ["middle_json"],
-        })
+        job = self._call(
+            "POST",
+            "/v1/parse/jobs",
+            json={
+                "files": [{"source": {"type": "file_id", "file_id": upload["file"]["id"]}}],
+                "tier": tier,
+                "ocr_mode": ocr_mode,
+                "output_formats": ["middle_json"],
+            },
+        )
         delay = 0.2
         while job.get("status") not in _TERMINAL:
             if time.monotonic() > self.deadline:

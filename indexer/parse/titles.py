@@ -40,7 +40,9 @@ def metadata_title_ok(title: str) -> bool:
     """A metadata title worth showing: a few words, not a tool's placeholder, a file id or a banner."""
     title = title.strip()
     return (
-        len(title.split()) >= 2 and not _PLACEHOLDER_RE.search(title) and not re.fullmatch(r"[\d\W_]+", title)
+        len(title.split()) >= 2
+        and not _PLACEHOLDER_RE.search(title)
+        and not re.fullmatch(r"[\d\W_]+", title)
         and not is_banner(title)
     )
 
@@ -62,7 +64,9 @@ def is_banner(text: str) -> bool:
     return bool(_BANNER_RE.search(text)) and len(text.split()) <= 10
 
 
-_CITATION_RE = re.compile(r"\b(recommended|suggested|preferred)\s+citation\b|\bcite\s+(this\s+\w+\s+)?as\b|\bplease\s+cite\b", re.I)
+_CITATION_RE = re.compile(
+    r"\b(recommended|suggested|preferred)\s+citation\b|\bcite\s+(this\s+\w+\s+)?as\b|\bplease\s+cite\b", re.I
+)
 _QUOTED_RE = re.compile(r"[\"“]([^\"“”]{8,240}?)[,.]?[\"”]")
 CITATION_PAGES = 4  # a report says how to cite it on its cover or the pages right after
 
@@ -100,11 +104,12 @@ INSTITUTION_WORDS = 12
 
 
 def names_institution(text: str) -> bool:
-    """"University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
+    """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
     who issued a document (a syllabus, a handbook), not what it is."""
     text = text.strip(" .")
     return (
-        len(text.split()) <= INSTITUTION_WORDS and bool(_INSTITUTION_RE.search(text))
+        len(text.split()) <= INSTITUTION_WORDS
+        and bool(_INSTITUTION_RE.search(text))
         and not _DOCUMENT_KIND_RE.search(text)
     )
 
@@ -123,7 +128,7 @@ _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _DATE_LINE_RE = re.compile(
     rf"^[\W\d_]*(({_MONTHS})[a-z]*\.?[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
     r"^(spring|summer|fall|autumn|winter)(\s+(term|semester|quarter|session))?\s*,?\s*\d{4}$",  # a term: "FALL 2021"
-    re.I
+    re.I,
 )
 _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
@@ -153,8 +158,11 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
     else:
         return None
     # Below a "Contents" caption the lines are chapters, none of them the document's title.
-    contents = [i["bbox"][1] for i in items if i.get("page_idx") == page and i.get("bbox")
-                and _CONTENTS_RE.match(_clean(i.get("text") or ""))]
+    contents = [
+        i["bbox"][1]
+        for i in items
+        if i.get("page_idx") == page and i.get("bbox") and _CONTENTS_RE.match(_clean(i.get("text") or ""))
+    ]
     lines = [i for i in lines if not contents or i["bbox"][1] < min(contents)]
     if sum(bool(_ENTRY_RE.match(_clean(i.get("text") or ""))) for i in lines) >= CONTENTS_ENTRIES:
         return None  # a contents page without its caption: lines led by their page numbers
@@ -166,14 +174,24 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
     # (no prose) has it wherever its largest type is, under a picture as often as above one.
     # (Running text comes as paragraphs, or, from OCR, as its lines: long single lines that are
     # not a list's items.)
-    prose = any(len(text.split()) >= PROSE_WORDS for _, text, _ in sized) or sum(
-        len(text.split()) >= PROSE_LINE_WORDS and text[:1].isalpha() and numbering_depth(text) is None
-        and _one_line(line) for line, text, _ in sized
-    ) >= PROSE_LINES
+    prose = (
+        any(len(text.split()) >= PROSE_WORDS for _, text, _ in sized)
+        or sum(
+            len(text.split()) >= PROSE_LINE_WORDS
+            and text[:1].isalpha()
+            and numbering_depth(text) is None
+            and _one_line(line)
+            for line, text, _ in sized
+        )
+        >= PROSE_LINES
+    )
     # A single word low on a cover is a brand's mark ("TOYOTA" under the picture), not a title.
     candidates = [
-        (line, text, size) for line, text, size in sized
-        if size and _reads_as_title(text, line if prose or len(text.split()) < 2 else None) and not names_institution(text)
+        (line, text, size)
+        for line, text, size in sized
+        if size
+        and _reads_as_title(text, line if prose or len(text.split()) < 2 else None)
+        and not names_institution(text)
     ]
     if not candidates:
         return None
@@ -190,9 +208,12 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
         while 0 <= k < len(sized) and len(parts) < 4:
             line, text, size = sized[k]
             if not (
-                size and abs(size - best[2]) <= (0.05 if fonts else 0.2) * best[2]  # one title is set in one size
+                size
+                and abs(size - best[2]) <= (0.05 if fonts else 0.2) * best[2]  # one title is set in one size
                 and (line.get("text_level") == best[0].get("text_level") or fonts)
-                and _stacked(last, line) and _reads_as_title(text, line if prose else None) and not names_institution(text)
+                and _stacked(last, line)
+                and _reads_as_title(text, line if prose else None)
+                and not names_institution(text)
             ):
                 break
             parts.insert(len(parts) if step == 1 else 0, text)
@@ -207,7 +228,9 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
-    if TRAILING_FUNCTION_WORD.search(title.rstrip(" &")) or title.endswith("&"):  # a fragment: "NRC 585 & GEOGRAPH 585 &"
+    if TRAILING_FUNCTION_WORD.search(title.rstrip(" &")) or title.endswith(
+        "&"
+    ):  # a fragment: "NRC 585 & GEOGRAPH 585 &"
         return None
     if says_less(title, file_name):  # "User Manual" on page 1 of User_Manual_1500S_Classic_EN.pdf
         return None

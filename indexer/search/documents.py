@@ -53,8 +53,13 @@ def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
         mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
         if parts:
             kind = (
-                "number" if word.isdigit() else "name" if capitals >= 2 or mixed or (capitals and not starts)
-                else "start" if capitals else "word"
+                "number"
+                if word.isdigit()
+                else "name"
+                if capitals >= 2 or mixed or (capitals and not starts)
+                else "start"
+                if capitals
+                else "word"
             )
             out.append((word, kind, parts))
         starts = bool(SENTENCE_END.search(token))
@@ -64,9 +69,11 @@ def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
 def names_written(query: str) -> list[str]:
     """The words of letters only that a query writes as names ("Microsoft", "AMEX"; not "FY2018",
     a sentence's first word, nor a short one like "US"), as written, once each."""
-    return list(dict.fromkeys(
-        word for word, kind, _ in _tokens(query) if kind == "name" and word.isalpha() and len(word) >= MIN_NAME
-    ))
+    return list(
+        dict.fromkeys(
+            word for word, kind, _ in _tokens(query) if kind == "name" and word.isalpha() and len(word) >= MIN_NAME
+        )
+    )
 
 
 class DocumentMatch:
@@ -118,7 +125,6 @@ class DocumentMatch:
         if long:
             return set().union(*(self._postings.get(part, set()) for part in long))
         return set.intersection(*(self._postings.get(part, set()) for part in parts))
-
 
     def _refresh(self) -> None:
         """The descriptions' postings, read again after the index changed."""

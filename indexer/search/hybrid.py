@@ -25,7 +25,9 @@ from indexer.tokens import SENTENCE_END
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
 LEXICAL_FLOOR = 0.05  # BM25 hits scoring under this share of the best one do not count as matches
-SECOND_LAG = 2  # a passage's second paragraph follows the best ones of this many next passages (benchmarks/results/passages.md)
+SECOND_LAG = (
+    2  # a passage's second paragraph follows the best ones of this many next passages (benchmarks/results/passages.md)
+)
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
 NAMED_DOCS = 16  # a query naming a section (`indexer.search.named`) is looked for when the search is scoped to at most this many documents
 _DIGITS = re.compile(r"\d+")
@@ -125,8 +127,14 @@ class HybridSearch:
         if not SENTENCE_END.search(query):  # only a question written as a sentence names statements
             return []
         rows = self.store.paragraphs_by_id([r.paragraph_id for r in fused[:NAMED_DOCS]])
-        lead = next((rows[r.paragraph_id].doc_id for r in fused[:NAMED_DOCS]
-                     if r.paragraph_id in rows and rows[r.paragraph_id].doc_id in doc_ids), doc_ids[0])
+        lead = next(
+            (
+                rows[r.paragraph_id].doc_id
+                for r in fused[:NAMED_DOCS]
+                if r.paragraph_id in rows and rows[r.paragraph_id].doc_id in doc_ids
+            ),
+            doc_ids[0],
+        )
         return [pid for key in self.names.statements_named(query, [lead]) for pid in named.opening(self.store, key)]
 
     def _stand_in_for_missing_vectors(self, fused: list[Ranked], lexical: list[int], waiting: set[int]) -> list[Ranked]:
@@ -145,7 +153,10 @@ class HybridSearch:
         return sorted(rescored, key=lambda r: -r.score)
 
     def arrange(
-        self, ranked: list[Ranked], lexical: list[int] | None = None, top_k: int | None = None,
+        self,
+        ranked: list[Ranked],
+        lexical: list[int] | None = None,
+        top_k: int | None = None,
         pointed: frozenset[int] | set[int] = frozenset(),
     ) -> list[Ranked]:
         """The fused ranking made fit to read (`lexical`: what BM25 matched; `top_k`: the hits asked
@@ -183,7 +194,8 @@ class HybridSearch:
         junk = [r for r in kept if r.paragraph_id in rows and rows[r.paragraph_id].junk]
         real = [r for r in kept if not (r.paragraph_id in rows and rows[r.paragraph_id].junk)]
         crowded = [
-            r for r in real
+            r
+            for r in real
             if lexical is not None and r.paragraph_id not in matched and crowds[shapes.get(r.paragraph_id, "")] >= CROWD
         ]
         if crowded:  # after every paragraph BM25 matched, in their order
@@ -231,11 +243,16 @@ class HybridSearch:
         current = self.store.paragraph_ids_for_vectors([vid for vid, _ in hits])
         passages = [(vid, sorted(current[vid])) for vid, _ in hits if vid in current]  # ids in reading order
         shared = [vid for vid, members in passages if len(members) > 1]
-        own = {vid: m for vid, m in self.vectors.member_vectors(shared, len(embedding)).items() if len(m) == len(current[vid])}
+        own = {
+            vid: m
+            for vid, m in self.vectors.member_vectors(shared, len(embedding)).items()
+            if len(m) == len(current[vid])
+        }
         words = [pid for vid in shared if vid not in own for pid in current[vid]]
         scores = self.store.lexical_scores(query, words) if words else {}
         ordered = [
-            [members[k] for k in np.argsort(-(own[vid] @ embedding), kind="stable")] if vid in own
+            [members[k] for k in np.argsort(-(own[vid] @ embedding), kind="stable")]
+            if vid in own
             else sorted(members, key=lambda pid: -scores.get(pid, 0.0))  # stable
             for vid, members in passages
         ]
@@ -271,14 +288,19 @@ class HybridSearch:
         with the words read from it): a line found by meaning is found for its table, which follows it.
         (Such a line is a passage of its own, read with its headings: it is what a query naming
         the table meets; measured in benchmarks/results/statements.md.)"""
-        rows = self.store.paragraphs_by_id([*ids, *(pid + 1 for pid in ids)])  # a section's paragraphs are stored in order
+        rows = self.store.paragraphs_by_id(
+            [*ids, *(pid + 1 for pid in ids)]
+        )  # a section's paragraphs are stored in order
         led: dict[int, int] = {}
         for pid in ids:
             line, table = rows.get(pid), rows.get(pid + 1)
             if (
-                line is not None and table is not None and line.kind == "text" and line.n_tokens <= named.LEAD_TOKENS
-                and table.kind in ("table", "figure") and (table.doc_id, table.sec_id, table.para_idx)
-                == (line.doc_id, line.sec_id, line.para_idx + 1)
+                line is not None
+                and table is not None
+                and line.kind == "text"
+                and line.n_tokens <= named.LEAD_TOKENS
+                and table.kind in ("table", "figure")
+                and (table.doc_id, table.sec_id, table.para_idx) == (line.doc_id, line.sec_id, line.para_idx + 1)
             ):
                 led[pid] = pid + 1
         return led

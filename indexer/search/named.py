@@ -31,7 +31,9 @@ NAMED_SHARE = 0.6  # the query's words make up at least this share of the title'
 # ("Statements of Operations and Comprehensive Income").
 STATEMENT_SHARE = 0.5
 COMMON_TITLES = 3  # a word in this many of a document's titles does not tell them apart
-OPENING_PARAGRAPHS = 5  # a named section's opening: its short leading lines and first paragraph of substance, within these
+OPENING_PARAGRAPHS = (
+    5  # a named section's opening: its short leading lines and first paragraph of substance, within these
+)
 LEAD_TOKENS = 40  # a text paragraph this short is a leading line ("(In millions)"), not substance
 MAX_KEPT = 1000  # document versions whose title words are kept
 LEADING_LINES = 2  # leading lines given with a named section's substance
@@ -41,8 +43,13 @@ LEADING_LINES = 2  # leading lines given with a named section's substance
 # "Consolidated Statements of Operations").
 SAME_NAMES: tuple[tuple[str, ...], ...] = (
     (
-        "income statement", "statement of income", "statement of operations", "statement of earnings",
-        "statement of profit or loss", "profit and loss statement", "p&l statement",
+        "income statement",
+        "statement of income",
+        "statement of operations",
+        "statement of earnings",
+        "statement of profit or loss",
+        "profit and loss statement",
+        "p&l statement",
     ),
     ("balance sheet", "statement of financial position", "statement of financial condition"),
     ("cash flow statement", "statement of cash flows"),
@@ -58,8 +65,16 @@ READ_FROM: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
         (0,),
     ),
     (
-        ("working capital", "quick ratio", "current ratio", "debt to equity", "debt-to-equity", "net debt", "pp&e",
-         "ppne"),
+        (
+            "working capital",
+            "quick ratio",
+            "current ratio",
+            "debt to equity",
+            "debt-to-equity",
+            "net debt",
+            "pp&e",
+            "ppne",
+        ),
         (1,),
     ),
     (
@@ -68,9 +83,19 @@ READ_FROM: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     ),
     (
         (
-            "return on assets", "return on equity", "roa", "roe", "asset turnover", "inventory turnover",
-            "days sales outstanding", "days payable outstanding", "days inventory outstanding", "cash conversion cycle",
-            "capital intensive", "capital-intensive", "capital intensity",
+            "return on assets",
+            "return on equity",
+            "roa",
+            "roe",
+            "asset turnover",
+            "inventory turnover",
+            "days sales outstanding",
+            "days payable outstanding",
+            "days inventory outstanding",
+            "cash conversion cycle",
+            "capital intensive",
+            "capital-intensive",
+            "capital intensity",
         ),
         (0, 1),
     ),
@@ -127,7 +152,9 @@ class SectionNames:
         goes beyond a title asks for something else."""
         if not SENTENCE_END.search(query):
             return []
-        sentences = [[POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)]
+        sentences = [
+            [POSSESSIVE.sub("", w) for w in _RUN.findall(part.lower())] for part in _SENTENCE_BREAK.split(query)
+        ]
         sayings = [(_RUN.findall(name), (g,), False) for g, group in enumerate(SAME_NAMES) for name in group] + [
             (_RUN.findall(measure), groups, True) for measures, groups in READ_FROM for measure in measures
         ]
@@ -143,7 +170,8 @@ class SectionNames:
             name = stemmed(words)
             for n, sentence in enumerate(said_in):
                 at = [
-                    i for i in range(len(sentence) - len(name) + 1)
+                    i
+                    for i in range(len(sentence) - len(name) + 1)
                     if all(sentence[i + j] & w for j, w in enumerate(name))
                     and not (measure and i > 0 and sentences[n][i - 1] in _ADJUSTED)
                 ]
@@ -187,7 +215,8 @@ class SectionNames:
         starts = [[{lexical.start(s) for s in word} for word in phrasing] for phrasing in phrasings if phrasing]
         # Only titles that hold a word like each of some phrasing's words are stemmed (the cost of a lookup).
         titles = {
-            key: title for key, title in self._titles_of(doc_ids).items()
+            key: title
+            for key, title in self._titles_of(doc_ids).items()
             if any(all(word & title.starts for word in phrasing) for phrasing in starts)
         }
         stems = self.store.stems(sorted({w for t in titles.values() for w in t.words}))

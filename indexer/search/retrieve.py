@@ -48,7 +48,9 @@ def clean_query(query: str) -> str:
             "the passage would contain (a few words or one question), not the whole task"
         )
     if not any(ch.isalnum() for ch in query):
-        raise InvalidArgument("query has no letters or digits to search for: give words or numbers the passage would contain")
+        raise InvalidArgument(
+            "query has no letters or digits to search for: give words or numbers the passage would contain"
+        )
     return query
 
 
@@ -80,7 +82,12 @@ class Retriever:
         self.token_budget = token_budget
 
     def answer(
-        self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int,
+        self,
+        query: str,
+        top_k: int,
+        doc_ids: list[int] | None,
+        before: int,
+        after: int,
         titles: Callable[[], Mapping[int, str]] | None = None,
     ) -> RetrieveResult:
         """`query` cleaned (`clean_query`), `doc_ids` checked by the caller. `titles`: gives each
@@ -140,7 +147,7 @@ class Retriever:
             names = " or ".join(f'"{name}"' for name in found.absent[:MAX_ABSENT])
             cautions.append(
                 f"No document searched contains {names}: these hits match the query's other words "
-                "(check the spelling, or write it out as the documents would: \"free cash flow\" for FCF)."
+                '(check the spelling, or write it out as the documents would: "free cash flow" for FCF).'
             )
         notes = []
         if not results:
@@ -155,7 +162,10 @@ class Retriever:
         if clipped:
             notes.append(f"{clipped} long paragraph(s) cut to share the token budget; each says how to read it.")
         return RetrieveResult(
-            query=shown_query, results=results, coverage=coverage, caution=" ".join(cautions) or None,
+            query=shown_query,
+            results=results,
+            coverage=coverage,
+            caution=" ".join(cautions) or None,
             hint=" ".join(notes) or None,
         )
 
@@ -218,9 +228,20 @@ def _line_tokens(path: list[str], document: str | None = None) -> int:
 def _retrieved(e: _Entry, doc_version: int) -> RetrievedParagraph:
     p = e.row
     return RetrievedParagraph(
-        doc_id=p.doc_id, sec_id=p.sec_id, para_idx=p.para_idx, text=p.text, kind=p.kind, page=p.page,
-        page_end=p.page_end, bbox=p.box, section_path=e.path, document=e.document, score=e.score, rank=e.rank,
-        is_hit=e.rank is not None, doc_version=doc_version,
+        doc_id=p.doc_id,
+        sec_id=p.sec_id,
+        para_idx=p.para_idx,
+        text=p.text,
+        kind=p.kind,
+        page=p.page,
+        page_end=p.page_end,
+        bbox=p.box,
+        section_path=e.path,
+        document=e.document,
+        score=e.score,
+        rank=e.rank,
+        is_hit=e.rank is not None,
+        doc_version=doc_version,
     )
 
 

@@ -138,9 +138,7 @@ class Store(KeywordSearch):
     def add_document(self, root: str, relpath: str) -> int:
         """Register a file as pending; returns its new, never reused doc_id."""
         with self.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO documents (root, relpath, status) VALUES (?, ?, 'pending')", (root, relpath)
-            )
+            cur = db.execute("INSERT INTO documents (root, relpath, status) VALUES (?, ?, 'pending')", (root, relpath))
             return int(cur.lastrowid or 0)
 
     def set_status(self, doc_id: int, status: str, reason: str | None = None, **fields: object) -> None:
@@ -175,8 +173,18 @@ class Store(KeywordSearch):
                     "INSERT INTO paragraphs (doc_id, sec_id, para_idx, kind, page, text, n_tokens, vec_id, bbox,"
                     " page_end, picture, junk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        doc_id, para.sec_id, para.para_idx, para.kind, para.page, para.text, para.n_tokens, vec_id,
-                        json.dumps(para.bbox) if para.bbox else None, para.page_end, para.picture, int(para.junk),
+                        doc_id,
+                        para.sec_id,
+                        para.para_idx,
+                        para.kind,
+                        para.page,
+                        para.text,
+                        para.n_tokens,
+                        vec_id,
+                        json.dumps(para.bbox) if para.bbox else None,
+                        para.page_end,
+                        para.picture,
+                        int(para.junk),
                     ),
                 )
                 db.execute(
@@ -246,12 +254,21 @@ class Store(KeywordSearch):
                         (row["doc_id"],),
                     )
 
-    def mark_failed(self, doc_id: int, reason: str, transient: bool = False, retries: int = 0, **fields: object) -> None:
+    def mark_failed(
+        self, doc_id: int, reason: str, transient: bool = False, retries: int = 0, **fields: object
+    ) -> None:
         """Failed: drop the old content (it no longer describes the file) and keep the reason;
         `retries`: how often a transient failure of these bytes has been parsed again."""
         fields = {
-            **fields, "status": "failed", "reason": reason, "n_sections": 0, "n_paras": 0, "n_tokens": 0,
-            "warnings": None, "transient": int(transient), "retries": retries,
+            **fields,
+            "status": "failed",
+            "reason": reason,
+            "n_sections": 0,
+            "n_paras": 0,
+            "n_tokens": 0,
+            "warnings": None,
+            "transient": int(transient),
+            "retries": retries,
             "retried_at": time.time() if retries else None,
         }
         assignments = ", ".join(f"{name} = ?" for name in fields)
@@ -263,8 +280,13 @@ class Store(KeywordSearch):
         """A new version failed for a reason that may pass: the previous one stays readable, with
         the reason and the retry count (its file facts stay the old ones, so the file still reads
         as changed)."""
-        fields = {"status": "ready", "reason": reason, "transient": 1, "retries": retries,
-                  "retried_at": time.time() if retries else None}
+        fields = {
+            "status": "ready",
+            "reason": reason,
+            "transient": 1,
+            "retries": retries,
+            "retried_at": time.time() if retries else None,
+        }
         assignments = ", ".join(f"{name} = ?" for name in fields)
         with self.transaction() as db:
             db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
@@ -292,7 +314,10 @@ class Store(KeywordSearch):
         return {(r["doc_id"], r["sec_id"]): r["title"] for r in rows}
 
     def sections(self, doc_id: int) -> list[SectionRow]:
-        return [typed(SectionRow, r) for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))]
+        return [
+            typed(SectionRow, r)
+            for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))
+        ]
 
     def paragraphs(self, doc_id: int, sec_id: int, start: int, end: int) -> list[ParagraphRow]:
         rows = self._query(

@@ -87,7 +87,9 @@ def load_fastembed(
     """A fastembed model (`TextEmbedding`, `TextCrossEncoder`): from a local folder, never
     downloaded, or by name, downloaded once into the models dir."""
     if local_path is not None:
-        return factory(model_name=model_name, specific_model_path=str(local_path), threads=threads, local_files_only=True)
+        return factory(
+            model_name=model_name, specific_model_path=str(local_path), threads=threads, local_files_only=True
+        )
     return factory(model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads)
 
 

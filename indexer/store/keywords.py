@@ -33,7 +33,7 @@ class KeywordSearch:
 
     def _open_keywords(self) -> None:
         """A scratch table that stems text as the index does (`stems`); it lives in this connection only."""
-        self._db.execute(f"CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = \"{LEXICAL_TOKENIZER}\")")
+        self._db.execute(f'CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = "{LEXICAL_TOKENIZER}")')
         self._db.execute("CREATE VIRTUAL TABLE temp.stems_vocab USING fts5vocab(temp, stems, instance)")
         self.forget_counts()
 
@@ -111,7 +111,8 @@ class KeywordSearch:
         counts = self._row_counts(terms)
         if sum(counts.values()) <= SCORED_ROWS:
             rows = self._query(
-                f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?", [_match(terms), *scope_params, limit]
+                f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?",
+                [_match(terms), *scope_params, limit],
             )
             return [(r["id"], -r["score"]) for r in rows]
         rare: list[str] = []

@@ -61,7 +61,7 @@ def _m001_initial(db: sqlite3.Connection) -> None:
         );
         CREATE INDEX paragraphs_vec_id ON paragraphs (vec_id);
         CREATE VIRTUAL TABLE lexical USING fts5 (terms, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'");
-        """
+        """,
     )
 
 

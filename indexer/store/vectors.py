@@ -41,7 +41,9 @@ FILL_DOCS = 200  # documents of an index older than its copy filled from Chroma 
 
 
 class VectorIndex:
-    def __init__(self, collection_name: str, path: Path | None = None, url: str | None = None, copy: Path | None = None):
+    def __init__(
+        self, collection_name: str, path: Path | None = None, url: str | None = None, copy: Path | None = None
+    ):
         """Embedded persistent client at `path`, or a Chroma server at `url` (`http://host:port`);
         `copy`: the SQLite file of the vectors' copy for scoped queries (none: they use Chroma's filter)."""
         import chromadb
@@ -93,7 +95,10 @@ class VectorIndex:
         return set(self._collection.get(where={"doc_id": doc_id}, include=[])["ids"])
 
     def add(
-        self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray,
+        self,
+        ids: Sequence[str],
+        doc_ids: Sequence[int],
+        embeddings: np.ndarray,
         members: Sequence[np.ndarray | None] | None = None,
     ) -> None:
         """Add vectors; `doc_ids[i]` is the document of `ids[i]` (kept as metadata for filters),
@@ -138,9 +143,7 @@ class VectorIndex:
         where = None
         if doc_ids is not None:
             where = {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": doc_ids}}
-        result = self._collection.query(
-            query_embeddings=[embedding], n_results=n, where=where, include=["distances"]
-        )
+        result = self._collection.query(query_embeddings=[embedding], n_results=n, where=where, include=["distances"])
         ids = result["ids"][0]
         distances = result["distances"][0] if result["distances"] else [0.0] * len(ids)
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances)]
@@ -223,7 +226,10 @@ class _Copy:
             self._db.execute("COMMIT")
 
     def add(
-        self, ids: Sequence[str], doc_ids: Sequence[int], embeddings: np.ndarray,
+        self,
+        ids: Sequence[str],
+        doc_ids: Sequence[int],
+        embeddings: np.ndarray,
         members: Sequence[np.ndarray | None] | None = None,
     ) -> None:
         rows = [(d, i, np.asarray(v, dtype=np.float32).tobytes()) for i, d, v in zip(ids, doc_ids, embeddings)]
@@ -249,7 +255,8 @@ class _Copy:
             return {}
         return {
             r[0]: np.frombuffer(r[1], dtype=np.float16).astype(np.float32).reshape(-1, dim)
-            for r in rows if dim and len(r[1]) % (2 * dim) == 0
+            for r in rows
+            if dim and len(r[1]) % (2 * dim) == 0
         }
 
     def fill(self, doc_ids: list[int], ids: list[str], owners: list[int], vectors: np.ndarray) -> None:
@@ -278,7 +285,10 @@ class _Copy:
         if self._mirrors:
             return []
         with self._lock:
-            filled = {r[0] for r in self._db.execute(f"SELECT doc_id FROM filled WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)}
+            filled = {
+                r[0]
+                for r in self._db.execute(f"SELECT doc_id FROM filled WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)
+            }
         return [d for d in doc_ids if d not in filled]
 
     def read(self, doc_ids: list[int] | None, limit: int | None) -> tuple[list[str], np.ndarray | None]:

@@ -84,7 +84,9 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
     forms: dict[int, str] = {}  # what the model reads of each packed paragraph
 
     def flush() -> None:
-        room = WINDOW_TOKENS - (count_tokens(context(paths.get(paragraphs[run[0]].sec_id, []))) if with_context and run else 0)
+        room = WINDOW_TOKENS - (
+            count_tokens(context(paths.get(paragraphs[run[0]].sec_id, []))) if with_context and run else 0
+        )
         for members in _balanced(run, [count_tokens(forms[i]) for i in run], room):
             body = "\n".join(forms[i] for i in members)
             text = _with_path(paths, paragraphs[members[0]].sec_id, body, with_context)
@@ -108,7 +110,10 @@ def pack(paragraphs: Sequence[Packable], paths: dict[int, list[str]], with_conte
             before = paragraphs[i - 1] if i else None
             title = (  # a short line just before a table is usually its title ("Consolidated Balance Sheets")
                 before.text + "\n"
-                if p.kind == "table" and before is not None and before.sec_id == p.sec_id and before.kind == "text"
+                if p.kind == "table"
+                and before is not None
+                and before.sec_id == p.sec_id
+                and before.kind == "text"
                 and before.n_tokens <= TITLE_TOKENS
                 else ""
             )
@@ -188,7 +193,9 @@ def context(path: list[str]) -> str:
     is often half the model's window, and would be read again for every passage."""
     nearest = path[1:][-CONTEXT_HEADINGS:]
     skipped = ["…"] if len(path) > CONTEXT_HEADINGS + 1 else []
-    return " > ".join([shorten(path[0], CONTEXT_TITLE_TOKENS), *skipped, *(shorten(t, CONTEXT_TITLE_TOKENS) for t in nearest)])
+    return " > ".join(
+        [shorten(path[0], CONTEXT_TITLE_TOKENS), *skipped, *(shorten(t, CONTEXT_TITLE_TOKENS) for t in nearest)]
+    )
 
 
 def _with_path(paths: dict[int, list[str]], sec_id: int, body: str, with_context: bool) -> str:

@@ -76,13 +76,16 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     # "1 Introduction" is no title; nor is a chapter title set like the chapters after it, nor a
     # banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION": the root holds it, unnamed by it).
     named_by_heading = (
-        first is not None and numbering_depth(first.text) is None and (is_title or not typeset)
+        first is not None
+        and numbering_depth(first.text) is None
+        and (is_title or not typeset)
         and not is_banner(first.text)
     )
     opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
     opening_line = opening_line_title(opening.text, fallback_title) if opening else None
     named = (
-        parsed.title or (_after_institution(first.text, blocks) if first is not None and named_by_heading else None)
+        parsed.title
+        or (_after_institution(first.text, blocks) if first is not None and named_by_heading else None)
         or (_after_institution(opening_line, blocks) if opening_line else None)
     )
     title = _short_title(named or fallback_title)
@@ -104,7 +107,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
                 stack.pop()
             parent = stack[-1][1]
             current = Section(
-                sec_id=len(sections), title=_short_title(block.text.rstrip(": ")), level=parent.level + 1,
+                sec_id=len(sections),
+                title=_short_title(block.text.rstrip(": ")),
+                level=parent.level + 1,
                 parent=parent.sec_id,
             )
             parent.children.append(current.sec_id)
@@ -116,8 +121,16 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         page_end = block.last_page or block.page
         paragraphs.append(
             Paragraph(
-                current.sec_id, current.n_paras, block.kind, block.text, block.page, n_tokens, block.bbox, page_end,
-                block.picture, is_junk(block.text, block.kind),
+                current.sec_id,
+                current.n_paras,
+                block.kind,
+                block.text,
+                block.page,
+                n_tokens,
+                block.bbox,
+                page_end,
+                block.picture,
+                is_junk(block.text, block.kind),
             )
         )
         current.n_paras += 1
@@ -125,8 +138,13 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         _widen_pages(current, block.page)
         _widen_pages(current, page_end)
     return DocumentStructure(
-        title=title, sections=sections, paragraphs=paragraphs, n_pages=parsed.n_pages, warnings=parsed.warnings,
-        detail=stated_detail(parsed.blocks), named_by_file=not named,
+        title=title,
+        sections=sections,
+        paragraphs=paragraphs,
+        n_pages=parsed.n_pages,
+        warnings=parsed.warnings,
+        detail=stated_detail(parsed.blocks),
+        named_by_file=not named,
     )
 
 
@@ -314,7 +332,9 @@ def _join(units: list[str]) -> str:
     """Sentences back together: a space after Latin text, none after CJK or a character cut."""
     out = units[0]
     for unit in units[1:]:
-        out += ("" if out.endswith(("。", "！", "？")) or not out[-1:].isspace() and not unit[:1].isascii() else " ") + unit
+        out += (
+            "" if out.endswith(("。", "！", "？")) or not out[-1:].isspace() and not unit[:1].isascii() else " "
+        ) + unit
     return out
 
 

@@ -38,8 +38,11 @@ def library(hostile: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
     from indexer.library import LibraryConfig
 
     config = LibraryConfig(
-        roots=[hostile], data_dir=tmp_path_factory.mktemp("data"), models_dir=tmp_path_factory.mktemp("models"),
-        token_budget=BUDGET, max_file_bytes=6 * MB,
+        roots=[hostile],
+        data_dir=tmp_path_factory.mktemp("data"),
+        models_dir=tmp_path_factory.mktemp("models"),
+        token_budget=BUDGET,
+        max_file_bytes=6 * MB,
     )
     lib = Library(config)
     started = time.monotonic()
@@ -56,8 +59,18 @@ def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: L
     failed = {d.relpath: d.reason for d in library.store.documents() if d.status == "failed"}
     names = {d.relpath for d in library.store.documents() if d.readable}
     assert names == {
-        "good.md", "notes.txt", "caf\\xe9.md", "utf16-bom.txt", "utf16-nobom.md", "one-bad-byte.md",
-        "long-word.md", "giant-row.md", "headings.md", "only-headings.md", "large.md", "whole.pdf",
+        "good.md",
+        "notes.txt",
+        "caf\\xe9.md",
+        "utf16-bom.txt",
+        "utf16-nobom.md",
+        "one-bad-byte.md",
+        "long-word.md",
+        "giant-row.md",
+        "headings.md",
+        "only-headings.md",
+        "large.md",
+        "whole.pdf",
     }
     expected = {
         "loop-a.md": "symbolic link loop",
@@ -79,9 +92,14 @@ def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: L
     assert "over the file size limit (DEEPREAD_MAX_FILE_MB) of 6 MB" in render_toc(toc), "the map names the setting"
 
     for query, path in [
-        ("tomatoes watering", "good.md"), ("heron reed bed", "notes.txt"), ("onion soup bistro", "caf\\xe9.md"),
-        ("relevé des comptes février", "utf16-bom.txt"), ("réunion du comité", "utf16-nobom.md"),
-        ("crème brûlée tiède", "one-bad-byte.md"), ("zebrafinch", "long-word.md"), ("lantern festival season", "large.md"),
+        ("tomatoes watering", "good.md"),
+        ("heron reed bed", "notes.txt"),
+        ("onion soup bistro", "caf\\xe9.md"),
+        ("relevé des comptes février", "utf16-bom.txt"),
+        ("réunion du comité", "utf16-nobom.md"),
+        ("crème brûlée tiède", "one-bad-byte.md"),
+        ("zebrafinch", "long-word.md"),
+        ("lantern festival season", "large.md"),
         ("quarterly revenue region", "whole.pdf"),
     ]:
         found = {library.store.document(r.doc_id).relpath for r in library.retrieve(query, top_k=10).results}
@@ -135,8 +153,14 @@ def test_giant_words_and_rows_keep_every_budget(library: Library) -> None:
 
 def test_twenty_thousand_headings_fit_the_budget_at_every_depth(library: Library) -> None:
     doc = next(d for d in library.store.documents() if d.relpath == "headings.md")
-    for toc in (library.toc(), library.toc(max_depth=0), library.toc(doc.doc_id), library.toc(doc.doc_id, max_depth=0),
-                library.toc(doc.doc_id, sec_id=0), library.toc(doc.doc_id, sec_id=0, after=15_000)):
+    for toc in (
+        library.toc(),
+        library.toc(max_depth=0),
+        library.toc(doc.doc_id),
+        library.toc(doc.doc_id, max_depth=0),
+        library.toc(doc.doc_id, sec_id=0),
+        library.toc(doc.doc_id, sec_id=0, after=15_000),
+    ):
         assert count_tokens(render_toc(toc)) <= BUDGET
     assert count_tokens(render_section(library.read_section(doc.doc_id, 0))) <= BUDGET
 

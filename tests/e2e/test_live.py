@@ -20,7 +20,10 @@ from mcp import Client, StdioServerParameters
 from indexer.library import Library
 from tests.conftest import REPO, write
 
-pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # servers, kill -9 and live folders: `pytest -m "not slow"` skips them
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.slow,
+]  # servers, kill -9 and live folders: `pytest -m "not slow"` skips them
 
 
 @pytest.fixture
@@ -65,7 +68,9 @@ async def test_changes_are_searchable_within_seconds_and_restart_reindexes_nothi
         write(docs, "fresh.md", "# Fresh\n\nThe quartermaster counts the lanterns.")
 
         async def searchable() -> bool:
-            hits = (await client.call_tool("retrieve", {"query": "quartermaster lanterns", "top_k": 1})).structured_content
+            hits = (
+                await client.call_tool("retrieve", {"query": "quartermaster lanterns", "top_k": 1})
+            ).structured_content
             return bool(hits["results"]) and "quartermaster" in hits["results"][0]["text"]
 
         await until(searchable)
@@ -109,16 +114,16 @@ async def _has(client: Client, present: str | None, absent: str) -> bool:
     return (present is None or present in found) and absent not in found
 
 
-def test_kill_9_during_indexing_leaves_a_consistent_store(
-    tmp_path: Path, open_library: Callable[..., Library]
-) -> None:
+def test_kill_9_during_indexing_leaves_a_consistent_store(tmp_path: Path, open_library: Callable[..., Library]) -> None:
     docs, data = tmp_path / "docs", tmp_path / "data"
     for i in range(60):
         body = "\n\n".join(f"Paragraph {j} of document {i} about subject {i * 7 + j}." for j in range(12))
         write(docs, f"doc{i:02d}.md", f"# Document {i}\n\n{body}")
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "index", str(docs), "--data-dir", str(data)],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     db = data / "index.sqlite3"
     deadline = time.monotonic() + 120
@@ -180,9 +185,9 @@ async def test_tool_calls_during_indexing_report_progress(tmp_path: Path) -> Non
         assert total == 40 and 0 <= done < 40
     else:  # caught while the vectors catch up, after the files were all read
         assert message.startswith("semantic search catching up") and total is not None and 0 <= done < total
-    assert re.search(r"Scanning the folder|Indexing in progress|Semantic search is catching up", toc_while_indexing["hint"] or ""), (
-        "get_toc says what is still under way"
-    )
+    assert re.search(
+        r"Scanning the folder|Indexing in progress|Semantic search is catching up", toc_while_indexing["hint"] or ""
+    ), "get_toc says what is still under way"
 
 
 def _group_members(pgid: int) -> list[int]:
@@ -213,7 +218,9 @@ def _parser_child(data: Path) -> int | None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
-def test_kill_9_of_the_server_takes_its_parser_child_along(tmp_path: Path, open_library: Callable[..., Library]) -> None:
+def test_kill_9_of_the_server_takes_its_parser_child_along(
+    tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
     from fpdf import FPDF
 
     docs, data = tmp_path / "docs", tmp_path / "data"
@@ -226,7 +233,9 @@ def test_kill_9_of_the_server_takes_its_parser_child_along(tmp_path: Path, open_
     pdf.output(str(docs / "long.pdf"))
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "index", str(docs), "--data-dir", str(data)],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 120

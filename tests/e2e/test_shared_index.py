@@ -28,7 +28,9 @@ def paths(toc: dict) -> list[str]:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server", *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "server", *args], cwd=REPO, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_two_servers_and_the_cli_share_an_index_and_the_survivor_takes_over(tmp_path: Path) -> None:
@@ -36,8 +38,9 @@ def test_two_servers_and_the_cli_share_an_index_and_the_survivor_takes_over(tmp_
     write(docs, "otters.md", "# Otters\n\nOtters swim in the river at dusk.")
     serve = [sys.executable, "-m", "server", "serve", str(docs), "--data-dir", str(data)]
     env = {**os.environ, "DEEPREAD_LOG_LEVEL": "INFO"}
-    writer = subprocess.Popen(serve, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, env=env)
+    writer = subprocess.Popen(
+        serve, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+    )
     try:
         deadline = time.monotonic() + 120
         while not (data / "owner.pid").exists() or (data / "owner.pid").read_text() != str(writer.pid):
@@ -48,6 +51,7 @@ def test_two_servers_and_the_cli_share_an_index_and_the_survivor_takes_over(tmp_
         async def host() -> dict[str, float]:
             measured: dict[str, float] = {}
             async with Client(params) as second:
+
                 async def toc() -> dict:
                     return (await second.call_tool("get_toc", {})).structured_content  # type: ignore[return-value]
 
@@ -57,8 +61,9 @@ def test_two_servers_and_the_cli_share_an_index_and_the_survivor_takes_over(tmp_
                             await anyio.sleep(0.2)
 
                 await until(lambda t: paths(t) == ["otters.md"], timeout=120)  # the writer indexed it; we read it
-                search = await anyio.to_thread.run_sync(lambda: cli("search", "where do otters swim", "-k", "1",
-                                                                    "-f", str(docs), "--data-dir", str(data)))
+                search = await anyio.to_thread.run_sync(
+                    lambda: cli("search", "where do otters swim", "-k", "1", "-f", str(docs), "--data-dir", str(data))
+                )
                 assert search.returncode == 0 and "Otters swim" in search.stdout, search.stderr
                 assert "keeps this index up to date" in search.stderr, "the CLI reads the live index at once"
 
@@ -75,7 +80,9 @@ def test_two_servers_and_the_cli_share_an_index_and_the_survivor_takes_over(tmp_
                 write(docs, "cranes.md", "# Cranes\n\nCranes nest in the marsh.")
                 await until(lambda t: "cranes.md" in paths(t))
                 measured["kill -9 to a new file indexed"] = time.monotonic() - killed
-                hit = (await second.call_tool("retrieve", {"query": "where cranes nest", "top_k": 1})).structured_content
+                hit = (
+                    await second.call_tool("retrieve", {"query": "where cranes nest", "top_k": 1})
+                ).structured_content
                 assert hit["results"][0]["text"].startswith("Cranes")  # type: ignore[index]
                 assert paths(await toc()) == ["badgers.md", "cranes.md", "otters.md"], "nothing lost or doubled"
             return measured

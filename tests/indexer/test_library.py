@@ -76,7 +76,9 @@ def test_hidden_temp_and_unsupported_files_are_ignored(folder: Path, open_librar
     assert [d.path for d in lib.toc().documents] == ["real.md"]
 
 
-def test_symlinks_out_of_the_folder_are_not_followed(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+def test_symlinks_out_of_the_folder_are_not_followed(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
     outside = tmp_path / "outside"
     write(outside, "secret.md", "# Secret\n\nkeep out")
     (folder / "link.md").symlink_to(outside / "secret.md")
@@ -118,7 +120,9 @@ def test_a_second_library_on_the_index_reads_it_and_takes_over_when_the_writer_c
     assert second.retrieve("cranes marsh", top_k=1).results[0].text.startswith("Cranes")
 
 
-def test_changing_the_embedded_text_rebuilds_vectors(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+def test_changing_the_embedded_text_rebuilds_vectors(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
     write(folder, "a.md", "# A\n\nAlpha.\n\n## Sub\n\nBeta.")
     lib = open_library(folder, data_dir=tmp_path / "d", heading_context=True)
     lib.reconcile()
@@ -140,7 +144,8 @@ def test_readers_never_see_a_mix_of_versions(folder: Path, open_library: Callabl
 
     def content(version: int) -> str:
         sections = "\n\n".join(
-            f"## Part {s}\n\n" + "\n\n".join(f"Lantern v{version} part {s} line {p}." for p in range(4)) for s in range(3)
+            f"## Part {s}\n\n" + "\n\n".join(f"Lantern v{version} part {s} line {p}." for p in range(4))
+            for s in range(3)
         )
         return f"# Lanterns\n\n{sections}"
 

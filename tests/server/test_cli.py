@@ -102,9 +102,22 @@ def test_streamable_http_transport(tmp_path: Path) -> None:
     write(docs, "notes.md", DOC)
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", str(docs), "--data-dir", str(tmp_path / "data"),
-         "--transport", "http", "--port", str(port)],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            str(docs),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for_port(port)
@@ -136,9 +149,23 @@ def test_a_port_in_use_is_an_error_before_the_index_opens(tmp_path: Path) -> Non
         taken.listen(1)
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "server", "serve", str(docs), "--data-dir", str(tmp_path / "data"),
-             "--transport", "http", "--port", str(port)],
-            cwd=REPO, capture_output=True, text=True, timeout=120,
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "serve",
+                str(docs),
+                "--data-dir",
+                str(tmp_path / "data"),
+                "--transport",
+                "http",
+                "--port",
+                str(port),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     assert done.returncode == 1
     assert f"deepread-mcp: port {port} is in use; choose another with --port" in done.stderr
@@ -197,4 +224,3 @@ def test_doctor_names_the_files_it_will_not_index(tmp_path: Path, capsys: pytest
     out = capsys.readouterr().out
     assert "folders: 1 document(s) to index, 1 file(s) not indexed" in out
     assert "  photos.zip — not a supported type (.zip)" in out
-

@@ -62,9 +62,16 @@ CASES: list[tuple[str, dict, str]] = [
     ("retrieve", {}, "query"),
     ("retrieve", {"query": "slugs", "top_k": 0}, "greater than or equal to 1"),
     ("retrieve", {"query": "slugs", "before": 99}, "less than or equal to 10"),
-    ("retrieve", {"query": "slugs", "top_k": 500},
-     "retrieve: top_k: input should be less than or equal to 50 (got 500). It takes query (text), top_k (integer 1–50, optional)"),
-    ("read_section", {"sec_id": 0}, "read_section: doc_id is required. It takes doc_id (integer ≥ 0), sec_id (integer ≥ 0)"),
+    (
+        "retrieve",
+        {"query": "slugs", "top_k": 500},
+        "retrieve: top_k: input should be less than or equal to 50 (got 500). It takes query (text), top_k (integer 1–50, optional)",
+    ),
+    (
+        "read_section",
+        {"sec_id": 0},
+        "read_section: doc_id is required. It takes doc_id (integer ≥ 0), sec_id (integer ≥ 0)",
+    ),
     ("delete_everything", {}, "there is no tool 'delete_everything'; the tools are get_toc, retrieve, read_section"),
 ]
 
@@ -83,8 +90,22 @@ async def test_bad_calls_say_what_is_valid(client: Client, tool: str, args: dict
 async def test_random_arguments_never_break_the_server(client: Client) -> None:
     rng = random.Random(7)
     values = [None, -1, 0, 1, 2, BIG, -BIG, 3.5, "", " ", "1", "x" * 3000, "\x00", "🙂", [], [1], [BIG], {}, True]
-    fields = ["doc_id", "sec_id", "start_para", "end_para", "version", "max_depth", "after", "query", "top_k",
-              "doc_ids", "before", "after", "images", "unknown"]
+    fields = [
+        "doc_id",
+        "sec_id",
+        "start_para",
+        "end_para",
+        "version",
+        "max_depth",
+        "after",
+        "query",
+        "top_k",
+        "doc_ids",
+        "before",
+        "after",
+        "images",
+        "unknown",
+    ]
     for _ in range(150):
         tool = rng.choice(["get_toc", "retrieve", "read_section"])
         args = {rng.choice(fields): rng.choice(values) for _ in range(rng.randint(0, 4))}

@@ -19,7 +19,11 @@ from tests.conftest import REPO, write
 
 def config(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server", "config", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "server", "config", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -34,7 +38,9 @@ def test_the_printed_configuration_starts_the_server_under_a_bare_path(tmp_path:
         assert host in printed.stderr, "each host's place or command is named"
 
     params = StdioServerParameters(
-        command=server["command"], args=server["args"], cwd=str(tmp_path),
+        command=server["command"],
+        args=server["args"],
+        cwd=str(tmp_path),
         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")},  # what a desktop host gives
     )
 

@@ -27,7 +27,9 @@ from tests.conftest import REPO, free_port, wait_for, wait_for_port, write
 DOC = "# Field Notes\n\n## Birds\n\nThe heron waits in the shallows at dawn.\n"
 TOKEN = "test-token-4c1d8a0e-2f7b-4e55-9a3c"
 INITIALIZE = {
-    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
     "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}},
 }
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -57,9 +59,25 @@ def serve(tmp: Path, token: str | None) -> Served:
     stdout, stderr = tmp / "stdout.txt", tmp / "stderr.txt"
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", str(docs), "--transport", "http", "--host", "0.0.0.0",
-             "--port", str(port), "--data-dir", str(data)],
-            cwd=REPO, env=env, stdout=out, stderr=err,
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "serve",
+                str(docs),
+                "--transport",
+                "http",
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(data),
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=err,
         )
     try:
         wait_for_port(port)

@@ -62,7 +62,11 @@ def test_a_chart_and_a_table_come_as_crops_of_their_page(report: Library) -> Non
     assert figure.image == 1 and len(answer.images) == 1
     image = answer.images[0]
     assert (image.doc_id, image.sec_id, image.para_idx, image.page, image.bbox) == (
-        doc_id, costs, figure.para_idx, figure.page, figure.bbox
+        doc_id,
+        costs,
+        figure.para_idx,
+        figure.page,
+        figure.bbox,
     )
     decoded = Image.open(io.BytesIO(image.data))
     assert decoded.format == "PNG" and decoded.size == (image.width, image.height)
@@ -103,7 +107,9 @@ def test_a_whole_page_and_what_cannot_be_shown(report: Library) -> None:
         report.view_page(doc_id, 99)
     notes = next(d.doc_id for d in report.toc().documents if d.path == "notes.md")
     answer = report.read_section(notes, 0, images=True)
-    assert answer.images == [] and "notes.md is not a PDF, so only the pictures kept from it can be shown" in (answer.hint or "")
+    assert answer.images == [] and "notes.md is not a PDF, so only the pictures kept from it can be shown" in (
+        answer.hint or ""
+    )
     with pytest.raises(NotReady, match="only a PDF's pages can be rendered"):
         report.view_page(notes, 1)
 
@@ -123,8 +129,10 @@ async def test_the_host_receives_png_image_content(client: Client, report: Libra
     assert "figure — image 1 below" in text.text and len(images) == 1
     assert images[0].type == "image" and images[0].mime_type == "image/png"
     png = base64.b64decode(images[0].data)
-    assert Image.open(io.BytesIO(png)).size == (result.structured_content["images"][0]["width"],
-                                                result.structured_content["images"][0]["height"])
+    assert Image.open(io.BytesIO(png)).size == (
+        result.structured_content["images"][0]["width"],
+        result.structured_content["images"][0]["height"],
+    )
     assert "data" not in result.structured_content["images"][0], "the bytes travel as image content only"
 
     page = await client.call_tool("view_page", {"doc_id": doc_id, "page": 2})
@@ -141,7 +149,8 @@ async def test_a_page_is_a_resource_a_user_can_attach(client: Client, report: Li
     (content,) = read.contents
     assert content.mime_type == "image/png"
     assert Image.open(io.BytesIO(base64.b64decode(content.blob))).size == (
-        report.view_page(doc_id, 1).image.width, report.view_page(doc_id, 1).image.height
+        report.view_page(doc_id, 1).image.width,
+        report.view_page(doc_id, 1).image.height,
     )
     with pytest.raises(Exception, match=r"has pages 1–\d+ \(got 99\)"):
         await client.read_resource(f"deepread://doc/{doc_id}/page/99.png")

@@ -53,7 +53,9 @@ async def test_a_folded_branch_opens_with_the_call_it_names_and_pages_on(client:
     assert "Part One" in text and "Part Three" in text, "the top of the tree survives the folding"
     assert "children" not in text and "(1) [" not in text, "compact: the doc id once, no id lists"
     part_two = next(s for s in whole.structured_content["documents"][0]["sections"] if s["title"] == "Part Two")
-    call = re.search(r"\[%d\] Part Two .*\+(\d+) sections: get_toc\(doc_id=1, sec_id=(\d+)\)" % part_two["sec_id"], text)
+    call = re.search(
+        r"\[%d\] Part Two .*\+(\d+) sections: get_toc\(doc_id=1, sec_id=(\d+)\)" % part_two["sec_id"], text
+    )
     assert call and int(call.group(2)) == part_two["sec_id"] and int(call.group(1)) == 180
 
     seen: set[str] = set()
@@ -63,7 +65,9 @@ async def test_a_folded_branch_opens_with_the_call_it_names_and_pages_on(client:
         page = await client.call_tool("get_toc", arguments)
         assert not page.is_error and count_tokens(page.content[0].text) <= BUDGET
         seen.update(s["title"] for s in page.structured_content["documents"][0]["sections"])
-        more = re.search(r"get_toc\(doc_id=1, sec_id=%d, after=(\d+)\)" % part_two["sec_id"], page.structured_content["hint"] or "")
+        more = re.search(
+            r"get_toc\(doc_id=1, sec_id=%d, after=(\d+)\)" % part_two["sec_id"], page.structured_content["hint"] or ""
+        )
         if more is None:
             break
         arguments = {**arguments, "after": int(more.group(1))}

@@ -103,14 +103,21 @@ def test_a_slide_picture_is_served_as_it_was_stored(office: Library, folder: Pat
     answer = office.read_section(deck, sec, images=True)
     figure = next(p for p in answer.paragraphs if p.kind == "figure")
     (image,) = answer.images
-    assert figure.image == 1 and (image.sec_id, image.para_idx, image.page, image.bbox) == (sec, figure.para_idx, 1, None)
+    assert figure.image == 1 and (image.sec_id, image.para_idx, image.page, image.bbox) == (
+        sec,
+        figure.para_idx,
+        1,
+        None,
+    )
     decoded = Image.open(io.BytesIO(image.data))
     assert decoded.size == (image.width, image.height) == (400, 300), "served at its own size"
     assert image.mime_type == f"image/{decoded.format.lower()}"
     red, blue = colours(image.data)
     assert red > 0.05 and blue > 0.05, "the picture holds the drawn bars"
     assert f"[{figure.para_idx}] p.1 figure — image 1 below" in render_section(answer)
-    assert sorted(p.name for p in folder.iterdir()) == ["deck.pptx", "minutes.docx", "report.docx"], "nothing written into the folder"
+    assert sorted(p.name for p in folder.iterdir()) == ["deck.pptx", "minutes.docx", "report.docx"], (
+        "nothing written into the folder"
+    )
 
 
 @pytest.mark.slow

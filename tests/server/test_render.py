@@ -21,20 +21,50 @@ REPORT = "Northwind Traders Annual Report 2024"
 def report_info() -> DocumentInfo:
     """A PDF with pages; two branches folded (`hidden`), one section on a single page, one without an end page."""
     return DocumentInfo(
-        doc_id=3, path="reports/annual-2024.pdf", title=REPORT, status="ready", version=2, n_pages=48,
-        n_sections=9, n_paras=212, n_tokens=30512,
+        doc_id=3,
+        path="reports/annual-2024.pdf",
+        title=REPORT,
+        status="ready",
+        version=2,
+        n_pages=48,
+        n_sections=9,
+        n_paras=212,
+        n_tokens=30512,
         sections=[
             SectionInfo(
-                sec_id=0, title=REPORT, level=0, parent=None, children=[1, 4], n_paras=3, n_tokens=120,
-                page_start=1, page_end=2,
+                sec_id=0,
+                title=REPORT,
+                level=0,
+                parent=None,
+                children=[1, 4],
+                n_paras=3,
+                n_tokens=120,
+                page_start=1,
+                page_end=2,
             ),
             SectionInfo(
-                sec_id=1, title="1 Results", level=1, parent=0, children=[2], n_paras=2, n_tokens=310,
-                page_start=3, page_end=20, hidden=1,
+                sec_id=1,
+                title="1 Results",
+                level=1,
+                parent=0,
+                children=[2],
+                n_paras=2,
+                n_tokens=310,
+                page_start=3,
+                page_end=20,
+                hidden=1,
             ),
             SectionInfo(
-                sec_id=2, title="1.1 Revenue by region", level=2, parent=1, children=[], n_paras=40, n_tokens=2950,
-                page_start=4, page_end=4, hidden=3,
+                sec_id=2,
+                title="1.1 Revenue by region",
+                level=2,
+                parent=1,
+                children=[],
+                n_paras=40,
+                n_tokens=2950,
+                page_start=4,
+                page_end=4,
+                hidden=3,
             ),
             SectionInfo(
                 sec_id=4, title="2 Outlook", level=1, parent=0, children=[], n_paras=10, n_tokens=800, page_start=21
@@ -46,7 +76,14 @@ def report_info() -> DocumentInfo:
 def notes_info() -> DocumentInfo:
     """A Markdown file: no pages, one section."""
     return DocumentInfo(
-        doc_id=5, path="notes/otters.md", title="Otters", status="ready", version=1, n_sections=1, n_paras=2, n_tokens=40,
+        doc_id=5,
+        path="notes/otters.md",
+        title="Otters",
+        status="ready",
+        version=1,
+        n_sections=1,
+        n_paras=2,
+        n_tokens=40,
         sections=[SectionInfo(sec_id=0, title="Otters", level=0, parent=None, children=[], n_paras=2, n_tokens=40)],
     )
 
@@ -69,7 +106,13 @@ def test_toc_documents_sections_pending_failed_and_note() -> None:
     toc = Toc(
         documents=[report_info(), notes_info()],
         pending=["inbox/scan-001.pdf", "inbox/scan-002.pdf"],
-        failed=[FailedDocument(doc_id=7, path="broken.pdf", reason="not a readable PDF (Failed to load document (PDFium: Data format error).)")],
+        failed=[
+            FailedDocument(
+                doc_id=7,
+                path="broken.pdf",
+                reason="not a readable PDF (Failed to load document (PDFium: Data format error).)",
+            )
+        ],
         truncated=True,
         hint="Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.",
     )
@@ -131,19 +174,44 @@ def test_retrieve_hits_neighbours_a_clipped_paragraph_and_a_note() -> None:
         query="revenue by region 2024",
         results=[
             RetrievedParagraph(
-                doc_id=3, sec_id=2, para_idx=4, text="Revenue by region is shown in the table below.", kind="text",
-                page=4, section_path=PATH, is_hit=False, doc_version=2,
+                doc_id=3,
+                sec_id=2,
+                para_idx=4,
+                text="Revenue by region is shown in the table below.",
+                kind="text",
+                page=4,
+                section_path=PATH,
+                is_hit=False,
+                doc_version=2,
             ),
             RetrievedParagraph(
-                doc_id=3, sec_id=2, para_idx=5, text="Region | 2023 | 2024\nRegion 01 | 101 | 121\nRegion 02 | 102 | 122",
-                kind="table", page=4, page_end=5, bbox=[80, 120, 920, 980], section_path=PATH, score=0.03279, rank=1,
-                is_hit=True, doc_version=2,
+                doc_id=3,
+                sec_id=2,
+                para_idx=5,
+                text="Region | 2023 | 2024\nRegion 01 | 101 | 121\nRegion 02 | 102 | 122",
+                kind="table",
+                page=4,
+                page_end=5,
+                bbox=[80, 120, 920, 980],
+                section_path=PATH,
+                score=0.03279,
+                rank=1,
+                is_hit=True,
+                doc_version=2,
             ),
             RetrievedParagraph(
-                doc_id=5, sec_id=0, para_idx=1,
+                doc_id=5,
+                sec_id=0,
+                para_idx=1,
                 text="Otters hold hands while they sleep […cut: 1,204 tokens in all; "
                 "read_section(doc_id=5, sec_id=0, start_para=1, end_para=1) shows more]",
-                kind="text", section_path=["Otters"], score=0.01613, rank=2, is_hit=True, doc_version=1, clipped=True,
+                kind="text",
+                section_path=["Otters"],
+                score=0.01613,
+                rank=2,
+                is_hit=True,
+                doc_version=1,
+                clipped=True,
             ),
         ],
         hint="1 long paragraph(s) cut to share the token budget; each says how to read it.",
@@ -153,7 +221,9 @@ def test_retrieve_hits_neighbours_a_clipped_paragraph_and_a_note() -> None:
 
 def test_retrieve_with_nothing_found() -> None:
     result = RetrieveResult(
-        query="zebra", results=[], hint="No paragraph matched. Rephrase with words the document would use, or browse get_toc."
+        query="zebra",
+        results=[],
+        hint="No paragraph matched. Rephrase with words the document would use, or browse get_toc.",
     )
     assert render_retrieve(result) == (
         'No hits for "zebra".\n'
@@ -168,8 +238,16 @@ def test_retrieve_shows_the_nearest_three_headings_each_shortened() -> None:
         "for the year ended December 31, 2024, compared with the year ended December 31, 2023"
     )
     hit = RetrievedParagraph(
-        doc_id=1, sec_id=9, para_idx=0, text="Net sales rose.", kind="text",
-        section_path=["Form 10-K", "Part II", "Item 7", long_title], score=0.5, rank=1, is_hit=True, doc_version=1,
+        doc_id=1,
+        sec_id=9,
+        para_idx=0,
+        text="Net sales rose.",
+        kind="text",
+        section_path=["Form 10-K", "Part II", "Item 7", long_title],
+        score=0.5,
+        rank=1,
+        is_hit=True,
+        doc_version=1,
     )
     assert render_retrieve(RetrieveResult(query="net sales", results=[hit])) == (
         '1 hit(s) for "net sales" — (doc_id, sec_id, para_idx):\n'
@@ -186,8 +264,17 @@ def test_a_path_names_its_document_once_and_never_by_a_title_cut_short() -> None
     ("… fiscal year ended December 31…") may read like a sibling filing's."""
     title = "Initech Holdings — Form 10-K, fiscal year ended December 31, 2031"
     first = RetrievedParagraph(
-        doc_id=4, sec_id=3, para_idx=0, text="Revenue rose.", kind="text", section_path=[title, "Part II", "Item 6"],
-        document=title, score=0.5, rank=1, is_hit=True, doc_version=1,
+        doc_id=4,
+        sec_id=3,
+        para_idx=0,
+        text="Revenue rose.",
+        kind="text",
+        section_path=[title, "Part II", "Item 6"],
+        document=title,
+        score=0.5,
+        rank=1,
+        is_hit=True,
+        doc_version=1,
     )
     later = first.model_copy(update={"sec_id": 5, "document": None, "rank": 2, "section_path": [title, "Item 7"]})
     opening = first.model_copy(update={"sec_id": 0, "document": None, "rank": 3, "section_path": ["Otters"]})
@@ -217,10 +304,19 @@ Note: Section continues: paragraphs 3–39 remain (start_para=3)."""
 
 def test_section_read_in_part_says_where_to_continue() -> None:
     section = SectionText(
-        doc_id=3, sec_id=2, version=2, title="1.1 Revenue by region", level=2, n_paras=40, start_para=0, end_para=2,
+        doc_id=3,
+        sec_id=2,
+        version=2,
+        title="1.1 Revenue by region",
+        level=2,
+        n_paras=40,
+        start_para=0,
+        end_para=2,
         paragraphs=[
             ParagraphText(para_idx=0, text="Revenue grew in every region.", kind="text", page=4),
-            ParagraphText(para_idx=1, text="Region | 2023 | 2024\nRegion 01 | 101 | 121", kind="table", page=4, page_end=5),
+            ParagraphText(
+                para_idx=1, text="Region | 2023 | 2024\nRegion 01 | 101 | 121", kind="table", page=4, page_end=5
+            ),
             ParagraphText(para_idx=2, text="Figure 1: Revenue by quarter.", kind="figure", page=5, page_end=5),
         ],
         next_start_para=3,
@@ -231,7 +327,14 @@ def test_section_read_in_part_says_where_to_continue() -> None:
 
 def test_section_read_to_its_end_says_so() -> None:
     section = SectionText(
-        doc_id=5, sec_id=0, version=1, title="Otters", level=0, n_paras=2, start_para=1, end_para=1,
+        doc_id=5,
+        sec_id=0,
+        version=1,
+        title="Otters",
+        level=0,
+        n_paras=2,
+        start_para=1,
+        end_para=1,
         paragraphs=[ParagraphText(para_idx=1, text="- they sleep afloat\n- they hold hands", kind="list")],
         next_start_para=None,
     )
@@ -248,7 +351,15 @@ def test_section_read_to_its_end_says_so() -> None:
 
 def test_section_without_text_points_to_its_sub_sections() -> None:
     section = SectionText(
-        doc_id=3, sec_id=1, version=2, title="1 Results", level=1, n_paras=0, start_para=0, end_para=-1, paragraphs=[],
+        doc_id=3,
+        sec_id=1,
+        version=2,
+        title="1 Results",
+        level=1,
+        n_paras=0,
+        start_para=0,
+        end_para=-1,
+        paragraphs=[],
         next_start_para=None,
         hint="Section 1 has no text of its own; its sub-sections are [2, 3]: read_section(doc_id=3, sec_id=N) for each.",
     )
@@ -268,10 +379,19 @@ def test_an_empty_root_is_not_listed_and_a_read_to_the_end_says_so_beside_a_note
     lines = render_toc(Toc(documents=[doc])).splitlines()
     assert len(lines) == 1 and lines[0].endswith(" | get_toc(doc_id=5) opens it"), "its line says what opens the rest"
     section = SectionText(
-        doc_id=5, sec_id=0, version=2, title="Otters", level=0, n_paras=1, start_para=0, end_para=0,
-        paragraphs=[ParagraphText(para_idx=0, text="Otters hold hands.", kind="text")], next_start_para=None,
+        doc_id=5,
+        sec_id=0,
+        version=2,
+        title="Otters",
+        level=0,
+        n_paras=1,
+        start_para=0,
+        end_para=0,
+        paragraphs=[ParagraphText(para_idx=0, text="Otters hold hands.", kind="text")],
+        next_start_para=None,
         hint="Document 5 changed since version 1 (now version 2); coordinates from earlier answers may have shifted.",
     )
-    assert render_section(section).endswith("\n\n(end of section)\n\nNote: Document 5 changed since version 1 "
-                                            "(now version 2); coordinates from earlier answers may have shifted.")
-
+    assert render_section(section).endswith(
+        "\n\n(end of section)\n\nNote: Document 5 changed since version 1 "
+        "(now version 2); coordinates from earlier answers may have shifted."
+    )

@@ -124,7 +124,11 @@ def test_each_folder_set_gets_its_own_index_dir(docs: tuple[Path, Path, Path]) -
     dirs = {
         Settings(folders=folders).index_dir()
         for folders in (
-            str(alpha), str(beta), f"{alpha}{SEP}{beta}", f"{alpha}{SEP}{gamma}", f"{alpha}{SEP}{beta}{SEP}{gamma}"
+            str(alpha),
+            str(beta),
+            f"{alpha}{SEP}{beta}",
+            f"{alpha}{SEP}{gamma}",
+            f"{alpha}{SEP}{beta}{SEP}{gamma}",
         )
     }
     assert len(dirs) == 5
@@ -185,17 +189,26 @@ def test_a_folder_given_twice_is_the_same_folder_set(docs: tuple[Path, Path, Pat
     [
         ("DEEPREAD_TOKEN_BUDGET", "3000", ["--token-budget", "4000"], "token_budget", 3000, 4000),
         ("DEEPREAD_EMBEDDING_MODEL", "env/m", ["--model", "flag/m"], "embedding_model", "env/m", "flag/m"),
-        ("DEEPREAD_CHROMA_URL", "http://env:1", ["--chroma-url", "http://flag:2"], "chroma_url", "http://env:1",
-         "http://flag:2"),
+        (
+            "DEEPREAD_CHROMA_URL",
+            "http://env:1",
+            ["--chroma-url", "http://flag:2"],
+            "chroma_url",
+            "http://env:1",
+            "http://flag:2",
+        ),
         ("DEEPREAD_LOG_LEVEL", "warning", ["--log-level", "debug"], "log_level", "WARNING", "DEBUG"),
         # A flag that names the default still beats the environment.
         ("DEEPREAD_TRANSPORT", "http", ["--transport", "stdio"], "transport", "http", "stdio"),
         ("DEEPREAD_HOST", "0.0.0.0", ["--host", "127.0.0.2"], "host", "0.0.0.0", "127.0.0.2"),
         ("DEEPREAD_PORT", "9000", ["--port", "9001"], "port", 9000, 9001),
         (
-            "DEEPREAD_ALLOWED_HOSTS", "env.example, other.example:8765",
+            "DEEPREAD_ALLOWED_HOSTS",
+            "env.example, other.example:8765",
             ["--allowed-host", "a.example", "--allowed-host", "b.example,c.example"],
-            "allowed_hosts", ["env.example", "other.example:8765"], ["a.example", "b.example", "c.example"],
+            "allowed_hosts",
+            ["env.example", "other.example:8765"],
+            ["a.example", "b.example", "c.example"],
         ),
     ],
 )
@@ -203,7 +216,12 @@ def test_a_flag_beats_the_environment_which_applies_without_it(
     built: Callable[..., Settings],
     monkeypatch: pytest.MonkeyPatch,
     docs: tuple[Path, Path, Path],
-    variable: str, value: str, flag: list[str], field: str, from_env: object, from_flag: object,
+    variable: str,
+    value: str,
+    flag: list[str],
+    field: str,
+    from_env: object,
+    from_flag: object,
 ) -> None:
     alpha = docs[0]
     default = getattr(Settings(), field)
@@ -217,12 +235,20 @@ def test_a_flag_beats_the_environment_which_applies_without_it(
 
 @pytest.mark.parametrize(
     ("variable", "flag", "field", "flag_value"),
-    [("DEEPREAD_WATCH", "--no-watch", "watch", False), ("DEEPREAD_POLL", "--poll", "poll", True),
-     ("DEEPREAD_INSECURE_NO_TOKEN", "--insecure-no-token", "insecure_no_token", True)],
+    [
+        ("DEEPREAD_WATCH", "--no-watch", "watch", False),
+        ("DEEPREAD_POLL", "--poll", "poll", True),
+        ("DEEPREAD_INSECURE_NO_TOKEN", "--insecure-no-token", "insecure_no_token", True),
+    ],
 )
 def test_switch_flags_beat_the_environment(
-    built: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch, docs: tuple[Path, Path, Path],
-    variable: str, flag: str, field: str, flag_value: bool,
+    built: Callable[..., Settings],
+    monkeypatch: pytest.MonkeyPatch,
+    docs: tuple[Path, Path, Path],
+    variable: str,
+    flag: str,
+    field: str,
+    flag_value: bool,
 ) -> None:
     """A switch only sets one value; without it the variable decides, in either direction."""
     alpha = docs[0]
@@ -349,7 +375,8 @@ def assert_refused(capsys: pytest.CaptureFixture[str], rc: int, *phrases: str) -
     ("argv", "env", "phrases"),
     [
         (
-            ["--token-budget", "-5"], {},
+            ["--token-budget", "-5"],
+            {},
             ["deepread-mcp: invalid settings", "token_budget", "greater than or equal to 500"],
         ),
         (["--token-budget", "999999"], {}, ["invalid settings", "token_budget", "less than or equal to 200000"]),
@@ -361,8 +388,13 @@ def assert_refused(capsys: pytest.CaptureFixture[str], rc: int, *phrases: str) -
     ],
 )
 def test_serve_refuses_bad_settings_with_a_message_and_exit_code_2(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, home: Path,
-    docs: tuple[Path, Path, Path], argv: list[str], env: dict[str, str], phrases: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    docs: tuple[Path, Path, Path],
+    argv: list[str],
+    env: dict[str, str],
+    phrases: list[str],
 ) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -389,7 +421,10 @@ def test_malformed_flags_are_refused_by_the_parser(
 
 
 def test_serve_refuses_folders_that_are_not_folders(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    home: Path,
     docs: tuple[Path, Path, Path],
 ) -> None:
     alpha = docs[0]

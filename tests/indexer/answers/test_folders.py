@@ -25,7 +25,9 @@ def memos(folder: Path, open_library: Callable[..., Library]) -> Library:
     for t, team in enumerate(TEAMS):
         for i in range(50):
             topic = f"{team} memo {i}: the {['budget', 'contract', 'rota', 'survey', 'pipeline'][t]} for week {i}"
-            write(folder, f"{team}/2024/memo-{i:03d}.md", f"# {topic.capitalize()}\n\n## Summary\n\nNotes on {topic}.\n")
+            write(
+                folder, f"{team}/2024/memo-{i:03d}.md", f"# {topic.capitalize()}\n\n## Summary\n\nNotes on {topic}.\n"
+            )
     for i in range(3):
         write(folder, f"board/minutes-{i}.md", f"# Board minutes {i}\n\n## Decisions\n\nThe board approved plan {i}.\n")
     (folder / "broken.md").write_bytes(b"\x00\x01 not text")  # a failure listed on page 1
@@ -64,7 +66,9 @@ def test_a_sub_folder_is_shown_with_its_sections_and_searched_alone(memos: Libra
     assert 'get_toc(path="legal/", page=2) lists the next' in (legal.hint or "")
     board = memos.toc(path="board/")
     assert not board.compact and [d.title for d in board.documents] == [f"Board minutes {i}" for i in range(3)]
-    assert all(s.title == "Decisions" for d in board.documents for s in d.sections if s.sec_id), "sections where they fit"
+    assert all(s.title == "Decisions" for d in board.documents for s in d.sections if s.sec_id), (
+        "sections where they fit"
+    )
 
     found = memos.retrieve("budget for week 7", top_k=3, path="legal/")
     assert found.results and all(memos.toc(r.doc_id).documents[0].path.startswith("legal/") for r in found.results)

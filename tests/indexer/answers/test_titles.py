@@ -45,15 +45,24 @@ def test_documents_titled_alike_get_what_tells_them_apart() -> None:
 
 
 def test_copies_of_one_file_keep_one_title_and_a_shared_detail_falls_back_to_the_file() -> None:
-    copies = [Doc(1, "Field Guide", "a/guide.pdf", content_hash="same"), Doc(2, "Field Guide", "b/guide.pdf", content_hash="same")]
+    copies = [
+        Doc(1, "Field Guide", "a/guide.pdf", content_hash="same"),
+        Doc(2, "Field Guide", "b/guide.pdf", content_hash="same"),
+    ]
     assert shown_titles(copies) == {1: "Field Guide", 2: "Field Guide"}
     same_day = [Doc(1, "Minutes", "jan.md", detail="May 4, 2031"), Doc(2, "Minutes", "feb.md", detail="May 4, 2031")]
     assert shown_titles(same_day) == {1: "Minutes (jan.md)", 2: "Minutes (feb.md)"}
-    two_folders = [Doc(1, "Middleware", "docs/tutorial/middleware.md"), Doc(2, "Middleware", "docs/reference/middleware.md"),
-                   Doc(3, "NOTES", "a/NOTES.txt", named_by_file=1), Doc(4, "NOTES", "b/NOTES.txt", named_by_file=1)]
+    two_folders = [
+        Doc(1, "Middleware", "docs/tutorial/middleware.md"),
+        Doc(2, "Middleware", "docs/reference/middleware.md"),
+        Doc(3, "NOTES", "a/NOTES.txt", named_by_file=1),
+        Doc(4, "NOTES", "b/NOTES.txt", named_by_file=1),
+    ]
     assert shown_titles(two_folders) == {
-        1: "Middleware (tutorial/middleware.md)", 2: "Middleware (reference/middleware.md)",
-        3: "a/NOTES.txt (file name)", 4: "b/NOTES.txt (file name)",
+        1: "Middleware (tutorial/middleware.md)",
+        2: "Middleware (reference/middleware.md)",
+        3: "a/NOTES.txt (file name)",
+        4: "b/NOTES.txt (file name)",
     }
 
 
@@ -61,7 +70,11 @@ def test_the_map_tells_apart_documents_of_one_folder_titled_alike(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
     for n, version in ((1, "1.0"), (2, "2.0")):
-        write(folder, f"m{n}.md", f"# Espresso Machine Manual\n\nVersion {version}\n\n## Brewing\n\nGrind the beans finely.\n")
+        write(
+            folder,
+            f"m{n}.md",
+            f"# Espresso Machine Manual\n\nVersion {version}\n\n## Brewing\n\nGrind the beans finely.\n",
+        )
     write(folder, "memo-7.txt", "dear team,\n\nthe kettle is broken again and will be replaced on monday.\n")
     lib = open_library(folder)
     lib.reconcile()
@@ -76,6 +89,8 @@ def test_a_compact_line_cuts_a_title_where_it_keeps_what_tells_it_apart() -> Non
     filing = "AMERICAN WATER WORKS COMPANY, INC. — Form 10-K, fiscal year ended December 31, 2020"
     cut = compact_title(filing)
     assert cut.endswith("— Form 10-K, fiscal year ended December 31, 2020") and count_tokens(cut) <= COMPACT_TITLE
-    told_apart = "Board minutes of the regional water association annual meeting at the hall (quarter ended March 31, 2031)"
+    told_apart = (
+        "Board minutes of the regional water association annual meeting at the hall (quarter ended March 31, 2031)"
+    )
     assert compact_title(told_apart).endswith("(quarter ended March 31, 2031)")
     assert compact_title("Short title") == "Short title"

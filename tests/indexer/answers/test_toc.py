@@ -48,7 +48,9 @@ def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
 ) -> None:
     """Whatever the budget: the larger paper opens its one wide branch only once the small note,
     whose five sections cost more than that branch's one line, is open."""
-    write(folder, "numbered.md", "# Numbered\n\n" + "\n\n".join(f"## {i} Rule number {i}\n\nText." for i in range(1, 6)))
+    write(
+        folder, "numbered.md", "# Numbered\n\n" + "\n\n".join(f"## {i} Rule number {i}\n\nText." for i in range(1, 6))
+    )
     parts = "\n\n".join(f"### Part {p}\n\nIntro {p}.\n\n#### Topic {p}.1\n\nText." for p in range(30))
     write(folder, "paper.md", "# A long paper\n\n## Body\n\n" + parts)
     lib = open_library(folder)
@@ -66,7 +68,9 @@ def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
     assert small_open and large_open
 
 
-def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     body = "\n\n".join(f"## Heading number {i}\n\ntext {i}" for i in range(300))
     write(folder, "big.md", "# Big\n\n" + body)
     lib = open_library(folder, token_budget=1000)
@@ -96,11 +100,16 @@ def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(folder: Path, ope
     both = lib.toc()
     big = next(d for d in both.documents if d.doc_id == doc)
     assert len(big.sections) == 1 and big.sections[0].hidden == 300
-    assert f"(1) big.md — Big | 301 sections, 300 paragraphs, 600 tokens | v1 | get_toc(doc_id={doc}) opens it\n" in render_toc(both)
+    assert (
+        f"(1) big.md — Big | 301 sections, 300 paragraphs, 600 tokens | v1 | get_toc(doc_id={doc}) opens it\n"
+        in render_toc(both)
+    )
 
 
 @pytest.mark.slow
-def test_budgets_hold_on_deep_long_headings_and_small_budgets(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_budgets_hold_on_deep_long_headings_and_small_budgets(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     """Six levels of ~300-character headings, many hits, wide windows, the smallest budget."""
     long = "Consolidated statement of things, (continued): " * 6
     parts = []

@@ -107,7 +107,9 @@ def test_quick_files_are_parsed_first_whatever_their_names(folder: Path, open_li
     assert ids["a-report.pdf"] < ids["b-long.md"] < ids["c-short.md"], "ids in path order, as before"
 
 
-def test_a_query_no_document_contains_says_its_hits_are_only_near(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_a_query_no_document_contains_says_its_hits_are_only_near(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     write(folder, "herons.md", HERONS)
     lib = open_library(folder)
     lib.reconcile()
@@ -169,7 +171,11 @@ def test_the_lane_computes_at_a_lower_priority_than_parsing_and_queries(
     if base >= LANE_NICENESS:
         pytest.skip(f"the tests run at nice {base} already")
     for i in range(8):
-        write(folder, f"d{i}.md", f"# Doc {i}\n\n" + "\n\n".join(f"Heron {j} waits in the reeds of pond {i}." for j in range(40)))
+        write(
+            folder,
+            f"d{i}.md",
+            f"# Doc {i}\n\n" + "\n\n".join(f"Heron {j} waits in the reeds of pond {i}." for j in range(40)),
+        )
     lib = open_library(folder)
     assert lib.reconcile().embedded == 320
 
@@ -182,7 +188,9 @@ def test_the_lane_computes_at_a_lower_priority_than_parsing_and_queries(
         return out
 
     lowered = [ticks for nice, ticks in threads() if nice == LANE_NICENESS]
-    assert len(lowered) >= 2 and sum(lowered) > 0, "the lane and the model threads it started run niced, and did the work"
+    assert len(lowered) >= 2 and sum(lowered) > 0, (
+        "the lane and the model threads it started run niced, and did the work"
+    )
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base, "the caller's thread keeps its priority"
     lib.use_search("dense")
     assert lib.retrieve("grey bird waiting in reeds").results, "queries use the model at normal priority"

@@ -163,7 +163,11 @@ def test_cpu_seconds_reads_a_process_group() -> None:
     import sys
 
     child = subprocess.Popen(
-        [sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(5)"],
+        [
+            sys.executable,
+            "-c",
+            "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(5)",
+        ],
         start_new_session=True,
     )
     try:
@@ -224,7 +228,9 @@ def test_junk_text_is_kept_and_found_by_its_words_but_never_outranks_real_text(
         assert hits[0].text.startswith("The lighthouse keeper"), (query, hits[0].text[:80])
     junk_row = next(r for r in rows if r.junk)
     word = max(junk_row.text.split(), key=len)  # a "word" only the noise holds is still found in it
-    assert any(r.para_idx == junk_row.para_idx and r.doc_id == noise_doc.doc_id for r in lib.retrieve(word, top_k=3).results)
+    assert any(
+        r.para_idx == junk_row.para_idx and r.doc_id == noise_doc.doc_id for r in lib.retrieve(word, top_k=3).results
+    )
 
 
 def test_one_documents_flood_cannot_push_out_another_documents_best_hit(

@@ -63,7 +63,10 @@ def test_a_file_made_readable_is_indexed(folder: Path, tmp_path: Path, models_di
     (folder / "locked").chmod(0o000)
     run = subprocess.run(
         ["unshare", "--user", sys.executable, "-c", CHILD, str(folder), str(tmp_path / "data"), str(models_dir)],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout.strip().splitlines()[-1])

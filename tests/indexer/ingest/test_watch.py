@@ -14,13 +14,14 @@ from indexer.library import Library
 from tests.conftest import wait_for, write
 
 
-
 def paths(library: Library) -> dict[str, int]:
     return {d.path: d.doc_id for d in library.toc().documents}
 
 
 @pytest.fixture(params=["native", "poll"])
-def live(request: pytest.FixtureRequest, folder: Path, open_library: Callable[..., Library]) -> Iterator[tuple[Library, BackgroundIndexer]]:
+def live(
+    request: pytest.FixtureRequest, folder: Path, open_library: Callable[..., Library]
+) -> Iterator[tuple[Library, BackgroundIndexer]]:
     write(folder, "start.md", "# Start\n\nThe first document mentions otters.")
     library = open_library(folder)
     background = BackgroundIndexer(library, poll=request.param == "poll", debounce=0.3)
@@ -101,7 +102,11 @@ def test_failed_file_is_retried_when_it_changes(live: tuple[Library, BackgroundI
 def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_library: Callable[..., Library]) -> None:
     for i in range(100):
         # Two sections, so two passages: an edit to one re-embeds it alone.
-        write(folder, f"d{i:03d}.md", f"# Doc {i}\n\nParagraph one of document {i}.\n\n## Two\n\nParagraph two of document {i}.")
+        write(
+            folder,
+            f"d{i:03d}.md",
+            f"# Doc {i}\n\nParagraph one of document {i}.\n\n## Two\n\nParagraph two of document {i}.",
+        )
     library = open_library(folder)
     background = BackgroundIndexer(library, debounce=0.3)
     background.start()
@@ -120,7 +125,9 @@ def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_libra
         background.stop()
 
 
-def test_a_reconcile_after_the_watcher_stopped_still_indexes(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_a_reconcile_after_the_watcher_stopped_still_indexes(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     write(folder, "one.md", "# One\n\nBadgers dig at night.")
     library = open_library(folder)
     background = BackgroundIndexer(library, watch=False)

@@ -172,7 +172,9 @@ def _user_namespaces() -> str | None:
         return "needs Linux and unshare(1)"
     probe = subprocess.run(
         ["unshare", "--user", "--map-root-user", "sh", "-c", "echo 0 > /proc/sys/user/max_inotify_watches"],
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     return None if probe.returncode == 0 else f"cannot lower inotify limits in a user namespace: {probe.stderr.strip()}"
 
@@ -185,9 +187,21 @@ def run_limited(limits: dict[str, int], roots: list[Path], settle: float = SETTL
     """Run CHILD in a user namespace with `limits`; its report and its log. It waits up to
     `settle` seconds for a file written in each folder of the roots to be reported."""
     result = subprocess.run(
-        ["unshare", "--user", "--map-root-user", sys.executable, "-c", CHILD, json.dumps(limits),
-         json.dumps([str(r) for r in roots]), str(settle)],
-        cwd=REPO, capture_output=True, text=True, timeout=60,
+        [
+            "unshare",
+            "--user",
+            "--map-root-user",
+            sys.executable,
+            "-c",
+            CHILD,
+            json.dumps(limits),
+            json.dumps([str(r) for r in roots]),
+            str(settle),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert result.returncode == 0, result.stderr

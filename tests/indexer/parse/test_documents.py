@@ -149,7 +149,9 @@ def test_pdf_headings_pages_tables_and_running_header(parser: DocumentParser, tm
     assert "Region 00" in tables[0].text and "Region 39" in tables[0].text, "the table spanning a page break is whole"
     assert tables[0].page_end == tables[0].page + 1, "and cites both its pages"
     assert all(p.page is not None and 1 <= p.page <= s.n_pages for p in s.paragraphs)
-    assert all(p.bbox and 0 <= p.bbox[0] < p.bbox[2] <= 1000 and 0 <= p.bbox[1] < p.bbox[3] <= 1000 for p in s.paragraphs)
+    assert all(
+        p.bbox and 0 <= p.bbox[0] < p.bbox[2] <= 1000 and 0 <= p.bbox[1] < p.bbox[3] <= 1000 for p in s.paragraphs
+    )
     figure = next(p for p in s.paragraphs if "Figure 1" in p.text)
     assert figure.kind == "figure" and figure.text.startswith("Figure 1: Operating costs"), (figure.kind, figure.text)
     assert "Warehouse costs" in figure.text and "Q4" in figure.text, f"OCR reads the chart's labels: {figure.text!r}"
@@ -342,7 +344,9 @@ def test_xlsx_sheets_become_tables(parser: DocumentParser, tmp_path: Path) -> No
 
 
 @pytest.mark.slow
-def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+def test_a_folder_of_pdfs_is_indexed_and_cached(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
     make_report(folder / "report.pdf")
     (folder / "broken.pdf").write_bytes(b"not a pdf at all")
     library = open_library(folder, data_dir=tmp_path / "data")
@@ -363,7 +367,9 @@ def test_a_folder_of_pdfs_is_indexed_and_cached(folder: Path, tmp_path: Path, op
 
 
 @pytest.mark.slow
-def test_installing_parser_models_reparses_pdfs_only(folder: Path, tmp_path: Path, open_library: Callable[..., Library]) -> None:
+def test_installing_parser_models_reparses_pdfs_only(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
     make_report(folder / "report.pdf")
     (folder / "notes.md").write_text("# Notes\n\nPlain notes.")
     data, home = tmp_path / "data", tmp_path / "mineru-home"

@@ -69,6 +69,7 @@ def test_a_heavy_page_never_costs_its_document(folder: Path, open_library: Calla
     assert brief.title == "Valley Water Access Brief 2024", "the original's metadata, though MinerU read a copy"
     assert any("page 2 read from the text layer only" in w for w in brief.warnings), brief.warnings
     paragraphs = [p for s in brief.sections for p in library.read_section(brief.doc_id, s.sec_id).paragraphs]
+
     def page_of(words: str) -> int | None:
         return next((p.page for p in paragraphs if words in p.text), None)
 

@@ -39,9 +39,22 @@ def mineru_api(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
     (work / "tmp").mkdir(parents=True)
     env = {**os.environ, "MINERU_MODEL_SOURCE": "local", "MINERU_HOME": str(work / "home"), "TMPDIR": str(work / "tmp")}
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "mineru-api"), "--host", "127.0.0.1", "--port", str(port), "--tier", "flash",
-         "--upload-dir", str(work / "uploads")],
-        cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [
+            str(Path(sys.executable).parent / "mineru-api"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--tier",
+            "flash",
+            "--upload-dir",
+            str(work / "uploads"),
+        ],
+        cwd=work,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120

@@ -96,7 +96,10 @@ def test_one_line_is_one_paragraph() -> None:
 
 
 def test_lines_close_below_each_other_form_one_paragraph_in_reading_order() -> None:
-    body = [line(100 + 24 * i, t) for i, t in enumerate(["The committee reviewed", "the results and approved", "the budget."])]
+    body = [
+        line(100 + 24 * i, t)
+        for i, t in enumerate(["The committee reviewed", "the results and approved", "the budget."])
+    ]
     for order in (body, body[::-1], [body[2], body[0], body[1]]):
         (paragraph,) = paragraphs(order)
         assert paragraph.text() == "The committee reviewed the results and approved the budget."
@@ -109,12 +112,16 @@ def test_a_short_last_line_still_continues_its_paragraph() -> None:
 
 
 def test_a_word_hyphenated_at_the_line_end_is_joined() -> None:
-    found = paragraphs([line(100, "the quarter-"), line(124, "ly results"), line(148, "of Hewlett-"), line(172, "Packard")])
+    found = paragraphs(
+        [line(100, "the quarter-"), line(124, "ly results"), line(148, "of Hewlett-"), line(172, "Packard")]
+    )
     assert texts(found) == ["the quarterly results of Hewlett- Packard"], "a capital after the hyphen keeps both"
 
 
 def test_a_blank_gap_starts_a_new_paragraph() -> None:
-    found = paragraphs([line(100, "First paragraph ends here."), line(124, "Still the first."), line(170, "Second one.")])
+    found = paragraphs(
+        [line(100, "First paragraph ends here."), line(124, "Still the first."), line(170, "Second one.")]
+    )
     assert texts(found) == ["First paragraph ends here. Still the first.", "Second one."]
     # The bound: a gap of up to 0.8 × the letter height joins, more does not.
     assert len(paragraphs([line(100, "a b"), line(120 + 0.8 * INK, "c d")])) == 1
@@ -122,13 +129,17 @@ def test_a_blank_gap_starts_a_new_paragraph() -> None:
 
 
 def test_slightly_overlapping_boxes_join_but_a_line_beside_does_not() -> None:
-    assert texts(paragraphs([line(100, "boxes padded"), line(117, "so they overlap")])) == ["boxes padded so they overlap"]
+    assert texts(paragraphs([line(100, "boxes padded"), line(117, "so they overlap")])) == [
+        "boxes padded so they overlap"
+    ]
     beside = paragraphs([line(100, "Revenue", x1=200), line(100, "4.2M", x0=300, x1=380)])
     assert texts(beside) == ["Revenue", "4.2M"], "two items on one line (a table row) stay apart, left to right"
 
 
 def test_a_heading_in_larger_letters_is_its_own_paragraph() -> None:
-    found = paragraphs([line(60, "Results", ink=28), line(100, "Revenue grew in every region"), line(124, "of the company.")])
+    found = paragraphs(
+        [line(60, "Results", ink=28), line(100, "Revenue grew in every region"), line(124, "of the company.")]
+    )
     assert texts(found) == ["Results", "Revenue grew in every region of the company."]
 
 
@@ -141,5 +152,7 @@ def test_two_columns_are_two_paragraphs() -> None:
 
 
 def test_paragraphs_come_out_top_to_bottom_then_left_to_right() -> None:
-    found = paragraphs([line(300, "bottom"), line(100, "top right", x0=300, x1=500), line(100, "top left", x0=50, x1=250)])
+    found = paragraphs(
+        [line(300, "bottom"), line(100, "top right", x0=300, x1=500), line(100, "top left", x0=50, x1=250)]
+    )
     assert texts(found) == ["top left", "top right", "bottom"]

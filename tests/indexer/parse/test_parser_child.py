@@ -54,7 +54,10 @@ def sha256(path: Path) -> str:
 def options(tmp_path: Path, **overrides: object) -> MineruOptions:
     """The work dir is the test's own, so the child's command line names it (see `Processes`)."""
     return MineruOptions(
-        cache_dir=tmp_path / "cache", home=tmp_path / "home", work_dir=tmp_path / "work", **overrides  # type: ignore[arg-type]
+        cache_dir=tmp_path / "cache",
+        home=tmp_path / "home",
+        work_dir=tmp_path / "work",
+        **overrides,  # type: ignore[arg-type]
     )
 
 
@@ -209,12 +212,19 @@ def test_the_childs_own_processes_end_with_it(
             parser.parse_text_isolated(notes, sha256(notes), 10_000)
     else:
         parsed = parser.parse_text_isolated(notes, sha256(notes), 10_000)
-        assert [b.text for b in parsed.blocks] == ["Otters", "Otters hold hands while they sleep.", "Diet", "Sea urchins and clams."]
+        assert [b.text for b in parsed.blocks] == [
+            "Otters",
+            "Otters hold hands while they sleep.",
+            "Diet",
+            "Sea urchins and clams.",
+        ]
     helper = int(pid_file.read_text())
     assert wait_until(lambda: not alive(helper), 2), f"the child's helper process {helper} outlived the parse"
 
 
-def test_the_child_dies_with_the_process_that_started_it(tmp_path: Path, child_hooks: Callable[..., Path | None]) -> None:
+def test_the_child_dies_with_the_process_that_started_it(
+    tmp_path: Path, child_hooks: Callable[..., Path | None]
+) -> None:
     """kill -9 of the server: the kernel kills its parser child (PR_SET_PDEATHSIG)."""
     child_hooks(hang=True)
     notes = write(tmp_path, "notes.md", NOTES)
@@ -304,8 +314,6 @@ def _torn(kind: str, good: bytes) -> bytes:
         middle = len(good) // 2
         return good[:middle] + bytes(b ^ 0xFF for b in good[middle : middle + 40]) + good[middle + 40 :]
     raise ValueError(kind)
-
-
 
 
 @pytest.mark.parametrize(

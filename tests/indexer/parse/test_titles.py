@@ -62,7 +62,9 @@ def test_a_cover_without_the_caption_is_named_by_the_line_ending_in_a_legal_form
         "For the Fiscal Year Ended June 30 , 2031\nCommission File Number 001-00000\n"
         "CONTOSO CORPORATION\nWASHINGTON\n(STATE OF INCORPORATION)"
     )
-    assert cover_title([Block("text", text, page=1)]) == "CONTOSO CORPORATION — Form 10-K, fiscal year ended June 30, 2031"
+    assert (
+        cover_title([Block("text", text, page=1)]) == "CONTOSO CORPORATION — Form 10-K, fiscal year ended June 30, 2031"
+    )
 
 
 def test_a_cover_in_table_cells_and_a_transition_line_that_is_not_a_name() -> None:
@@ -84,8 +86,10 @@ def test_a_cover_whose_name_is_a_logo_is_named_by_the_reports_definitions() -> N
     text = 'Fabrikam was founded in 1961 under the laws of the State of Oregon. Fabrikam, Inc. (the "Company") designs shoes.'
     blocks = [Block("text", cover, page=1), Block("text", text, page=3)]
     assert cover_title(blocks) == "Fabrikam, Inc. — Form 10-K, fiscal year ended December 31, 2031"
-    text = ('As used in this Annual Report, the terms "we," "us," "Fabrikam" and the "Company" refer to '
-            "Fabrikam, Inc. and its predecessors, subsidiaries and affiliates, collectively, unless the context says otherwise.")
+    text = (
+        'As used in this Annual Report, the terms "we," "us," "Fabrikam" and the "Company" refer to '
+        "Fabrikam, Inc. and its predecessors, subsidiaries and affiliates, collectively, unless the context says otherwise."
+    )
     blocks = [Block("text", cover, page=1), Block("text", text, page=3)]
     assert cover_title(blocks) == "Fabrikam, Inc. — Form 10-K, fiscal year ended December 31, 2031"
 
@@ -99,8 +103,15 @@ def test_a_release_that_mentions_a_form_in_a_footnote_is_no_filing() -> None:
 
 
 def test_banners_are_never_titles() -> None:
-    for banner in ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE",
-                   "**CONTENTS**", "Exhibit 99.1", "FORM 10-K", "Press Release"):
+    for banner in (
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+        "Table of Contents",
+        "FOR IMMEDIATE RELEASE",
+        "**CONTENTS**",
+        "Exhibit 99.1",
+        "FORM 10-K",
+        "Press Release",
+    ):
         assert is_banner(banner), banner
     for title in ("Families Keep in Touch", "Release Notes for Version 2", "Contents of the Soil"):
         assert not is_banner(title), title
@@ -109,8 +120,12 @@ def test_banners_are_never_titles() -> None:
 def test_a_report_is_named_by_the_citation_it_asks_for() -> None:
     blocks = [
         Block("text", "FOR RELEASE MARCH 4, 2031", page=1),
-        Block("text", 'RECOMMENDED CITATION: Northwind Research Center, March 2031, "Families Keep in Touch Across '
-              'Long Distances"', page=1),
+        Block(
+            "text",
+            'RECOMMENDED CITATION: Northwind Research Center, March 2031, "Families Keep in Touch Across '
+            'Long Distances"',
+            page=1,
+        ),
     ]
     assert citation_title(blocks) == "Families Keep in Touch Across Long Distances"
     assert citation_title([Block("text", 'Please cite "x".', page=1)]) is None  # one word is no title
@@ -138,8 +153,14 @@ def test_the_period_date_or_version_a_document_states() -> None:
 
 def _line(page: int, top: int, text: str, size: float, level: int | None = None) -> dict:
     height = int(size * 1.4)
-    return {"type": "text", "page_idx": page, "bbox": [100, top, 900, top + height], "text": text, "font_size": size,
-            **({"text_level": level} if level else {})}
+    return {
+        "type": "text",
+        "page_idx": page,
+        "bbox": [100, top, 900, top + height],
+        "text": text,
+        "font_size": size,
+        **({"text_level": level} if level else {}),
+    }
 
 
 def test_a_releases_headline_is_its_title_however_its_headings_are_set() -> None:
@@ -186,8 +207,13 @@ def test_a_pdf_is_titled_by_the_largest_type_on_its_first_page_not_its_file_name
     body = "Survey respondents described how they keep in touch with family across long distances. " * 8
     _first_page(
         folder / "5f0c2a9e41d8b7c3a6e2f1d0c9b8a7e6.pdf",
-        [("FOR RELEASE MARCH 4, 2031", 9), ("Families Keep in Touch", 28), ("Across Long Distances", 28),
-         ("BY Ada Lovelace and Alan Turing", 11), ("www.example.org", 9)],
+        [
+            ("FOR RELEASE MARCH 4, 2031", 9),
+            ("Families Keep in Touch", 28),
+            ("Across Long Distances", 28),
+            ("BY Ada Lovelace and Alan Turing", 11),
+            ("www.example.org", 9),
+        ],
         body,
     )
     _first_page(folder / "notes_2031.pdf", [], body)  # nothing set as a title: the file name stays

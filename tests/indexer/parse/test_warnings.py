@@ -61,7 +61,9 @@ def test_get_toc_shows_a_documents_warnings(folder: Path, open_library: Callable
     whole = library.toc()
     (doc,) = whole.documents
     assert doc.status == "ready", "warnings do not fail a document"
-    assert doc.warnings == [f"{warnings[0]} (+1 more: get_toc(doc_id={doc.doc_id}))"], "the map of all: the first, and where the rest are"
+    assert doc.warnings == [f"{warnings[0]} (+1 more: get_toc(doc_id={doc.doc_id}))"], (
+        "the map of all: the first, and where the rest are"
+    )
     assert f"  Warnings: {warnings[0]} (+1 more" in render_toc(whole)
 
     one = library.toc(doc_id=doc.doc_id)

@@ -24,7 +24,12 @@ Capital expenditure was {capex} million dollars, spent mostly on new production 
 def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
-    for name, year, capex in (("Contoso", 2030, 410), ("Contoso", 2031, 520), ("Fabrikam", 2031, 130), ("Fabrikam", 2030, 90)):
+    for name, year, capex in (
+        ("Contoso", 2030, 410),
+        ("Contoso", 2031, 520),
+        ("Fabrikam", 2031, 130),
+        ("Fabrikam", 2030, 90),
+    ):
         write(folder, f"r{name[0]}{year}.md", REPORT.format(name=name, year=year, capex=capex))
     write(folder, "garden.md", "# Garden Guide\n\nWater the roses in the evening.\n")
     lib = open_library(folder)
@@ -49,16 +54,26 @@ def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
     assert lib.search.documents.pointed("Summarize what Contoso spent in 2031", None) == [doc_id(lib, "rC2031.md")]
     assert lib.search.documents.pointed("What did U.S. plants cost?", None) == []
     assert lib.search.documents.pointed("What was spent in 2031?", None) == []
-    assert lib.search.documents.pointed("What did the Garden Guide say about roses?", None) == [doc_id(lib, "garden.md")]
+    assert lib.search.documents.pointed("What did the Garden Guide say about roses?", None) == [
+        doc_id(lib, "garden.md")
+    ]
     assert lib.search.documents.pointed("What did FABRIKAM spend in 2030?", None) == [doc_id(lib, "rF2030.md")]
 
 
 def test_a_whole_folder_question_naming_a_document_and_its_section_gets_that_section_first(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
-    for name, year, capex in (("Contoso", 2030, 410), ("Contoso", 2031, 520), ("Fabrikam", 2031, 130), ("Fabrikam", 2030, 90)):
+    for name, year, capex in (
+        ("Contoso", 2030, 410),
+        ("Contoso", 2031, 520),
+        ("Fabrikam", 2031, 130),
+        ("Fabrikam", 2030, 90),
+    ):
         write(folder, f"r{name[0]}{year}.md", REPORT.format(name=name, year=year, capex=capex))
     lib = open_library(folder)
     lib.reconcile()
     first = lib.retrieve("Fabrikam 2030 investment", top_k=3).results[0]
-    assert (first.doc_id, first.section_path[-1]) == (doc_id(lib, "rF2030.md"), "Investment") and "90 million" in first.text
+    assert (first.doc_id, first.section_path[-1]) == (
+        doc_id(lib, "rF2030.md"),
+        "Investment",
+    ) and "90 million" in first.text

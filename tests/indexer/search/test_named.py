@@ -15,14 +15,17 @@ def _table(labels: list[str]) -> str:
     return "| | 2022 | 2021 |\n|---|---|---|\n" + rows
 
 
-def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path, open_library: Callable[..., Library]) -> None:
-    """"balance sheet" names "Acme Corp Consolidated Balance Sheets (in millions)" (the company's
+def test_a_scoped_query_that_names_a_section_gets_its_opening_first(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """ "balance sheet" names "Acme Corp Consolidated Balance Sheets (in millions)" (the company's
     name and the parentheses do not count), not the sections that only talk about balance sheets;
     its table comes first, its short leading line next. Over the whole folder the rule does not apply."""
     table = _table(["Cash", "Receivables", "Total assets"])
     talk = "The balance sheet stayed strong; balance sheet ratios improved and balance sheet risk fell."
     write(
-        folder, "acme.md",
+        folder,
+        "acme.md",
         "# Acme Corp annual report\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
         "## Balance Sheet Hedging of Foreign Currency Assets\n\n" + talk + "\n\n"
         f"## Acme Corp Consolidated Balance Sheets (in millions)\n\nDecember 31\n\n{table}\n\nSee the notes.",
@@ -47,14 +50,15 @@ def test_a_scoped_query_that_names_a_section_gets_its_opening_first(folder: Path
 def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_titles_share(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
-    """"income statement" names "… Consolidated Statements of Operations", "balance sheet" names
+    """ "income statement" names "… Consolidated Statements of Operations", "balance sheet" names
     "… Statements of Financial Position": the standard names of a financial statement are one
     name. The leading words every statement's title shares ("Initech Holdings and Subsidiaries
     Consolidated") do not tell them apart, so they do not count against the query's share."""
     lead = "Initech Holdings and Subsidiaries Consolidated"
     talk = "Our balance sheet stayed strong and income statement trends were favourable."
     write(
-        folder, "annual.md",
+        folder,
+        "annual.md",
         "# Annual report 2022\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
         "## Income Statement Trends\n\n" + talk + "\n\n"
         f"## {lead} Statements of Operations\n\n(In millions, except per share data)\n\nYears ended December 31\n\n"
@@ -86,9 +90,7 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
     assert lib.search._named("statement", [doc], []) == [], "one word of a two-word title is not most of it"
 
     # A longer question that names statements gets them first, in the order it names them.
-    asked = (
-        "What was the ratio of net cash to total assets in 2022? Use the cash flow statement and the balance sheet."
-    )
+    asked = "What was the ratio of net cash to total assets in 2022? Use the cash flow statement and the balance sheet."
     both = lib.retrieve(asked, top_k=6, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind) for r in both[:3]] == [
         (f"{lead} Statements of Cash Flows", "table"),
@@ -98,14 +100,18 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
     # Its words must stand together, small words included, in one sentence, and not joined to another.
     named_in = lib.search.names.statements_named
     assert named_in("Which statement describes the operations of the company?", [doc]) == []
-    assert named_in("What was the net income on the statement of cash flows?", [doc]) == named_in(
-        "Use the cash flow statement.", [doc]
-    ) != []
+    assert (
+        named_in("What was the net income on the statement of cash flows?", [doc])
+        == named_in("Use the cash flow statement.", [doc])
+        != []
+    )
     assert named_in("What are the company's off-balance sheet arrangements?", [doc]) == []
     assert named_in("What was the cash balance? Sheet metal prices rose.", [doc]) == []
 
 
-def test_a_new_version_of_a_document_is_named_by_its_new_titles(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_a_new_version_of_a_document_is_named_by_its_new_titles(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     """Title words are kept per document version: a saved edit that renames a section is seen."""
     write(folder, "notes.md", "# Notes\n\n## Shipping Schedule\n\nBoats leave at nine.\n\n## Menu\n\nSoup and bread.\n")
     lib = open_library(folder)
@@ -128,7 +134,8 @@ def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_
     talk = "Our balance sheet stayed strong and we hold no balance sheet risk beyond our guarantees."
     lead = "Globex Corp and Subsidiaries Consolidated"
     write(
-        folder, "annual.md",
+        folder,
+        "annual.md",
         "# Annual report 2022\n\n## Off-Balance Sheet Arrangements\n\n" + talk + "\n\n"
         f"## Key Balance Sheet Data\n\n{_table(['Working capital', 'Total debt'])}\n\n"
         f"## {lead} Statements of Operations\n\n{_table(['Revenue', 'Operating income'])}\n\n"

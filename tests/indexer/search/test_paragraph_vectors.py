@@ -76,10 +76,14 @@ def test_each_paragraph_of_a_passage_gets_a_vector_read_in_the_passage_from_one_
     passages: dict[str, Passage] = {}
     for doc in lib.store.documents():
         rows[doc.doc_id] = lib.store.document_paragraphs(doc.doc_id)
-        passages.update(vector_ids(doc.doc_id, rows[doc.doc_id], section_paths(lib.store.sections(doc.doc_id)), True)[1])
+        passages.update(
+            vector_ids(doc.doc_id, rows[doc.doc_id], section_paths(lib.store.sections(doc.doc_id)), True)[1]
+        )
     shared = [vid for vid, p in passages.items() if len(p.members) > 1]
     owner = {vid: rows[int(vid.split(":")[0])] for vid in shared}
-    assert any(owner[vid][i].kind == "table" for vid in shared for i in passages[vid].members), "a short table shares one"
+    assert any(owner[vid][i].kind == "table" for vid in shared for i in passages[vid].members), (
+        "a short table shares one"
+    )
     kept = lib.vectors.member_vectors(shared, lib.embedder.dim)
     assert set(kept) == set(shared)
     for vid in shared:

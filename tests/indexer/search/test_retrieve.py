@@ -60,20 +60,23 @@ def test_unknown_doc_ids_among_known_ones_are_ignored_and_named(library: Library
     notes = doc_id(library, "notes.txt")
     result = library.retrieve("compost", top_k=5, doc_ids=[notes, 999])
     assert result.results and {r.doc_id for r in result.results} == {notes}, "the known document is searched"
-    assert result.ignored == [f"there is no document 999; valid doc_ids are {', '.join(map(str, sorted(d.doc_id for d in library.toc().documents)))}"]
+    assert result.ignored == [
+        f"there is no document 999; valid doc_ids are {', '.join(map(str, sorted(d.doc_id for d in library.toc().documents)))}"
+    ]
     assert (result.hint or "").startswith(f"Searched doc_ids {notes}; ignored: there is no document 999")
 
 
 def test_a_paragraph_repeated_on_every_page_is_one_hit(folder: Path, open_library: Callable[..., Library]) -> None:
     note = "Source: survey of 1,526 adults aged 65 and older, July to September 2013."
-    chapters = "".join(f"## Chapter {i}\n\nFinding {i} about internet use by older adults.\n\n{note}\n\n" for i in range(6))
+    chapters = "".join(
+        f"## Chapter {i}\n\nFinding {i} about internet use by older adults.\n\n{note}\n\n" for i in range(6)
+    )
     (folder / "report.md").write_text("# Report\n\n" + chapters)
     lib = open_library(folder)
     lib.reconcile()
     hits = [r for r in lib.retrieve("survey of adults aged 65 and older", top_k=5).results if r.is_hit]
     assert [h.text for h in hits].count(note) == 1
     assert len(hits) == 5, "the freed places go to other paragraphs"
-
 
 
 def test_the_first_hit_from_each_document_says_which_document_it_is_in(library: Library) -> None:

@@ -10,14 +10,24 @@ from indexer.library import Library
 from tests.conftest import write
 
 TOPICS = [
-    "tides and the moon", "baking sourdough bread", "repairing a bicycle chain", "the life of honey bees",
-    "volcanic eruptions in Iceland", "learning to play the cello", "migrating arctic terns", "compound interest",
+    "tides and the moon",
+    "baking sourdough bread",
+    "repairing a bicycle chain",
+    "the life of honey bees",
+    "volcanic eruptions in Iceland",
+    "learning to play the cello",
+    "migrating arctic terns",
+    "compound interest",
 ]
 
 
-def test_a_scoped_search_ranks_like_a_full_search_and_sees_edits(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_a_scoped_search_ranks_like_a_full_search_and_sees_edits(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     for i in range(3):
-        body = "\n\n".join(f"Note {j} of file {i}: {topic}, seen from angle {j * 3 + i}." for j, topic in enumerate(TOPICS))
+        body = "\n\n".join(
+            f"Note {j} of file {i}: {topic}, seen from angle {j * 3 + i}." for j, topic in enumerate(TOPICS)
+        )
         write(folder, f"notes{i}.md", f"# Notes {i}\n\n{body}")
     lib = open_library(folder)
     lib.reconcile()
@@ -67,4 +77,6 @@ def test_an_index_older_than_its_vector_copy_fills_it_at_the_first_scoped_query(
     lib.catchup.wait(60)
     lib.use_search("dense")
     hits = lib.retrieve("arctic birds migrating", top_k=5, doc_ids=[doc]).results
-    assert [h.text for h in hits] == ["Terns fly from pole to pole every year."], "the edit replaced its vectors in the copy"
+    assert [h.text for h in hits] == ["Terns fly from pole to pole every year."], (
+        "the edit replaced its vectors in the copy"
+    )

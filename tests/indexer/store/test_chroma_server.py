@@ -21,7 +21,8 @@ def chroma_url(tmp_path: Path) -> Iterator[str]:
     port = free_port()
     server = subprocess.Popen(
         [CHROMA, "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for_port(port)

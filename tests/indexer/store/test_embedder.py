@@ -11,7 +11,7 @@ from indexer.store.embedder import DEFAULT_MODEL, Embedder, assemble_default_mod
 
 def test_batches_by_length_but_returns_input_order(models_dir: Path) -> None:
     embedder = Embedder(models_dir)
-    texts = ["fn main() { println!(\"hello\"); } " * 40, "Otters hold hands.", "A medium sentence about rivers and fish."]
+    texts = ['fn main() { println!("hello"); } ' * 40, "Otters hold hands.", "A medium sentence about rivers and fish."]
     together = embedder.embed(texts, batch_size=2)
     alone = np.vstack([embedder.embed([t]) for t in texts])
     assert together.shape == (3, embedder.dim)

@@ -114,7 +114,10 @@ def test_bm25_scores_match_a_reference_implementation(store: Store) -> None:
 
 
 def test_heading_path_and_word_stems_match(store: Store) -> None:
-    sections = [Section(0, "Annual report", 0, None, n_paras=1), Section(1, "Consolidated Statements of Cash Flows", 1, 0, n_paras=1)]
+    sections = [
+        Section(0, "Annual report", 0, None, n_paras=1),
+        Section(1, "Consolidated Statements of Cash Flows", 1, 0, n_paras=1),
+    ]
     texts = ["Net income was 12.", "Depreciation 4; working capital 7."]
     paras = [Paragraph(i, 0, "text", t, None, count_tokens(t)) for i, t in enumerate(texts)]
     doc = store.add_document("/root", "report.pdf")
@@ -137,7 +140,9 @@ def _varied_corpus(store: Store, n_docs: int = 6, per_doc: int = 60) -> None:
     ).split()
     for d in range(n_docs):
         sections = [Section(0, f"Report {d}", 0, None, n_paras=0)]
-        sections += [Section(k, rng.choice(["Cash flows", "Statements of operations", "Café notes"]), 1, 0) for k in (1, 2)]
+        sections += [
+            Section(k, rng.choice(["Cash flows", "Statements of operations", "Café notes"]), 1, 0) for k in (1, 2)
+        ]
         paras = []
         for i in range(per_doc):
             text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
@@ -145,7 +150,9 @@ def _varied_corpus(store: Store, n_docs: int = 6, per_doc: int = 60) -> None:
         for sec in sections[1:]:
             sec.n_paras = sum(1 for p in paras if p.sec_id == sec.sec_id)
         doc = store.add_document("/root", f"r{d}.pdf")
-        store.replace_content(doc, DocumentStructure(f"Report {d}", sections, paras), [f"{doc}:{i}" for i in range(per_doc)], {})
+        store.replace_content(
+            doc, DocumentStructure(f"Report {d}", sections, paras), [f"{doc}:{i}" for i in range(per_doc)], {}
+        )
 
 
 QUERIES = ["cash flow statement", "revenues grew quarterly", "café naive", "XJ-2231 dividend", "operating margins 10-K"]

@@ -18,9 +18,21 @@ STATEMENT = (
     + "\n".join(
         f"| {label} | $ {1000 + i * 37:,}.{i} | $ {900 + i * 31:,}.{i} |"
         for i, label in enumerate(
-            ["Revenue", "Cost of revenue", "Gross profit", "Research and development", "Sales and marketing",
-             "General and administrative", "Operating income", "Interest expense", "Income before taxes",
-             "Provision for income taxes", "Net income", "Basic net income per share", "Diluted net income per share"]
+            [
+                "Revenue",
+                "Cost of revenue",
+                "Gross profit",
+                "Research and development",
+                "Sales and marketing",
+                "General and administrative",
+                "Operating income",
+                "Interest expense",
+                "Income before taxes",
+                "Provision for income taxes",
+                "Net income",
+                "Basic net income per share",
+                "Diluted net income per share",
+            ]
             * 3
         )
     )
@@ -54,7 +66,9 @@ def test_a_long_section_is_cut_into_passages_of_about_equal_size_within_the_wind
 
 
 def test_a_long_table_stands_alone_described_by_its_caption_heads_labels_and_units() -> None:
-    structure = _structure(f"# Annual report\n\n## Item 8\n\nThe statements follow.\n\n{STATEMENT}\n\nNotes follow the statements.")
+    structure = _structure(
+        f"# Annual report\n\n## Item 8\n\nThe statements follow.\n\n{STATEMENT}\n\nNotes follow the statements."
+    )
     passages = pack(structure.paragraphs, structure.section_paths(), True)
     assert [len(p.members) for p in passages] == [2, 1, 1], "prose and the title line, the table alone, prose"
     text = passages[1].text
@@ -89,20 +103,43 @@ def test_a_dense_hit_lands_on_the_paragraph_of_its_passage_that_answers(
     top = lib.retrieve("where does the grey heron live", top_k=1).results[0]
     assert (top.sec_id, top.para_idx) == (0, 2) and top.text.startswith("The grey heron")
     top = lib.retrieve("what do they feed on", top_k=2).results
-    assert top[0].text.startswith("They eat fish"), "no word matches: the paragraph's own vector (read in its passage) does"
+    assert top[0].text.startswith("They eat fish"), (
+        "no word matches: the paragraph's own vector (read in its passage) does"
+    )
 
 
-def test_a_line_leading_a_table_brings_the_table_right_after_it(folder: Path, open_library: Callable[..., Library]) -> None:
+def test_a_line_leading_a_table_brings_the_table_right_after_it(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
     """A statement's section often opens with a line ("(In millions, except par value)") that,
     read with its headings, is what a query naming the statement meets: its table follows it."""
-    rows = "\n".join(f"| {label} | {i * 37 + 100:,} | {i * 41 + 90:,} |" for i, label in enumerate(
-        ["Cash and cash equivalents", "Short-term investments", "Trade receivables", "Prepaid expenses", "Property",
-         "Goodwill", "Other assets", "Total assets", "Accounts payable", "Accrued expenses", "Debt", "Total liabilities",
-         "Common stock", "Retained earnings", "Total stockholders' equity"] * 3
-    ))
+    rows = "\n".join(
+        f"| {label} | {i * 37 + 100:,} | {i * 41 + 90:,} |"
+        for i, label in enumerate(
+            [
+                "Cash and cash equivalents",
+                "Short-term investments",
+                "Trade receivables",
+                "Prepaid expenses",
+                "Property",
+                "Goodwill",
+                "Other assets",
+                "Total assets",
+                "Accounts payable",
+                "Accrued expenses",
+                "Debt",
+                "Total liabilities",
+                "Common stock",
+                "Retained earnings",
+                "Total stockholders' equity",
+            ]
+            * 3
+        )
+    )
     table = "| | 2022 | 2021 |\n|---|---|---|\n" + rows
     write(
-        folder, "annual.md",
+        folder,
+        "annual.md",
         "# Annual report\n\n## Item 7. Discussion\n\nOur balance sheet remained strong and our balance sheet ratios "
         "improved as we repaid debt.\n\n## Item 8. Financial statements\n\n### Consolidated Balance Sheets\n\n"
         f"(In millions, except par value)\n\n{table}\n\n### Consolidated Statements of Income\n\n(In millions)\n\n"
@@ -149,7 +186,8 @@ def test_a_passage_s_second_paragraph_follows_the_best_of_the_next_two_passages(
     """The top of a dense ranking covers several passages before it gives any passage's second
     paragraph: the best of the first three passages, then the first passage's second."""
     write(
-        folder, "birds.md",
+        folder,
+        "birds.md",
         "# Birds\n\n## Owls\n\nOwls hunt small birds at night.\n\nOwls fly on silent feathers.\n\n"
         "## Hawks\n\nHawks hunt small birds by day.\n\nHawks soar on warm air.\n\n"
         "## Falcons\n\nFalcons hunt small birds in a dive.\n\nFalcons nest on cliffs.\n",

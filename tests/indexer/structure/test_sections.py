@@ -74,7 +74,7 @@ def test_level_jumps_nest_one_level_and_later_headings_find_their_ancestor() -> 
 
 def test_setext_headings_front_matter_and_attribute_lists() -> None:
     source = (
-        "---\ntitle: \"Release Notes\"\nhide:\n  - navigation\n---\n\n"
+        '---\ntitle: "Release Notes"\nhide:\n  - navigation\n---\n\n'
         "Overview\n========\n\nFirst.\n\nDetails { #details }\n-------\n\nSecond.\n"
     )
     s = md(source)
@@ -138,7 +138,12 @@ def test_plain_text_infers_headings_and_splits_long_lines() -> None:
         + " ".join(f"Sentence number {i} talks about the federal budget process." for i in range(120))
     )
     s = build(parse_text(text), fallback_title="syllabus")
-    assert tree(s) == [(0, 0, "COURSE SYLLABUS", None), (1, 1, "1. Overview", 0), (2, 2, "1.1 Goals", 1), (3, 1, "2. Grading", 0)]
+    assert tree(s) == [
+        (0, 0, "COURSE SYLLABUS", None),
+        (1, 1, "1. Overview", 0),
+        (2, 2, "1.1 Goals", 1),
+        (3, 1, "2. Grading", 0),
+    ]
     grading = [p for p in s.paragraphs if p.sec_id == 3]
     assert grading[0].kind == "list"
     long_pieces = grading[1:]
@@ -199,20 +204,46 @@ def test_real_documentation_files(relpath: str) -> None:
 
 def test_numbering_schemes_nest_in_the_order_a_document_introduces_them() -> None:
     filing = [
-        "Table of Contents", "PART I", "Item 1. Business", "Item 1A. Risk Factors", "PART II",
-        "Item 7. Management's Discussion and Analysis", "Overview", "Item 8. Financial Statements",
-        "Consolidated Statements of Operations", "Note 1. Summary of Significant Accounting Policies",
-        "Revenue Recognition", "PART IV", "Item 15. Exhibits", "Signatures",
+        "Table of Contents",
+        "PART I",
+        "Item 1. Business",
+        "Item 1A. Risk Factors",
+        "PART II",
+        "Item 7. Management's Discussion and Analysis",
+        "Overview",
+        "Item 8. Financial Statements",
+        "Consolidated Statements of Operations",
+        "Note 1. Summary of Significant Accounting Policies",
+        "Revenue Recognition",
+        "PART IV",
+        "Item 15. Exhibits",
+        "Signatures",
     ]
     assert levels_from_numbering(filing) == [1, 1, 2, 2, 1, 2, 3, 2, 3, 3, 4, 1, 2, 1]
     # An index of the statements titled "Table of Contents" inside Item 8 does not hold what follows.
     indexed = [*filing[:8], "TABLE OF CONTENTS", *filing[8:]]
     assert levels_from_numbering(indexed) == [1, 1, 2, 2, 1, 2, 3, 2, 3, 3, 3, 4, 1, 2, 1]
 
-    paper = ["Abstract", "1 Introduction", "2 Method", "2.1 Data", "2.1.1 Cleaning", "3 Results", "References", "A.1 Proofs"]
+    paper = [
+        "Abstract",
+        "1 Introduction",
+        "2 Method",
+        "2.1 Data",
+        "2.1.1 Cleaning",
+        "3 Results",
+        "References",
+        "A.1 Proofs",
+    ]
     assert levels_from_numbering(paper) == [1, 1, 1, 2, 3, 1, 1, 2]
 
-    cover = ["FORM 10-Q", "83 Tower Road North", "Table of Contents", "Cautionary Statement", "Note 1 - Basis", "Note 2 - Guidance"]
+    cover = [
+        "FORM 10-Q",
+        "83 Tower Road North",
+        "Table of Contents",
+        "Cautionary Statement",
+        "Note 1 - Basis",
+        "Note 2 - Guidance",
+    ]
     assert levels_from_numbering(cover) == [1, 1, 1, 1, 1, 1], "an address is not section 83"
 
     report = ["第一节 重要提示", "第二节 公司简介", "一、公司信息", "（一）基本情况", "二、联系人", "第三节 财务报告"]
@@ -224,7 +255,8 @@ def test_numbering_schemes_nest_in_the_order_a_document_introduces_them() -> Non
 def test_flat_pdf_like_headings_get_depth_from_numbering() -> None:
     """MinerU's flash tier gives every PDF heading the same level; the tree must still be right."""
     source = "\n\n".join(
-        f"## {h}\n\ntext under {h}" for h in ["PART I", "Item 1. Business", "Item 1A. Risk Factors", "PART II", "Item 7. MD&A"]
+        f"## {h}\n\ntext under {h}"
+        for h in ["PART I", "Item 1. Business", "Item 1A. Risk Factors", "PART II", "Item 7. MD&A"]
     )
     s = md(source)
     assert tree(s)[1:] == [
@@ -265,7 +297,9 @@ def test_text_without_spaces_is_split_too() -> None:
 # --- PDFs through MinerU's content list (flash tier: every heading level 2, lines with boxes) ----------
 
 
-def line(page: int, y: int, text: str, level: int | None = None, x: tuple[int, int] = (60, 600), kind: str = "text") -> dict:
+def line(
+    page: int, y: int, text: str, level: int | None = None, x: tuple[int, int] = (60, 600), kind: str = "text"
+) -> dict:
     item = {"type": kind, "text": text, "page_idx": page, "bbox": [x[0], y, x[1], y + 12]}
     if level:
         item["text_level"] = level
@@ -292,7 +326,12 @@ def test_a_quarterly_report_gets_the_toc_a_person_would_recognise() -> None:
             line(0, 440, "98-1455367", level=2, x=(700, 780)),
             line(1, 45, "<strong><u>Acme Quarterly Report on Form 10-Q</u></strong>"),
             line(1, 68, "Table of Contents", level=2),
-            {"type": "index", "list_items": ["- Part I", "- Item 1. Financial Statements 4"], "page_idx": 1, "bbox": [60, 90, 900, 400]},
+            {
+                "type": "index",
+                "list_items": ["- Part I", "- Item 1. Financial Statements 4"],
+                "page_idx": 1,
+                "bbox": [60, 90, 900, 400],
+            },
             line(2, 70, "Cautionary Statement Regarding Forward-Looking Statements", level=2),
             line(2, 100, body),
             line(2, 115, body),
@@ -361,7 +400,11 @@ def test_a_heading_beside_one_line_of_the_other_column_stays_a_heading() -> None
     )
     assert [sec.title for sec in s.sections] == ["Implementation Details about the Baselines"]
     s = pdf(  # three in a row: a table's cells
-        [line(0, 100, "Level 1", level=2, x=(400, 460)), line(0, 100, "Level 2", x=(560, 620)), line(0, 100, "Total", x=(800, 860))]
+        [
+            line(0, 100, "Level 1", level=2, x=(400, 460)),
+            line(0, 100, "Level 2", x=(560, 620)),
+            line(0, 100, "Total", x=(800, 860)),
+        ]
         + [line(0, 130, "Fair value hierarchy of the assets measured at the end of the period.")],
         n_pages=2,
     )
@@ -393,8 +436,15 @@ def test_headings_the_outline_does_not_list_may_still_be_captions() -> None:
 
 def test_front_and_back_matter_between_items_sits_beside_them() -> None:
     filing = [
-        "PART II", "Item 7. MD&A", "Overview", "Glossary of Selected Terminology", "Item 7A. Market Risk",
-        "Item 8. Financial Statements", "PART III", "Item 10. Directors", "Signatures",
+        "PART II",
+        "Item 7. MD&A",
+        "Overview",
+        "Glossary of Selected Terminology",
+        "Item 7A. Market Risk",
+        "Item 8. Financial Statements",
+        "PART III",
+        "Item 10. Directors",
+        "Signatures",
     ]
     assert levels_from_numbering(filing) == [1, 2, 3, 2, 2, 2, 1, 2, 1]
 
@@ -408,7 +458,12 @@ def test_a_part_heading_with_the_first_item_run_in_is_two_headings() -> None:
         "PART II OTHER INFORMATION",
         "ITEM 1. LEGAL PROCEEDINGS",
     ]
-    for title in ["Part I", "Item 7. See Part II Item 8. below", "Chapter 2 Methods", "Part III Directors and item 10 data"]:
+    for title in [
+        "Part I",
+        "Item 7. See Part II Item 8. below",
+        "Chapter 2 Methods",
+        "Part III Directors and item 10 data",
+    ]:
         assert split_run_in_heading(title) == [title]
 
 
@@ -465,8 +520,14 @@ def test_cells_a_pdf_parser_cut_apart_become_one_paragraph_and_dot_leaders_go() 
 def test_a_financial_statement_cut_into_labels_and_figures_is_one_table() -> None:
     """flash returns each row label (with its dot leaders) and each figure as its own item."""
     rows = [
-        ("Cash flows from operating activities: Net income ...................................", ["629,551", "268,395"]),
-        ("Depreciation, amortization and accretion, including the long-term portion of all leases ......", ["339,473", "313,590"]),
+        (
+            "Cash flows from operating activities: Net income ...................................",
+            ["629,551", "268,395"],
+        ),
+        (
+            "Depreciation, amortization and accretion, including the long-term portion of all leases ......",
+            ["339,473", "313,590"],
+        ),
         ("Stock-based compensation ..........................................", ["335,859", "333,701"]),
         ("Net cash provided by operating activities ...........................", ["1,469,502", "1,287,482"]),
     ]
@@ -556,7 +617,9 @@ def test_a_statement_titled_by_a_bold_flush_left_line_at_the_page_top_is_a_secti
             line(1, 55, "**Consolidated Statement of Cash Flows**", x=(28, 326)),
             line(1, 70, "Acme Corp Fiscal years ended December 25, 2031 and December 26, 2030 (in millions)"),
             {
-                "type": "table", "page_idx": 1, "bbox": [28, 123, 968, 644],
+                "type": "table",
+                "page_idx": 1,
+                "bbox": [28, 123, 968, 644],
                 "table_body": "<table><tr><td>Net income</td><td>7,679</td></tr></table>",
             },
             line(1, 664, "(Continued on following page)", x=(28, 196), kind="page_footnote"),
@@ -680,14 +743,20 @@ def test_an_outline_misfiling_an_item_or_missing_one_does_not_nest_items() -> No
     ]
     s = pdf(
         [
-            line(1, 60, "Item 5. Market", level=2), line(1, 90, body),
-            line(2, 41, "ITEM 6.", kind="header", x=(28, 80)), line(2, 90, body),
-            line(3, 60, "Item 8. Financial Statements", level=2), line(3, 80, "Note 1 – Leases", level=2),
+            line(1, 60, "Item 5. Market", level=2),
+            line(1, 90, body),
+            line(2, 41, "ITEM 6.", kind="header", x=(28, 80)),
+            line(2, 90, body),
+            line(3, 60, "Item 8. Financial Statements", level=2),
+            line(3, 80, "Note 1 – Leases", level=2),
             line(3, 90, body),
-            line(4, 60, "Item 9. Changes in Accountants", level=2), line(4, 90, body),
-            line(4, 300, "Item 9A. Controls", level=2), line(4, 330, body),
+            line(4, 60, "Item 9. Changes in Accountants", level=2),
+            line(4, 90, body),
+            line(4, 300, "Item 9A. Controls", level=2),
+            line(4, 330, body),
         ],
-        n_pages=5, outline=outline,
+        n_pages=5,
+        outline=outline,
     )
     items = [(sec.level, sec.title) for sec in s.sections if sec.title.upper().startswith("ITEM")]
     assert {level for level, _ in items} == {1}, items
@@ -697,8 +766,15 @@ def test_an_outline_misfiling_an_item_or_missing_one_does_not_nest_items() -> No
 def test_a_lone_page_number_at_the_page_edge_is_not_a_paragraph() -> None:
     body = "The company reported results for the year in line with its guidance to investors."
     s = pdf(
-        [line(0, 60, "1 Results", level=2), line(0, 100, body), line(0, 950, "59"), line(1, 60, body),
-         line(1, 30, "- ii -"), line(1, 500, "59"), line(1, 950, "2012")],
+        [
+            line(0, 60, "1 Results", level=2),
+            line(0, 100, body),
+            line(0, 950, "59"),
+            line(1, 60, body),
+            line(1, 30, "- ii -"),
+            line(1, 500, "59"),
+            line(1, 950, "2012"),
+        ],
         n_pages=2,
     )
     lines = [line for p in s.paragraphs for line in p.text.split("\n")]
@@ -712,10 +788,18 @@ def test_a_page_number_under_a_page_that_ends_early_is_not_a_paragraph() -> None
     last line, centred: still the page's number. A lone number with content below it stays."""
     body = "The company reported results for the year in line with its guidance to investors."
     s = pdf(
-        [line(0, 60, "1 Results", level=2), line(0, 100, body), line(0, 140, "Total 1,906 | 512 | 960"),
-         line(0, 170, "58", x=(493, 506)),
-         line(1, 60, body), line(1, 420, "59", x=(493, 506)),
-         line(2, 60, body), line(2, 300, "12"), line(2, 330, body), line(2, 640, "iv", x=(493, 506))],
+        [
+            line(0, 60, "1 Results", level=2),
+            line(0, 100, body),
+            line(0, 140, "Total 1,906 | 512 | 960"),
+            line(0, 170, "58", x=(493, 506)),
+            line(1, 60, body),
+            line(1, 420, "59", x=(493, 506)),
+            line(2, 60, body),
+            line(2, 300, "12"),
+            line(2, 330, body),
+            line(2, 640, "iv", x=(493, 506)),
+        ],
         n_pages=3,
     )
     lines = [line for p in s.paragraphs for line in p.text.split("\n")]
