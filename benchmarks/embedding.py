@@ -53,8 +53,10 @@ def main() -> None:
     lines = [
         f"# Embedding throughput ({date.today()}, `python -m benchmarks.embedding`)",
         "",
-        f"{len(texts):,} real paragraphs (with heading paths) of the index in `{args.index}`, bundled MiniLM int8, "
-        f"median of {args.rounds} interleaved rounds.",
+        (
+            f"{len(texts):,} real paragraphs (with heading paths) of the index in `{args.index}`, bundled MiniLM int8, "
+            f"median of {args.rounds} interleaved rounds."
+        ),
         "",
         "| batch size | ONNX threads | paragraphs/s | × default |",
         "|---|---|---|---|",
@@ -97,8 +99,10 @@ def breakdown(embedder: Embedder, texts: list[str], rounds: int, total_s: float)
         f"| tokenising alone | {tok_s:.2f} | {tok_s / total_s:.3f} |",
         f"| writing the vectors to Chroma (not part of embedding) | {write_s:.2f} | {write_s / total_s:.3f} |",
         "",
-        f"Word pieces per paragraph, median: {pieces:.0f}; cut at the model's {limit}: {cut:,} of {len(texts):,} "
-        f"({cut / len(texts):.1%}).",
+        (
+            f"Word pieces per paragraph, median: {pieces:.0f}; cut at the model's {limit}: {cut:,} of {len(texts):,} "
+            f"({cut / len(texts):.1%})."
+        ),
     ]
 
 

@@ -78,10 +78,10 @@ def _commit() -> str:
     import subprocess
 
     head = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
     ).stdout.strip()
     dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True, check=False
     )
     return f"{head or 'unknown'}{' with uncommitted changes' if dirty.stdout.strip() else ''}"
 
@@ -107,8 +107,10 @@ def main() -> None:
     }
     (before_s, before_mb, _), (after_s, after_mb, _) = medians.values()
     lines = [
-        f"One page of {args.paths:,} vector strokes between two pages of text ({size_mb:.1f} MB), parsed cold "
-        f"{args.runs}× per arm in alternation ({date.today()}, {os.cpu_count()} cores, commit {_commit()})",
+        (
+            f"One page of {args.paths:,} vector strokes between two pages of text ({size_mb:.1f} MB), parsed cold "
+            f"{args.runs}× per arm in alternation ({date.today()}, {os.cpu_count()} cores, commit {_commit()})"
+        ),
         "",
         "| arm | median clock (s) | median peak RSS of the parser child (MB) | blocks |",
         "|---|---:|---:|---:|",

@@ -61,10 +61,12 @@ def main() -> None:
     lines = [
         f"# Seeing the evidence ({date.today()}, `python -m benchmarks.images`)",
         "",
-        f"MMLongBench questions whose evidence is a chart, a figure or a page's layout ({len(rows)} of "
-        f"{len(questions)} in documents that indexed; a question may have several kinds). Per question: retrieve "
-        "top 5 in its document, then read_section(images=true) on each section hit; view_page, which shows any "
-        "page, is not counted.",
+        (
+            f"MMLongBench questions whose evidence is a chart, a figure or a page's layout ({len(rows)} of "
+            f"{len(questions)} in documents that indexed; a question may have several kinds). Per question: retrieve "
+            "top 5 in its document, then read_section(images=true) on each section hit; view_page, which shows any "
+            "page, is not counted."
+        ),
         "",
         "| evidence | questions | a hit cites a gold page | an image of a gold page is returned | image tokens per question, mean |",
         "|---|---|---|---|---|",

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from benchmarks import append_result
 from indexer.ingest.files import title_from_name
-from indexer.parse.junk import MIN_CHARS, is_junk, vowel_share, words_of
 from indexer.parse.formats import DocumentParser, decode_text
+from indexer.parse.junk import MIN_CHARS, is_junk, vowel_share, words_of
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import MineruOptions
 from indexer.parse.text import parse_text

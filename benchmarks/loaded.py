@@ -84,11 +84,15 @@ def main() -> None:
         print(pdf.name, f"limit {limit:.0f}", "quiet", quiet, "busy", busy, flush=True)
 
     lines = [
-        f"Parse time on a busy machine ({date.today()}, {os.cpu_count()} cores; busy = {args.hogs} processes "
-        "spinning; the MMLongBench PDFs of median size, cold)",
+        (
+            f"Parse time on a busy machine ({date.today()}, {os.cpu_count()} cores; busy = {args.hogs} processes "
+            "spinning; the MMLongBench PDFs of median size, cold)"
+        ),
         "",
-        "| file size | limit before pages are counted (s) | quiet: clock / CPU (s) | busy: clock / CPU (s) "
-        "| clock ÷ quiet | CPU ÷ quiet | busy outcome |",
+        (
+            "| file size | limit before pages are counted (s) | quiet: clock / CPU (s) | busy: clock / CPU (s) "
+            "| clock ÷ quiet | CPU ÷ quiet | busy outcome |"
+        ),
         "|---|---|---|---|---|---|---|",
     ]
     for pdf, limit, quiet, busy in rows:

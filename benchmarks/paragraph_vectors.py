@@ -18,10 +18,10 @@ import argparse
 import random
 import statistics
 import time
-
-import numpy as np
 from datetime import date
 from pathlib import Path
+
+import numpy as np
 
 from benchmarks import index_passages
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
@@ -69,19 +69,23 @@ def main() -> None:
     lines = [
         f"# Paragraph vectors: their cost ({date.today()}, `python -m benchmarks.paragraph_vectors`)",
         "",
-        f"{len(sample):,} passages of several paragraphs ({paragraphs:,} paragraphs; {len(shared):,} of the index's "
-        f"{len(passages):,} passages hold several) from `{args.index.name}`, bundled MiniLM int8, {args.rounds} rounds "
-        f"in slices of {CHUNK} passages, the two ways back to back: seconds per round, and the median of the "
-        f"{len(ratios)} slices' ratios (**{statistics.median(ratios):.3f}**; quartiles "
-        f"{statistics.quantiles(ratios, n=4)[0]:.3f} – {statistics.quantiles(ratios, n=4)[2]:.3f}).",
+        (
+            f"{len(sample):,} passages of several paragraphs ({paragraphs:,} paragraphs; {len(shared):,} of the index's "
+            f"{len(passages):,} passages hold several) from `{args.index.name}`, bundled MiniLM int8, {args.rounds} rounds "
+            f"in slices of {CHUNK} passages, the two ways back to back: seconds per round, and the median of the "
+            f"{len(ratios)} slices' ratios (**{statistics.median(ratios):.3f}**; quartiles "
+            f"{statistics.quantiles(ratios, n=4)[0]:.3f} – {statistics.quantiles(ratios, n=4)[2]:.3f})."
+        ),
         "",
         "| embedding | seconds | passages/s | × passage vectors only |",
         "|---|---|---|---|",
         f"| passage vectors only (`embed`) | {b:.2f} | {len(sample) / b:.1f} | 1.00 |",
         f"| passage + paragraph vectors, one pass (`embed_passages`) | {a:.2f} | {len(sample) / a:.1f} | {statistics.median(ratios):.3f} |",
         "",
-        f"Kept: {paragraphs * embedder.dim * 2 / len(sample) / 1024:.1f} KiB of float16 paragraph vectors per passage "
-        f"({embedder.dim * 2:,} bytes a paragraph), in the vectors' copy only.",
+        (
+            f"Kept: {paragraphs * embedder.dim * 2 / len(sample) / 1024:.1f} KiB of float16 paragraph vectors per passage "
+            f"({embedder.dim * 2:,} bytes a paragraph), in the vectors' copy only."
+        ),
         f"Paragraphs the model did not read (past its window; they rank after their passage's others): {unread:,} of {paragraphs:,}.",
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -71,13 +71,17 @@ def main() -> None:
     scope = f"first {args.limit} files of each set" if args.limit else "every file"
     state = "warm cache: pages/s are not parsing speeds, the rest is as cold" if warm else "cold cache"
     sections = [
-        f"Parsing on `../shared/bench`, {scope} ({date.today()}, 2-core machine, {args.jobs} parser processes, "
-        f"{state})",
+        (
+            f"Parsing on `../shared/bench`, {scope} ({date.today()}, 2-core machine, {args.jobs} parser processes, "
+            f"{state})"
+        ),
         "",
     ]
     sections += [
-        "| set | files | parsed | failed | pages | pages/s | s/file (median) | gold pages cited | median sections "
-        "| median paragraphs |",
+        (
+            "| set | files | parsed | failed | pages | pages/s | s/file (median) | gold pages cited | median sections "
+            "| median paragraphs |"
+        ),
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     notes: list[str] = []
@@ -107,7 +111,7 @@ def main() -> None:
             if r.structure is not None and r.name in args.toc:
                 _print_toc(r)
         print(sections[-1], flush=True)
-    text = "\n".join(sections + ([""] + ["Failures:"] + notes if notes else []))
+    text = "\n".join(sections + (["", "Failures:", *notes] if notes else []))
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n")

@@ -168,8 +168,10 @@ def main() -> None:
 
     base = rows[0][3] / rows[0][2]
     lines = [
-        f"Pages per second through a MinerU server ({date.today()}, {os.cpu_count()} cores shared by the servers "
-        f"and this process; the {len(pdfs)} smallest FinanceBench PDFs, flash tier, cold)",
+        (
+            f"Pages per second through a MinerU server ({date.today()}, {os.cpu_count()} cores shared by the servers "
+            f"and this process; the {len(pdfs)} smallest FinanceBench PDFs, flash tier, cold)"
+        ),
         "",
         "| parsed by | files at once | seconds | pages | pages/s | ÷ here | failed |",
         "|---|---|---|---|---|---|---|",

@@ -32,7 +32,6 @@ from benchmarks.retrieval_sets import LOADERS, load_sets
 from indexer.search.rerank import Reranker
 from indexer.store.embedder import Embedder
 
-
 # --- entry point ---------------------------------------------------------------------------
 
 
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.WARNING)
     if args.paragraph_vectors:
         one_vector_per_paragraph()
-    started = dt.datetime.now(dt.timezone.utc)
+    started = dt.datetime.now(dt.UTC)
     load_start = os.getloadavg()[0]
     version = code_version()
     clock = time.perf_counter()

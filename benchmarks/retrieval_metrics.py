@@ -18,7 +18,6 @@ from benchmarks.retrieval_common import DOC_KS, KS, READ_WORDS, WORDS, covers
 from benchmarks.retrieval_rankers import Ranker, Unit
 from benchmarks.retrieval_sets import Question
 
-
 # --- scoring -------------------------------------------------------------------------------
 
 

@@ -25,7 +25,6 @@ from indexer.library import Library
 from indexer.store.database import ParagraphRow
 from indexer.store.embedder import Embedder
 
-
 # --- rankers -------------------------------------------------------------------------------
 
 
@@ -150,7 +149,7 @@ def word_windows(
     words = [(word, page) for page, text in pages for word in text.split()]
     if not words:
         return []
-    starts = [0] if len(words) <= size else list(range(0, len(words) - size, step)) + [len(words) - size]
+    starts = [0] if len(words) <= size else [*list(range(0, len(words) - size, step)), len(words) - size]
     windows = []
     for s in starts:
         chunk = words[s : s + size]

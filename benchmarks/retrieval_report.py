@@ -18,13 +18,12 @@ from benchmarks.retrieval_common import ALL, BASELINE, DOC_KS, HERE, KS, MIN_REC
 from benchmarks.retrieval_metrics import EqualReading, equal_reading
 from benchmarks.retrieval_runs import READ_CONFIG, CorpusReport, Run, subsets
 
-
 # --- reporting -----------------------------------------------------------------------------
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else 0.0
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:
@@ -130,14 +129,18 @@ def corpus_section(report: CorpusReport) -> str:
     lines = [
         f"### {corpus.name}",
         "",
-        f"- questions: {used} usable questions (single-document and collection scope use the same questions); "
-        f"{on_flat} of them on a document without headings, where the section is the whole document",
+        (
+            f"- questions: {used} usable questions (single-document and collection scope use the same questions); "
+            f"{on_flat} of them on a document without headings, where the section is the whole document"
+        ),
         f"- documents: {s.documents} indexed ({len({q.doc for q in corpus.questions})} with questions); "
         + (f"{s.pages} pages, " if s.pages else "")
         + f"{s.sections} sections, {s.paragraphs} paragraphs ({len(s.flat_docs)} documents without any heading); "
         f"baseline: {report.chunks} chunks",
-        f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
-        f"{100 * s.short_share:.1f}% under 8 tokens",
+        (
+            f"- paragraph tokens: median {s.tokens_median:.0f}, p95 {s.tokens_p95:.0f}, max {s.tokens_max}; "
+            f"{100 * s.short_share:.1f}% under 8 tokens"
+        ),
         "- hit ceiling (some unit of the question's document contains a gold at all) / hit@5 of a random "
         "ranking (five units drawn at random from the question's document): "
         + ", ".join(f"{name} {100 * r.ceiling:.1f}% / {100 * r.random_hit5:.1f}%" for name, r in report.reach.items()),
@@ -195,15 +198,17 @@ def render(
     head = [
         "# Retrieval benchmark",
         "",
-        f"Run {started:%Y-%m-%d %H:%M} UTC on commit {version}, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
-        f"(top_k={TOP_K}, no neighbour expansion; a unit contains a gold when it holds ≥ {MIN_RECALL:.0%} "
-        "of the gold's word tokens). Numbers are percentages of questions; `sec@k` is section-hit@k, "
-        "`recall@k` evidence recall@k, `words@5` the mean number of words in the top 5 results. "
-        "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`. "
-        f"Machine load (1-min load average) at start {loads[0]:.1f}, at end {loads[1]:.1f} on {os.cpu_count()} CPUs: "
-        "timings are only comparable between runs on an equally loaded machine. "
-        f"Peak RSS: this process {peak_rss_mb(resource.RUSAGE_SELF):.0f} MB (model, indexes, baseline vectors), "
-        f"MinerU parser processes {peak_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB (largest one).",
+        (
+            f"Run {started:%Y-%m-%d %H:%M} UTC on commit {version}, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
+            f"(top_k={TOP_K}, no neighbour expansion; a unit contains a gold when it holds ≥ {MIN_RECALL:.0%} "
+            "of the gold's word tokens). Numbers are percentages of questions; `sec@k` is section-hit@k, "
+            "`recall@k` evidence recall@k, `words@5` the mean number of words in the top 5 results. "
+            "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`. "
+            f"Machine load (1-min load average) at start {loads[0]:.1f}, at end {loads[1]:.1f} on {os.cpu_count()} CPUs: "
+            "timings are only comparable between runs on an equally loaded machine. "
+            f"Peak RSS: this process {peak_rss_mb(resource.RUSAGE_SELF):.0f} MB (model, indexes, baseline vectors), "
+            f"MinerU parser processes {peak_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB (largest one)."
+        ),
     ]
     return "\n".join(head) + "\n\n" + "\n\n".join(corpus_section(r) for r in reports) + "\n"
 

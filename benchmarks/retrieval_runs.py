@@ -22,7 +22,6 @@ from indexer.search.hybrid import SearchMode
 from indexer.search.rerank import Reranker
 from indexer.store.embedder import Embedder
 
-
 # --- running -------------------------------------------------------------------------------
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from benchmarks.retrieval_common import SCOPES, bag
 
-
 # --- data sets -----------------------------------------------------------------------------
 
 

@@ -104,7 +104,8 @@ def _commit(library: Library, material: Material, ks: list[int], args: argparse.
     """A batch of synthetic documents, committed as parsed files are, with their vectors given."""
     built = [_document(k, material, args) for k in ks]
     documents = [
-        (f"synthetic/f{k // args.folder_docs:03d}/doc-{k:05d}.md", structure) for k, (structure, _) in zip(ks, built)
+        (f"synthetic/f{k // args.folder_docs:03d}/doc-{k:05d}.md", structure)
+        for k, (structure, _) in zip(ks, built, strict=True)
     ]
     library.indexer.add_structures(library.config.roots[0], documents, np.concatenate([v for _, v in built]))
 

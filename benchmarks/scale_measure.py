@@ -159,7 +159,7 @@ def _breakdown(library: Library, queries: list[str], scope: str) -> dict[str, fl
     spent: dict[str, list[float]] = {label: [] for label in PARTS}
     totals: list[float] = []
     with _timed(library, spent):
-        for query, scoping in zip(queries, _scopes(library, len(queries))[scope]):
+        for query, scoping in zip(queries, _scopes(library, len(queries))[scope], strict=True):
             for label in PARTS:
                 spent[label].append(0.0)
             totals.append(_retrieve_ms(library, query, scoping))

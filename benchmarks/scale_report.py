@@ -43,10 +43,12 @@ def _startup_report(n_files: int, startup: tuple[float, list[float], int]) -> st
         [
             "",
             "",
-            f"Start-up over {n_files:,} unchanged small Markdown files in folders of 100 (target ≤ 5 s): "
-            f"first index {first:.0f} s; restart (open the index + reconcile, every file unchanged) median "
-            f"{statistics.median(restarts):.1f} s over {len(restarts)} (all: {', '.join(f'{r:.1f}' for r in restarts)} s); "
-            f"peak RSS of the whole run {peak:,} MB.",
+            (
+                f"Start-up over {n_files:,} unchanged small Markdown files in folders of 100 (target ≤ 5 s): "
+                f"first index {first:.0f} s; restart (open the index + reconcile, every file unchanged) median "
+                f"{statistics.median(restarts):.1f} s over {len(restarts)} (all: {', '.join(f'{r:.1f}' for r in restarts)} s); "
+                f"peak RSS of the whole run {peak:,} MB."
+            ),
         ]
     )
 
@@ -65,25 +67,31 @@ def _report(
 ) -> str:
     docs = args.doc_paragraphs
     lines = [
-        f"Retrieve at scale ({date.today()}, commit {commit}, 2-core machine shared with other jobs; "
-        f"load average 1/5/15 min {_load(load_start)} at start, {_load(load_end)} at end)",
+        (
+            f"Retrieve at scale ({date.today()}, commit {commit}, 2-core machine shared with other jobs; "
+            f"load average 1/5/15 min {_load(load_start)} at start, {_load(load_end)} at end)"
+        ),
         "",
-        f"Synthetic collection: {len(material.sources):,} distinct real paragraphs of {' + '.join(TREES)} "
-        f"parsed and embedded once, with their heading context ({embed_s:.0f} s); documents of {docs} paragraphs in "
-        f"{args.sections} sections, each a run of consecutive sampled paragraphs under their real headings, "
-        f"text + ` [k]`, vector = source vector + N(0, {args.noise}²) per dimension, re-normalised (cosine to the "
-        f"source ≈ {1 / (1 + args.noise**2 * material.vectors.shape[1]) ** 0.5:.2f}). Written with "
-        f"`Store.add_document`, `VectorIndex.ids_for_document/add`, `Store.replace_content` in batches of "
-        f"{BATCH_PASSAGES}+ paragraphs (`Indexer.add_structures`), growing through the sizes; queried with "
-        f"`Library.retrieve(top_k=5, before=0, after=0)` over {min(args.queries, len(material.headings))} real "
-        f"headings; p50/p95 are medians over {args.rounds} rounds. *Baseline*: a separate {sizes[0]:,}-paragraph "
-        "library (the same first documents) queried in turn with the growing one, query by query, so "
-        "*× base* compares both under the same load. *One doc*: `doc_ids=[a random document]` per query; "
-        f"*folder*: `path=` a random folder of {args.folder_docs} documents. Targets at 1,000,000 paragraphs: "
-        "whole-collection hybrid p95 ≤ 150 ms, scoped p95 ≤ 100 ms.",
+        (
+            f"Synthetic collection: {len(material.sources):,} distinct real paragraphs of {' + '.join(TREES)} "
+            f"parsed and embedded once, with their heading context ({embed_s:.0f} s); documents of {docs} paragraphs in "
+            f"{args.sections} sections, each a run of consecutive sampled paragraphs under their real headings, "
+            f"text + ` [k]`, vector = source vector + N(0, {args.noise}²) per dimension, re-normalised (cosine to the "
+            f"source ≈ {1 / (1 + args.noise**2 * material.vectors.shape[1]) ** 0.5:.2f}). Written with "
+            f"`Store.add_document`, `VectorIndex.ids_for_document/add`, `Store.replace_content` in batches of "
+            f"{BATCH_PASSAGES}+ paragraphs (`Indexer.add_structures`), growing through the sizes; queried with "
+            f"`Library.retrieve(top_k=5, before=0, after=0)` over {min(args.queries, len(material.headings))} real "
+            f"headings; p50/p95 are medians over {args.rounds} rounds. *Baseline*: a separate {sizes[0]:,}-paragraph "
+            "library (the same first documents) queried in turn with the growing one, query by query, so "
+            "*× base* compares both under the same load. *One doc*: `doc_ids=[a random document]` per query; "
+            f"*folder*: `path=` a random folder of {args.folder_docs} documents. Targets at 1,000,000 paragraphs: "
+            "whole-collection hybrid p95 ≤ 150 ms, scoped p95 ≤ 100 ms."
+        ),
         "",
-        "| paragraphs | documents | build (store + vectors) | SQLite / Chroma / vector copy on disk | first retrieve | "
-        "peak RSS | load (1 min) |",
+        (
+            "| paragraphs | documents | build (store + vectors) | SQLite / Chroma / vector copy on disk | first retrieve | "
+            "peak RSS | load (1 min) |"
+        ),
         "|---|---|---|---|---|---|---|",
         *(f"| {' | '.join(row)} |" for row in builds),
         "",
@@ -99,8 +107,10 @@ def _report(
     labels = [*PARTS, "rest", "total"]
     lines += [
         "",
-        "Where a hybrid retrieve spends its time (median ms per query, timed inside `Library.retrieve`; "
-        "*rest* = validation, fusion, fetching hits, windows and heading paths):",
+        (
+            "Where a hybrid retrieve spends its time (median ms per query, timed inside `Library.retrieve`; "
+            "*rest* = validation, fusion, fetching hits, windows and heading paths):"
+        ),
         "",
         f"| paragraphs | scope | {' | '.join(labels)} |",
         "|---|---|" + "---|" * len(labels),
@@ -113,9 +123,11 @@ def _report(
 
 def _commit_name() -> str:
     """The checkout's commit, marked when the working tree differs from it."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
+    )
     dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True, check=False
     )
     return head.stdout.strip() + (" + uncommitted changes" if dirty.stdout.strip() else "")
 

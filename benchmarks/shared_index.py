@@ -111,16 +111,20 @@ def main() -> None:
                 writer.kill()
             writer.wait(10)
     lines = [
-        f"{args.files} generated Markdown files served by one `deepread-mcp serve` (the writer), read by a second "
-        f"process ({date.today()}, {os.cpu_count()} cores; the writer took {indexed_s:.0f} s to parse and embed them)",
+        (
+            f"{args.files} generated Markdown files served by one `deepread-mcp serve` (the writer), read by a second "
+            f"process ({date.today()}, {os.cpu_count()} cores; the writer took {indexed_s:.0f} s to parse and embed them)"
+        ),
         "",
         "| reader, while the writer indexes / after | retrieve p50 / p95 (ms) | get_toc p50 / p95 (ms) | queries |",
         "|---|---:|---:|---:|",
         f"| while the writer indexes | {summary([r for r, _ in during])} | {summary([t for _, t in during])} | {len(during)} |",
         f"| after (baseline, same process) | {summary([r for r, _ in after])} | {summary([t for _, t in after])} | {len(after)} |",
         "",
-        f"After SIGKILL of the writer: the reader writes {took_over:.2f} s later; a file saved after the kill is "
-        f"found by `retrieve` {found:.2f} s after it.",
+        (
+            f"After SIGKILL of the writer: the reader writes {took_over:.2f} s later; a file saved after the kill is "
+            f"found by `retrieve` {found:.2f} s after it."
+        ),
     ]
     append_result(
         args.out, "# One index, two processes (`python -m benchmarks.shared_index`)\n", "\n" + "\n".join(lines) + "\n"

@@ -79,7 +79,7 @@ def main() -> None:
         token_budget=100_000,
     )
     hits = {(kind, q, k): 0 for kind, qs in QUERIES.items() for q in qs for k in KS}
-    asked = {kind: 0 for kind in QUERIES}
+    asked = dict.fromkeys(QUERIES, 0)
     without = {kind: [] for kind in QUERIES}
     started = time.perf_counter()
     with Library(config) as library:

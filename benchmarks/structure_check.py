@@ -119,9 +119,11 @@ def main() -> None:
     summary = [
         f"# Printed structure of the filings vs the map ({date.today()}, `python -m benchmarks.structure_check`)",
         "",
-        f"{filings} 10-K/10-Q filings of FinanceBench. Printed Items found as sections at Item depth: "
-        f"**{found} of {printed} ({found / max(printed, 1):.1%})**; Items nested under another Item: {nested}; "
-        f"primary statements found as sections: **{statements} of {3 * filings} ({statements / max(3 * filings, 1):.1%})**.",
+        (
+            f"{filings} 10-K/10-Q filings of FinanceBench. Printed Items found as sections at Item depth: "
+            f"**{found} of {printed} ({found / max(printed, 1):.1%})**; Items nested under another Item: {nested}; "
+            f"primary statements found as sections: **{statements} of {3 * filings} ({statements / max(3 * filings, 1):.1%})**."
+        ),
         "",
         "| filing | printed Items found at Item depth | Items nested under an Item | Item depth | statements |",
         "|---|---|---|---|---|",

@@ -28,16 +28,15 @@ import shutil
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
 
-from concurrent.futures import ThreadPoolExecutor
-
 from benchmarks import append_result
+from indexer.ingest.lanes import LANES
 from indexer.library import Library, LibraryConfig
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
-from indexer.ingest.lanes import LANES
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
@@ -168,7 +167,7 @@ def measure(library: Library, n_files: int) -> dict[str, float]:
     }
 
 
-def _embedded_texts(library: Library, docs: list) -> list[str]:  # noqa: ANN001 (store rows of any version)
+def _embedded_texts(library: Library, docs: list) -> list[str]:
     """What the model saw (passages, or paragraphs before them), read back from the store."""
     try:
         from indexer.structure.passages import vector_ids

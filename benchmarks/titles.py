@@ -198,7 +198,7 @@ def main() -> None:
         entries = parsed_entries(doc_parser, args.bench / folder, files, args.pages, work)
         shown = shown_titles(entries)
         n = max(len(entries), 1)
-        cells = {k: "" for k in ("issuer", "kind", "period", "course")}
+        cells = dict.fromkeys(("issuer", "kind", "period", "course"), "")
         if name.startswith("FinanceBench"):
             scores = [finance_scores(shown[e.doc_id], companies.get(e.path.stem, ""), e.path.stem) for e in entries]
             for i, key in enumerate(("issuer", "kind", "period")):

@@ -23,6 +23,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+from indexer.answers.toc import TocBuilder
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
@@ -30,7 +31,6 @@ from indexer.parse.mineru import MineruOptions
 from indexer.store.database import Store
 from indexer.structure.sections import build
 from indexer.tokens import count_tokens
-from indexer.answers.toc import TocBuilder
 from server.render import render_toc
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ BUDGET = 8000
 
 def cached_parser(work: Path) -> DocumentParser:
     """The server's parser with its parse cache in `work` (shared by the benchmarks that read PDFs)."""
-    options = dict(cache_dir=work / "parse-cache", home=work / "mineru")
+    options = {"cache_dir": work / "parse-cache", "home": work / "mineru"}
     try:
         return DocumentParser(MineruOptions(**options, work_dir=work / "tmp"))
     except TypeError:  # an earlier version, run for the "before"

@@ -11,16 +11,17 @@ its final state. The tools keep answering from what is indexed meanwhile.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from indexer.library import Library
 from indexer.ingest.pipeline import ProgressCallback, ReconcileReport
 from indexer.ingest.versions import SETTLE_S
 from indexer.ingest.watch import FolderWatcher
+from indexer.library import Library
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +161,8 @@ class BackgroundIndexer:
             if batch is _RETRY:
                 self._guarded(lambda: self.library.retry_failed(self._progress), "retry of failures that may pass")
                 continue
-            self._guarded(
-                lambda: self.library.sync_paths(batch, self._progress, wait=False), f"{len(batch)} changed path(s)"
-            )
+            changed = functools.partial(self.library.sync_paths, batch, self._progress, wait=False)
+            self._guarded(changed, f"{len(batch)} changed path(s)")
 
     def _guarded_takeover(self) -> bool:
         try:
@@ -201,7 +201,7 @@ class BackgroundIndexer:
                     return batch
                 self._wake.wait(min(quiet_until, deadline) - now)
 
-    def _guarded(self, work, what: str) -> None:  # noqa: ANN001 (a callable returning a report)
+    def _guarded(self, work, what: str) -> None:
         try:
             report: ReconcileReport = work()
         except Exception:  # keep serving and watching; the log says what broke

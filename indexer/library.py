@@ -12,9 +12,9 @@ from __future__ import annotations
 from contextlib import nullcontext
 from pathlib import Path
 
+from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.read import Images, read_section, render_images
-from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
 from indexer.answers.titles import folder_titles
 from indexer.answers.toc import TocBuilder, check_depth, failure
 from indexer.errors import InvalidArgument, NotFound, NotReady
@@ -199,14 +199,14 @@ class Library(OpenIndex):
         answer = Retriever(self.store, self.search, self.config.token_budget).answer(
             query, top_k, doc_ids, before, after, lambda: folder_titles(self.store.documents())
         )
-        if folder is not None and docs is not None:
+        if folder is not None and docs is not None and doc_ids is not None:  # doc_ids: those under the folder
             one = len(docs) == 1 and self.display_path(docs[0]) == folder  # the folder is a file's path
             note = f"Searched {folder}." if one else f"Searched the {len(doc_ids):,} document(s) under {folder}/."
             answer.hint = f"{note} {answer.hint}" if answer.hint else note
         elif doc_ids is not None and not ignored:  # scoped: which documents the hits come from
             note = f"Searched doc_ids {_describe_searched(doc_ids)}."
             answer.hint = f"{note} {answer.hint}" if answer.hint else note
-        if ignored:
+        if ignored and doc_ids is not None:  # only a caller's doc_ids are ignored
             more = f"; and {len(ignored) - MAX_IGNORED} more" if len(ignored) > MAX_IGNORED else ""
             ignored = ignored[:MAX_IGNORED]
             note = f"Searched doc_ids {_describe_searched(doc_ids)}; ignored: " + "; ".join(ignored) + more + "."

@@ -33,7 +33,7 @@ from indexer.search.hybrid import HybridSearch, SearchMode
 from indexer.search.rerank import Reranker
 from indexer.store.database import DocumentRow, Store
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
-from indexer.store.vectors import CopyVectors, VectorIndex
+from indexer.store.vectors import CopyVectors, VectorIndex, VectorSearch
 from indexer.structure.passages import PASSAGE_VERSION, vector_ids
 from indexer.structure.sections import STRUCTURE_VERSION
 from indexer.tokens import TOKEN_COUNT_VERSION
@@ -95,9 +95,7 @@ class OpenIndex:
         try:
             self.store = Store(config.data_dir / "index.sqlite3", writer=self.writer)
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
-            self.vectors: VectorIndex | CopyVectors = (
-                self._open_for_writing() if self.writer else self._vectors(writer=False)
-            )
+            self.vectors: VectorSearch = self._open_for_writing() if self.writer else self._vectors(writer=False)
             reranker = (
                 Reranker(config.reranker, config.models_dir, config.reranker_path, config.embed_threads)
                 if config.reranker
@@ -109,7 +107,7 @@ class OpenIndex:
                 self._lock.release()
             raise
 
-    def _vectors(self, writer: bool) -> VectorIndex | CopyVectors:
+    def _vectors(self, writer: bool) -> VectorSearch:
         """Chroma for the writer, or for anyone when it is a server (process-safe); the vectors'
         SQLite copy for a reader of an embedded index (Chroma's embedded store is not process-safe)."""
         config = self.config
@@ -127,7 +125,7 @@ class OpenIndex:
         shutil.rmtree(config.data_dir / "tmp", ignore_errors=True)  # what a killed writer's parser left
         self.vectors = vectors = self._vectors(writer=True)
         assert isinstance(vectors, VectorIndex)
-        self._check_signature()
+        self._check_signature(vectors)
         self._check_structure()
         parser = DocumentParser(self._parse_options)
         self._check_parser_models(parser)
@@ -202,7 +200,7 @@ class OpenIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _check_signature(self) -> None:
+    def _check_signature(self, vectors: VectorIndex) -> None:
         """Vectors of another model must never be mixed in: they are dropped. When the passages or
         the text embedded change, every document's paragraphs are packed into passages again and
         the vector lane embeds in the background those whose text is new; reading and keyword
@@ -212,7 +210,7 @@ class OpenIndex:
         previous = self.store.get_meta("index_signature")
         if previous != signature:
             if previous is None or not previous.startswith(model):  # another model: no vector of it may stay
-                self.vectors.reset()
+                vectors.reset()
             if previous is not None:
                 # Vector ids name the text embedded, so a passage packed as before keeps its vector;
                 # the vector lane embeds the others and drops those no passage has any more.
@@ -261,19 +259,19 @@ class OpenIndex:
         patience = None if wait else SLOW_PARSE_S
         retry = 1.0 if self._retry_at_start and self.writer else None
         self._retry_at_start = self._retry_at_start and not self.writer
-        return self._tracked(lambda record: self.indexer.reconcile(record, patience, retry), progress, wait)
+        return self._tracked(lambda indexer, record: indexer.reconcile(record, patience, retry), progress, wait)
 
     def sync_paths(
         self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True
     ) -> ReconcileReport:
         """Re-index or remove just these paths (file events)."""
         patience = None if wait else SLOW_PARSE_S
-        return self._tracked(lambda record: self.indexer.sync_paths(paths, record, patience), progress, wait)
+        return self._tracked(lambda indexer, record: indexer.sync_paths(paths, record, patience), progress, wait)
 
     def finish_parses(self, progress: ProgressCallback | None = None) -> ReconcileReport:
         """Wait for the parses a reconcile left running (`wait=False`) and commit them: a one-shot
         command reports every file as indexed or failed, never as still indexing."""
-        return self._tracked(lambda record: self.indexer.sync({}, [], record, None), progress, wait=False)
+        return self._tracked(lambda indexer, record: indexer.sync({}, [], record, None), progress, wait=False)
 
     def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
         """Once per run, parse again the files whose failure may pass (a time limit on a busy
@@ -286,7 +284,9 @@ class OpenIndex:
             return ReconcileReport()
         log.info("parsing %d failed file(s) again with %g× the time limit", len(due), RETRY_PATIENCE)
         return self._tracked(
-            lambda record: self.indexer.retry_failed(due, RETRY_PATIENCE, record, SLOW_PARSE_S), progress, wait=False
+            lambda indexer, record: indexer.retry_failed(due, RETRY_PATIENCE, record, SLOW_PARSE_S),
+            progress,
+            wait=False,
         )
 
     def note_scanning(self) -> None:
@@ -295,9 +295,13 @@ class OpenIndex:
             self.progress = Progress(0, 0, "", "scanning")
 
     def _tracked(
-        self, work: Callable[[ProgressCallback], ReconcileReport], progress: ProgressCallback | None, wait: bool
+        self,
+        work: Callable[[Indexer, ProgressCallback], ReconcileReport],
+        progress: ProgressCallback | None,
+        wait: bool,
     ) -> ReconcileReport:
-        if self.indexer is None:  # another process writes this index and follows its folders
+        indexer = self.indexer
+        if indexer is None:  # another process writes this index and follows its folders
             return ReconcileReport()
         assert self.catchup is not None
 
@@ -307,10 +311,10 @@ class OpenIndex:
                 progress(p)
 
         self.note_scanning()
-        self.indexer.cancel.clear()  # a stop ends the run under way, not every later one
+        indexer.cancel.clear()  # a stop ends the run under way, not every later one
         embedded = self.catchup.embedded
         try:
-            report = work(record)
+            report = work(indexer, record)
         finally:
             self.progress = None
             skipped = json.dumps(self._walk_skipped())

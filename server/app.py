@@ -56,7 +56,7 @@ class _Server(MCPServer[ServerState]):
     """An unknown tool name is answered with the names that exist, and arguments that do not
     fit the schema with what is wrong and what the tool takes (not pydantic's report)."""
 
-    async def call_tool(self, name, arguments, context=None):  # noqa: ANN001, ANN201 (the SDK's signature)
+    async def call_tool(self, name, arguments, context=None):
         tool = self._tool_manager.get_tool(name)
         if tool is None:
             known = ", ".join(t.name for t in self._tool_manager.list_tools())

@@ -2,8 +2,9 @@
 
 `serve` runs the MCP server (`server.serve`); the others show a person exactly what the agent
 would see, printing the same text the tools return (`server.commands`), or check the setup
-(`server.doctor`), or print a host's configuration (`server.hostconfig`). This module holds the arguments and the dispatch. Nothing here writes to
-stdout while serving over stdio: stdout belongs to the protocol.
+(`server.doctor`), or print a host's configuration (`server.hostconfig`). This module holds the
+arguments and the dispatch. Nothing here writes to stdout while serving over stdio: stdout
+belongs to the protocol.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.folder_paths():
         print("deepread-mcp: give a folder to serve (or set DEEPREAD_FOLDERS)", file=sys.stderr)
         return 2
-    if problem := folder_problem(settings.folder_paths()):
-        print(f"deepread-mcp: {problem}", file=sys.stderr)
+    if unusable := folder_problem(settings.folder_paths()):
+        print(f"deepread-mcp: {unusable}", file=sys.stderr)
         return 2
     setup_logging(settings, quiet=args.command != "serve")
     try:

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from server.settings import Settings, explain
 
+if TYPE_CHECKING:  # imported where used: a command starts without loading the index's libraries
+    from indexer.ingest.pipeline import Progress, ReconcileReport
+    from indexer.library import Library
 
-def open_library(settings: Settings):  # noqa: ANN202
+
+def open_library(settings: Settings) -> Library:
     from indexer.library import Library
 
     return Library(settings.library_config())
@@ -21,7 +26,7 @@ def open_library(settings: Settings):  # noqa: ANN202
 SETTLE_ROUNDS = 30  # a one-shot command waits this many times SETTLE_S for files being written
 
 
-def _reconcile_with_bar(library, finish: bool = False):  # noqa: ANN001, ANN202 (a ReconcileReport)
+def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileReport:
     """Reconcile with a progress bar, read again the files caught mid-save; `finish`: also wait
     for the parses a reconcile leaves running, so that every file ends indexed or failed."""
     import time
@@ -40,7 +45,7 @@ def _reconcile_with_bar(library, finish: bool = False):  # noqa: ANN001, ANN202 
         return ReconcileReport()
     bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
 
-    def progress(p) -> None:  # noqa: ANN001
+    def progress(p: Progress) -> None:
         bar.total = p.total
         bar.set_postfix_str(f"{p.action}: {p.path}"[-60:], refresh=False)
         bar.update(p.done - bar.n)
@@ -72,7 +77,7 @@ def _reconcile_with_bar(library, finish: bool = False):  # noqa: ANN001, ANN202 
     return report
 
 
-def _wait_for_vectors(library) -> int:  # noqa: ANN001
+def _wait_for_vectors(library: Library) -> int:
     """Documents are readable once parsed; show the vectors catching up (paragraphs, rate, ETA)."""
     from tqdm import tqdm
 
@@ -116,7 +121,7 @@ def index(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if failed or report.deferred else 0
 
 
-def _wait_for_writer(library) -> None:  # noqa: ANN001
+def _wait_for_writer(library: Library) -> None:
     """`index` beside a running server: wait until that process has indexed every file it knows."""
     import time
 

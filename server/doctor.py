@@ -12,11 +12,11 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
     """What will parse what, offline, and how to do better."""
     from importlib.metadata import version
 
-    from indexer.store.embedder import Embedder
     from indexer.errors import ModelUnavailable
     from indexer.parse.formats import TEXT_PARSERS
     from indexer.parse.mineru import MINERU_FORMATS, tier_status
     from indexer.parse.mineru_worker import best_tier
+    from indexer.store.embedder import Embedder
 
     ok = True
     try:

@@ -16,13 +16,13 @@ import logging
 import os
 import secrets
 import socket
-import sys
 from pathlib import Path
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import PlainTextResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.logs import tell
 from server.settings import Settings
 
 log = logging.getLogger("deepread")
@@ -143,11 +143,9 @@ def resolve_token(settings: Settings) -> str | None:
     token, created = load_or_create_token(settings.index_dir())
     path = settings.index_dir() / TOKEN_FILE
     if created:
-        print(
+        tell(
             f"deepread-mcp: HTTP clients must send this header (token generated now, saved in {path}):\n"
-            f"    Authorization: Bearer {token}",
-            file=sys.stderr,
-            flush=True,
+            f"    Authorization: Bearer {token}"
         )
     else:
         log.info("HTTP clients must send 'Authorization: Bearer <token>' with the token in %s", path)
@@ -198,7 +196,7 @@ class RefusalHintMiddleware:
         headers = {name.lower(): value.decode("latin-1") for name, value in scope.get("headers", ())}
         replaced: bytes | None = None
 
-        async def hinted(message: dict) -> None:
+        async def hinted(message: Message) -> None:
             nonlocal replaced
             if message["type"] == "http.response.start" and message["status"] in (421, 403):
                 replaced = _refusal(message["status"], headers).encode()

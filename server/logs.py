@@ -29,3 +29,9 @@ def setup_logging(settings: Settings, quiet: bool) -> None:
     root.setLevel(settings.log_level)
     for noisy in ("httpx", "chromadb", "onnxruntime", "fastembed", "urllib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def tell(text: str) -> None:
+    """A message for the person at the terminal: on stderr, never stdout, which may be the protocol."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()

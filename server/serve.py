@@ -13,11 +13,15 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from indexer.errors import DeepreadError
 from server.commands import open_library
-from server.logs import setup_logging
+from server.logs import setup_logging, tell
 from server.settings import Settings
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 log = logging.getLogger("deepread")
 
@@ -49,12 +53,16 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
                 serve_http(server, settings, listening, token)
             else:
                 if sys.stdin.isatty():
-                    print(
+                    tell(
                         "deepread-mcp speaks MCP on stdin/stdout: an agent host starts it (see README, mcp.json).\n"
-                        "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops.",
-                        file=sys.stderr,
+                        "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops."
                     )
-                stop_on_interrupt(lambda: (background.stop(timeout=STOP_GRACE_S), library.close()))
+
+                def stop() -> None:
+                    background.stop(timeout=STOP_GRACE_S)
+                    library.close()
+
+                stop_on_interrupt(stop)
                 server.run()
         finally:
             background.stop()
@@ -101,7 +109,7 @@ def listen(settings: Settings) -> socket.socket:
     return sock
 
 
-def serve_http(server, settings: Settings, listening: socket.socket, token: str | None) -> None:  # noqa: ANN001
+def serve_http(server, settings: Settings, listening: socket.socket, token: str | None) -> None:
     """Streamable HTTP behind the bearer-token check (server/http.py), on our own uvicorn so that
     its logs go where ours go (stderr and the log file; uvicorn's default sends access lines to stdout)."""
     import uvicorn
@@ -109,7 +117,7 @@ def serve_http(server, settings: Settings, listening: socket.socket, token: str 
     from server.http import BearerTokenMiddleware, RefusalHintMiddleware, transport_security, url_host
 
     security = transport_security(settings)
-    app = RefusalHintMiddleware(server.streamable_http_app(host=settings.host, transport_security=security))
+    app: ASGIApp = RefusalHintMiddleware(server.streamable_http_app(host=settings.host, transport_security=security))
     if token is not None:
         app = BearerTokenMiddleware(app, token)
     if security is not None:

@@ -19,7 +19,6 @@ from platformdirs import user_data_dir
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from indexer.store.embedder import DEFAULT_MODEL
 from indexer.errors import (
     EMBEDDING_MODEL_CHOICE,
     FILE_SIZE_LIMIT,
@@ -28,6 +27,7 @@ from indexer.errors import (
     RERANKER_FOLDER,
 )
 from indexer.library import LibraryConfig
+from indexer.store.embedder import DEFAULT_MODEL
 
 _DEFAULTS = LibraryConfig(roots=[], data_dir=Path("."), models_dir=Path("."))
 ENV_PREFIX = "DEEPREAD_"
@@ -56,7 +56,10 @@ class Settings(BaseSettings):
     parse_timeout: float = Field(
         _DEFAULTS.parse_timeout_s,
         gt=0,
-        description="Most seconds the parser may spend on one file (a file gets 120 s + 120 s per MB or 3 s per page, up to this).",
+        description=(
+            "Most seconds the parser may spend on one file "
+            "(a file gets 120 s + 120 s per MB or 3 s per page, up to this)."
+        ),
     )
     parse_memory_mb: int = Field(_DEFAULTS.parse_memory_mb, ge=256, description="Memory ceiling of the parser process.")
     mineru_home: Path | None = Field(None, description="MinerU's models and config (default: in the user data dir).")

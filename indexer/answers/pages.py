@@ -109,7 +109,7 @@ def open_pdf(path: Path, size: int | None, mtime_ns: int | None, shown: str) -> 
         return None, "the file changed since it was indexed; images return once it is indexed again."
     try:
         return PdfPages(path), None
-    except Exception as exc:  # pypdfium2 raises its own errors for damaged files
+    except (RuntimeError, OSError) as exc:  # pypdfium2's PdfiumError (a RuntimeError) for damaged files
         return None, f"the PDF cannot be rendered ({type(exc).__name__})."
 
 

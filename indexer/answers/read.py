@@ -11,11 +11,11 @@ comes as it is (`indexer.parse.pictures`); their tokens count against the same b
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
+from indexer.answers.pages import PdfPages, Rendered, StoredPictures, image_tokens
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import PageImage, ParagraphText, SectionText
-from indexer.answers.pages import PdfPages, Rendered, image_tokens
-from indexer.answers.pages import StoredPictures
 from indexer.store.database import DocumentRow, ParagraphRow, SectionRow, Store
 from indexer.tokens import clip_to_tokens, count_tokens
 
@@ -23,6 +23,18 @@ SECTION_OVERHEAD = 150  # the answer's first line and notes
 CHILDREN_LISTED = 20  # a section without text of its own names this many sub-sections
 PICTURED = ("figure", "table")  # paragraph kinds whose region is shown as an image
 IMAGE_NOTE = 8  # " — image 2 below" and the image's own framing
+
+
+class _Head(TypedDict):
+    """What every answer about one section starts with, whichever way it is read."""
+
+    doc_id: int
+    sec_id: int
+    version: int
+    title: str
+    level: int
+    n_paras: int
+    start_para: int
 
 
 @dataclass
@@ -89,15 +101,15 @@ def read_section(
         raise InvalidArgument(
             f"{changed}start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}"
         )
-    base = dict(
-        doc_id=doc_id,
-        sec_id=sec_id,
-        version=doc.version,
-        title=section.title,
-        level=section.level,
-        n_paras=n_paras,
-        start_para=start_para,
-    )
+    base: _Head = {
+        "doc_id": doc_id,
+        "sec_id": sec_id,
+        "version": doc.version,
+        "title": section.title,
+        "level": section.level,
+        "n_paras": n_paras,
+        "start_para": start_para,
+    }
     if n_paras == 0:
         children = [s for s, r in sections.items() if r.parent == sec_id]
         listed = ", ".join(map(str, children[:CHILDREN_LISTED]))
@@ -177,8 +189,10 @@ def _why_no_image(images: Images, rows: list[ParagraphRow]) -> list[str]:
     gone = [r.para_idx for r in rows if r.picture]
     if gone:  # someone emptied the parse cache
         return [
-            f"No image: the pictures of paragraph(s) {', '.join(map(str, gone))} are gone: the parse cache was "
-            "cleared; they return when the file changes or the index is built again."
+            (
+                f"No image: the pictures of paragraph(s) {', '.join(map(str, gone))} are gone: the parse cache was "
+                "cleared; they return when the file changes or the index is built again."
+            )
         ]
     if images.why_not:
         return [f"No images: {images.why_not}"]
@@ -239,7 +253,7 @@ def _part(
     para_idx: int,
     part: int,
     available: int,
-    base: dict,
+    base: _Head,
     changed: str,
 ) -> SectionText:
     """One part of a paragraph longer than the token budget, and the call for the next."""
@@ -248,10 +262,12 @@ def _part(
     parts = _parts(row.text, available - _paragraph_line(row))
     if not 1 <= part <= len(parts):
         raise InvalidArgument(
-            f"paragraph {para_idx} of section {section.sec_id} has parts 1–{len(parts)} at this token budget (got {part})"
+            f"paragraph {para_idx} of section {section.sec_id} has parts 1–{len(parts)} "
+            f"at this token budget (got {part})"
         )
     notes = [changed.strip()] if changed else []
     last = section.n_paras - 1
+    next_start: int | None
     if part < len(parts):
         notes.append(
             f"Part {part} of {len(parts)} of paragraph {para_idx}; read_section(doc_id={doc.doc_id}, "

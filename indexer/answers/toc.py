@@ -279,7 +279,7 @@ class TocBuilder:
         budget -= sum(tree.cost[s] for s in path)
         depth = None if max_depth is None else tree.by_id[top].level + max_depth if sec_id is not None else max_depth
         opened = unfold([(tree, top)], budget, depth, after)
-        info = self._document_info(tree, {**{s: 0 for s in path}, **opened.shown[id(tree)]}, ancestors=set(path))
+        info = self._document_info(tree, {**dict.fromkeys(path, 0), **opened.shown[id(tree)]}, ancestors=set(path))
         notes = []
         if not info.root_alone and any(s.hidden for s in info.sections):
             notes.append(
@@ -348,7 +348,7 @@ class TocBuilder:
             doc_id=doc.doc_id,
             path=path,
             title=title,
-            status=doc.status,  # type: ignore[arg-type]
+            status=doc.status,
             version=doc.version,
             n_pages=doc.n_pages,
             n_sections=doc.n_sections,

@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from indexer.store.embedder import Embedder
-from indexer.models import section_paths
-from indexer.structure.passages import vector_ids
 from indexer.ingest.pipeline import BATCH_PASSAGES
+from indexer.models import section_paths
 from indexer.store.database import Store
+from indexer.store.embedder import Embedder
 from indexer.store.vectors import VectorIndex
+from indexer.structure.passages import vector_ids
 
 log = logging.getLogger(__name__)
 

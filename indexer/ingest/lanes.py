@@ -15,6 +15,7 @@ and its child dies with the process (PR_SET_PDEATHSIG).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -115,7 +116,5 @@ class ParseLanes(Generic[K, R]):
                 busy = bool(self._carried)
             if not (wait and busy):
                 return out
-            try:
+            with contextlib.suppress(queue.Empty):
                 out.append(self._finished.get(timeout=0.2))
-            except queue.Empty:
-                pass

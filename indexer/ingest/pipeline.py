@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 
-from indexer.store.embedder import Embedder
 from indexer.ingest.files import Folders, real_path, relative_key
 from indexer.ingest.lanes import LANES, ParseLanes
 from indexer.ingest.versions import Outcome, Prepared, Versions
@@ -32,6 +31,7 @@ from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MINERU_FORMATS
 from indexer.store.database import DocumentRow, Store
+from indexer.store.embedder import Embedder
 from indexer.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -118,8 +118,8 @@ class Indexer:
         """
         files: dict[tuple[str, str], Path] = {}
         touched: list[DocumentRow] = []
-        for path in paths:
-            path = real_path(path.parent) / path.name  # the roots are resolved: so is the folder of a path
+        for given in paths:
+            path = real_path(given.parent) / given.name  # the roots are resolved: so is the folder of a path
             root = self.folders.root_of(path)
             if root is None:
                 continue
@@ -203,10 +203,9 @@ class Indexer:
         def work(job: tuple[str, str, Path]) -> Outcome | Prepared:
             return self.versions.prepare(Path(job[0]), job[2], known.get(job[:2]), retry)
 
-        for job, prepared in self.lanes.run(jobs, work, self.cancel, patience):
-            if not isinstance(prepared, Outcome):
-                (prepared,) = self.versions.commit([prepared])  # readable now; its vectors follow on the lane
-            record(job, prepared)
+        for job, result in self.lanes.run(jobs, work, self.cancel, patience):
+            committed = result if isinstance(result, Outcome) else self.versions.commit([result])[0]
+            record(job, committed)  # readable now; its vectors follow on the lane
         if self.cancel.is_set():
             return report
 
@@ -224,8 +223,8 @@ class Indexer:
         self, root: Path, documents: list[tuple[str, DocumentStructure]], vectors: np.ndarray | None = None
     ) -> list[int]:
         """Documents built without a file, committed as parsed files are; for benchmarks that build
-        a synthetic collection. `vectors` (one row per paragraph, in order; a passage takes its last paragraph's) stand in for embedding.
-        A reconcile removes such documents, since no file backs them."""
+        a synthetic collection. `vectors` (one row per paragraph, in order; a passage takes its last
+        paragraph's) stand in for embedding. A reconcile removes such documents, since no file backs them."""
         batch = []
         for relpath, structure in documents:
             doc_id = self.store.add_document(str(root), relpath)

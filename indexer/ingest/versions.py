@@ -96,9 +96,11 @@ class Versions:
         again = retry is not None and doc is not None and bool(doc.transient)
         # A file the server could not read, made readable since: a chmod changes neither size nor mtime.
         readable_now = doc is not None and doc.reason == UNREADABLE and os.access(path, os.R_OK)
-        if doc and doc.status in ("ready", "failed") and doc.size == stat.st_size and doc.mtime_ns == stat.st_mtime_ns:
-            if not again and not readable_now:
-                return Outcome("unchanged")
+        same = (
+            doc and doc.status in ("ready", "failed") and (doc.size, doc.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
+        )
+        if same and not again and not readable_now:
+            return Outcome("unchanged")
 
         try:
             data = read_bytes(path, self.max_file_bytes)

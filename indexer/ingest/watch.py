@@ -126,7 +126,7 @@ def _more_folders_than(roots: list[Path], limit: int) -> bool:
     walk stops as soon as they do."""
     count = 0
     for root in roots:
-        for _, dirs, _ in os.walk(root):
+        for _ in os.walk(root):
             count += 1
             if count > limit:
                 return True

@@ -80,7 +80,7 @@ UNCAPTIONED = "[picture without caption or text]"  # a figure paragraph's text w
 
 def is_sizeable(bbox: list[int] | None) -> bool:
     """A region (0–1000 page units) big enough to be a figure worth reading or showing."""
-    return bool(bbox) and (bbox[2] - bbox[0]) * (bbox[3] - bbox[1]) >= MIN_PICTURE_AREA * 1_000_000
+    return bbox is not None and bool(bbox) and (bbox[2] - bbox[0]) * (bbox[3] - bbox[1]) >= MIN_PICTURE_AREA * 1_000_000
 
 
 def union(boxes: list[list[int]]) -> list[int]:

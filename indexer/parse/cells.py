@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from indexer.parse.blocks import is_number
 from indexer.models import Block
+from indexer.parse.blocks import is_number
 from indexer.parse.items import clean
 
 CELL_MAX_WORDS = 12
@@ -25,7 +25,7 @@ def _is_cell(item: dict) -> bool:
     text = clean(item.get("text", ""))
     if _ROW_LABEL.search(text):  # dot leaders lead to a value in the next column: a row label, however long
         return True
-    return 0 < len(text.split()) <= CELL_MAX_WORDS and not text.endswith((".", ":")) or is_number(text)
+    return (0 < len(text.split()) <= CELL_MAX_WORDS and not text.endswith((".", ":"))) or is_number(text)
 
 
 def group_table_cells(items: list[dict]) -> Iterable[dict | list[dict]]:

@@ -63,7 +63,7 @@ def _names_registrant(line: str) -> bool:
 def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
     """The lines of the first `pages` pages, a table's cells each a line."""
     first = [b for b in blocks if b.page is not None and b.page <= pages]
-    lines = []
+    lines: list[str] = []
     for b in first:
         text = _TAG_RE.sub("\n", b.text) if b.kind == "table" else b.text
         lines.extend(" ".join(line.split()) for line in text.splitlines())
@@ -98,7 +98,8 @@ _DEFINED_RE = re.compile(
     r"\bthe\s+terms?\s+[\"“]([^\"“”]{3,80}?),?[\"”]|"
     r"(?:^|(?<=[.;:])\s+)(?-i:([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6}))"  # a sentence opens with the name
     r"\s+\((?:together\s+with\s+its\s+subsidiaries,\s+)?(?:the\s+)?[\"“](?:company|corporation|registrant)[\"”]|"
-    r"[\"“](?:the\s+)?company[\"”]\s+(?:refers?\s+to|means?)\s+"  # … "NIKE" and the "Company" refer to NIKE, Inc. and its …
+    # … "NIKE" and the "Company" refer to NIKE, Inc. and its …
+    r"[\"“](?:the\s+)?company[\"”]\s+(?:refers?\s+to|means?)\s+"
     r"(?-i:([A-Z][\w.,&'’-]*(?:\s+[A-Z&][\w.,&'’-]*){0,6}?))(?=\s+and\s+(?:its|all)\b|[;,]?\s+(?:unless|collectively)\b)",
     re.I,
 )

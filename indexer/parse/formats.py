@@ -157,7 +157,7 @@ def check_archive(suffix: str, data: bytes) -> None:
             unzipped = sum(max(info.file_size, 0) for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, ValueError):
         raise ParseError(f"not a readable {suffix} file (its zip container is damaged)") from None
-    if unzipped > MAX_UNZIPPED_BYTES or unzipped > MAX_ZIP_RATIO * max(len(data), 1) and unzipped > 50_000_000:
+    if unzipped > MAX_UNZIPPED_BYTES or (unzipped > MAX_ZIP_RATIO * max(len(data), 1) and unzipped > 50_000_000):
         raise ParseError(
             f"its compressed contents expand to {unzipped / 1e6:,.0f} MB from {len(data) / 1e6:.1f} MB "
             "(a zip bomb?); not parsed"

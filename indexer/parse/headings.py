@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from indexer.models import Block
 from indexer.parse.blocks import (
     TRAILING_FUNCTION_WORD,
     as_text,
@@ -24,10 +25,9 @@ from indexer.parse.blocks import (
     is_numbered_label,
     union,
 )
-from indexer.models import Block
-from indexer.parse.numbering import numbering
 from indexer.parse.cells import CELL_MAX_WORDS
 from indexer.parse.items import clean, has_words, inline_html, normalise, page_count
+from indexer.parse.numbering import numbering
 
 _CONTENTS = {"contents", "table of contents"}
 _BULLET = (
@@ -237,7 +237,7 @@ def _beside(item: dict, other: dict) -> bool:
     """`other` is a short line of text on the same row, left or right of the item."""
     x0, y0, x1, y1 = item["bbox"]
     ox0, oy0, ox1, oy1 = other["bbox"]
-    if other.get("type") not in ("text", "header", "footer") or ox0 < x1 and x0 < ox1:
+    if other.get("type") not in ("text", "header", "footer") or (ox0 < x1 and x0 < ox1):
         return False  # not text, or above or below rather than beside
     height, other_height = max(y1 - y0, 1), max(oy1 - oy0, 1)
     overlap = min(y1, oy1) - max(y0, oy0)
@@ -334,8 +334,7 @@ def _reads_like_list_item(text: str) -> bool:
         or (text.endswith(".") and len(words) > 4)
         or bool(TRAILING_FUNCTION_WORD.search(text))
         or bool(_LINK.search(text))
-        or bool(_FIELD.match(text))
-        and not is_numbered_title(text)
+        or (bool(_FIELD.match(text)) and not is_numbered_title(text))
     )
 
 

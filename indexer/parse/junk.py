@@ -51,7 +51,7 @@ def is_junk(text: str, kind: str = "text") -> bool:
     if sum(1 for ch in sample if ch.isspace() or ch in _SEPARATORS) < MIN_SPACE_SHARE * len(sample):
         return True  # base64, a blob: no spaces, and none of what separates the parts of a path or a URL
     if sum(
-        1 for ch in sample if ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Co", "Cs") and ch not in "\n\t\r"
+        1 for ch in sample if ch == "\ufffd" or (unicodedata.category(ch) in ("Cc", "Co", "Cs") and ch not in "\n\t\r")
     ) > MAX_ODD_SHARE * len(sample):
         return True  # binary shown as text
     tokens = words_of(sample)

@@ -22,9 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from indexer.parse.blocks import UNCAPTIONED, is_sizeable, says_continues, union
 from indexer.models import Block, ParsedDocument
-from indexer.parse.numbering import split_run_in_heading
+from indexer.parse.blocks import UNCAPTIONED, is_sizeable, says_continues, union
 from indexer.parse.cells import group_table_cells, merge_tables_across_pages, render_cells
 from indexer.parse.headings import (
     beside_others,
@@ -41,6 +40,7 @@ from indexer.parse.headings import (
     join_broken_headings,
 )
 from indexer.parse.items import body_size, clean, has_words, normalise, page_of
+from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.outline import OutlineEntry, apply_outline
 from indexer.parse.running import (
     headers_in_place,
@@ -220,9 +220,9 @@ def _figure(item: dict, page: int | None) -> Block | None:
 def _set_small(item: dict) -> bool:
     """A line no taller than body text (a page's number), not a display numeral ("1" over a slide's title)."""
     box = item.get("bbox")
-    return bool(box) and box[3] - box[1] <= FOLIO_HEIGHT
+    return bool(box) and box is not None and box[3] - box[1] <= FOLIO_HEIGHT
 
 
 def _at_page_edge(item: dict) -> bool:
     box = item.get("bbox")
-    return bool(box) and (box[1] >= 900 or box[3] <= 100)
+    return bool(box) and box is not None and (box[1] >= 900 or box[3] <= 100)

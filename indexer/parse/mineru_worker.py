@@ -21,6 +21,7 @@ import os
 import resource
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
@@ -33,6 +34,9 @@ from indexer.parse.pdf_layers import (
     read_font_sizes,
     read_outline,
 )
+
+if TYPE_CHECKING:  # the client is imported only when a server parses
+    from indexer.parse.remote import MineruClient
 
 RESERVE_BYTES = 1 << 20  # address space a child sets aside, and gives back when it fails, to say why
 NEAR_CEILING = 0.9  # an allocation-shaped failure while the address space is past this share of the ceiling: memory
@@ -81,7 +85,7 @@ def usable_tier(pdf: bool, warnings: list[str]) -> str:
     return best_tier(status)
 
 
-def _remote(request: dict):  # noqa: ANN202 (MineruClient, imported only when a server is used)
+def _remote(request: dict) -> MineruClient | None:
     """A client of the MinerU server the request names (`url`), or None to parse here."""
     if not request.get("url"):
         return None
@@ -224,7 +228,8 @@ def read_blank_pages(path: str, items: list[dict], warnings: list[str]) -> list[
         return items
     if unread:
         warnings.append(
-            f"OCR stopped after {ocr.BLANK_PAGES_BUDGET_S:.0f} s: {unread} of {_pages(blank)} without a text layer not read"
+            f"OCR stopped after {ocr.BLANK_PAGES_BUDGET_S:.0f} s: "
+            f"{unread} of {_pages(blank)} without a text layer not read"
         )
     read = {it["page_idx"] for it in found}
     kept = [it for it in items if not (it.get("page_idx") in read and it.get("type") in ("image", "chart"))]
@@ -295,9 +300,7 @@ def _out_of_memory(exc: Exception) -> bool:
 def main(request_path: str, result_path: str) -> None:
     os.dup2(2, 1)  # whatever the libraries print goes to our stderr, never to a protocol stream
     sys.stdout = sys.stderr
-    reserve: bytearray | None = bytearray(
-        RESERVE_BYTES
-    )  # mapped apart (over malloc's mmap threshold), so freed at once
+    reserve: bytearray | None = bytearray(RESERVE_BYTES)  # mapped apart (over malloc's mmap threshold), freed at once
     request: dict = {}
     try:
         request = json.loads(Path(request_path).read_text())

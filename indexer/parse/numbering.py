@@ -110,14 +110,14 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     another ("Glossary" between "Item 7." and "Item 7A.") sits beside them.
     """
     found_all = [numbering(title) for title in titles]
-    for i, (title, found) in enumerate(zip(titles, found_all)):
+    for i, (title, found) in enumerate(zip(titles, found_all, strict=True)):
         first_decimal = not any(f is not None and f.scheme == "decimal" for f in found_all[:i])
         if found is not None and found.scheme == "decimal" and _first_number(title) > 3 and first_decimal:
             found_all[i] = None  # numbering starts low: "83 Tower Road" on a cover page is an address
     scheme_level: dict[str, int] = {}
     last_numbered: int | None = None
     levels: list[int] = []
-    for i, (title, found) in enumerate(zip(titles, found_all)):
+    for i, (title, found) in enumerate(zip(titles, found_all, strict=True)):
         if found is None:
             matter = _TOP_LEVEL_WORDS.match(title.strip()) and not _CONTENTS.match(title.strip())
             top = last_numbered is None or matter

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from indexer.parse.blocks import as_text, looks_like_body_text
 from indexer.models import Block
-from indexer.parse.numbering import KEYWORD_SCHEMES, numbering
+from indexer.parse.blocks import as_text, looks_like_body_text
 from indexer.parse.items import normalise
+from indexer.parse.numbering import KEYWORD_SCHEMES, numbering
 
 
 @dataclass
@@ -43,10 +43,10 @@ def apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
     for i, block in enumerate(blocks):
         if block.kind != "heading":
             continue
-        entry = _take_entry(wanted.get(normalise(block.text)), block.page)
+        listed = _take_entry(wanted.get(normalise(block.text), []), block.page)
         scheme = _keyword_scheme(block.text)
-        if entry:
-            block.level = current = usual.get(scheme, entry.level) if scheme else entry.level
+        if listed:
+            block.level = current = usual.get(scheme, listed.level) if scheme else listed.level
             matched += 1
             if scheme:
                 scheme_level[scheme] = block.level
@@ -66,11 +66,11 @@ def apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
                 block.inferred = True
 
 
-def _take_entry(entries: list[OutlineEntry] | None, page: int | None) -> OutlineEntry | None:
+def _take_entry(entries: list[OutlineEntry], page: int | None) -> OutlineEntry | None:
     """The first outline entry with this title that points at the heading's page (or the
     one before: bookmarks often target the end of the previous page). A table's "Revenue:"
     row label on page 60 is not the outline's "Revenue" section on page 35."""
-    for i, entry in enumerate(entries or []):
+    for i, entry in enumerate(entries):
         if entry.page is None or page is None or 0 <= page - entry.page <= 1:
             return entries.pop(i)
     return None

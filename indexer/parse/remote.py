@@ -25,6 +25,7 @@ import json
 import mimetypes
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -97,13 +98,18 @@ class MineruClient:
                 raise RemoteRejected(message)
             raise RemoteUnavailable(message)  # lost, canceled or failed for the server's own reasons
         file_id = entry["output_files"]["middle_json"]["file_id"]
-        return json.loads(self._call("GET", f"/v1/files/{file_id}/content", raw=True))
+        return json.loads(self._send("GET", f"/v1/files/{file_id}/content").content)
 
-    def _call(self, method: str, url: str, raw: bool = False, **kwargs: object) -> dict:
+    def _call(self, method: str, url: str, **kwargs: Any) -> dict:
+        """One request whose answer is JSON (an empty answer: {})."""
+        response = self._send(method, url, **kwargs)
+        return response.json() if response.content else {}
+
+    def _send(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         """One request, tried again on a transport error; 5xx (and 429) mean the server cannot now."""
         for attempt in range(RETRIES):
             try:
-                response = self.client.request(method, url, **kwargs)  # type: ignore[arg-type]
+                response = self.client.request(method, url, **kwargs)
             except httpx.TransportError as exc:
                 if attempt == RETRIES - 1 or time.monotonic() > self.deadline:
                     raise RemoteUnavailable(f"the MinerU server at {self.url} cannot be reached ({exc})") from exc
@@ -113,9 +119,7 @@ class MineruClient:
                 raise RemoteUnavailable(f"the MinerU server at {self.url} cannot parse now ({_error(response)})")
             if response.status_code >= 400:
                 raise RemoteRejected(f"the MinerU server at {self.url} refused the request ({_error(response)})")
-            if raw:
-                return response.content  # type: ignore[return-value]
-            return response.json() if response.content else {}
+            return response
         raise AssertionError("unreachable")
 
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 import math
 import re
 
+from indexer.models import Block
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.junk import is_junk
-from indexer.models import Block
 from indexer.parse.numbering import numbering_depth
 
 # A template's or a tool's leftover, or a file name, saved as the title.

@@ -16,10 +16,10 @@ import numpy as np
 
 from indexer.search import named
 from indexer.search.documents import DocumentMatch, names_written
-from indexer.store.embedder import Embedder
 from indexer.search.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store.database import Store
-from indexer.store.vectors import VectorIndex
+from indexer.store.embedder import Embedder
+from indexer.store.vectors import VectorSearch
 from indexer.tokens import SENTENCE_END
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
@@ -29,7 +29,9 @@ SECOND_LAG = (
     2  # a passage's second paragraph follows the best ones of this many next passages (benchmarks/results/passages.md)
 )
 CROWD = 3  # candidates alike but for their numbers: near-duplicates
-NAMED_DOCS = 16  # a query naming a section (`indexer.search.named`) is looked for when the search is scoped to at most this many documents
+# A query naming a section (`indexer.search.named`) is looked for when the search is scoped to at
+# most this many documents.
+NAMED_DOCS = 16
 _DIGITS = re.compile(r"\d+")
 
 
@@ -63,7 +65,7 @@ class HybridSearch:
     def __init__(
         self,
         store: Store,
-        vectors: VectorIndex,
+        vectors: VectorSearch,
         embedder: Embedder,
         mode: SearchMode = "hybrid",
         reranker: Reranker | None = None,

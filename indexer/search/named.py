@@ -136,9 +136,9 @@ class SectionNames:
         asked = _phrasing(terms, self.store.stems(terms))
         words = frozenset().union(*asked)
         for group, names in enumerate(self._standard_names()):
-            if any(frozenset().union(*name) == words for name in names if name):
-                if key := self._statement(group, doc_ids):
-                    return key
+            named = any(frozenset().union(*name) == words for name in names if name)
+            if named and (key := self._statement(group, doc_ids)):
+                return key
         return self._best(self._phrasings(asked), doc_ids)
 
     def statements_named(self, query: str, doc_ids: list[int]) -> list[_Key]:
@@ -225,7 +225,7 @@ class SectionNames:
             for key, t in titles.items():
                 said = [bool(asked & set(stems.get(w, [w]))) for w in t.words]
                 first = said.index(True) if lead_free and any(said) else 0
-                kept = [w for w, a in zip(t.words[first:], said[first:]) if w not in t.aside or a]
+                kept = [w for w, a in zip(t.words[first:], said[first:], strict=True) if w not in t.aside or a]
                 words = {s for w in kept for s in stems.get(w, [w])}
                 if asked <= words:
                     yield len(asked) / len(words), key

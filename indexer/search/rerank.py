@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from indexer.store.embedder import load_fastembed
 from indexer.errors import RERANKER_FOLDER, ModelUnavailable
+from indexer.store.embedder import load_fastembed
 
 DEFAULT_DEPTH = 30  # candidates reranked: enough to lift a hit from below the top 10
 

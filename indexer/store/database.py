@@ -17,15 +17,15 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from indexer.errors import NotReady
-from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
+from indexer.models import DocumentStructure
 from indexer.store.keywords import KeywordSearch
 from indexer.store.migrations import MIGRATIONS
-from indexer.models import DocumentStructure
+from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
 from indexer.tokens import lexical_terms
 
 SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upgrade the schema
@@ -95,10 +95,6 @@ class Store(KeywordSearch):
             finally:
                 self.forget_counts()
             self._db.execute("COMMIT")
-
-    def _query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._db.execute(sql, tuple(params)).fetchall()
 
     # --- meta ------------------------------------------------------------------------
 
@@ -223,7 +219,8 @@ class Store(KeywordSearch):
         """Mark this version's vectors complete; False when a newer version replaced it meanwhile."""
         with self.transaction() as db:
             cur = db.execute(
-                "UPDATE documents SET embedded = 1 WHERE doc_id = ? AND version = ? AND status IN ('ready', 'indexing')",
+                "UPDATE documents SET embedded = 1 "
+                "WHERE doc_id = ? AND version = ? AND status IN ('ready', 'indexing')",
                 (doc_id, version),
             )
             return cur.rowcount > 0
@@ -307,7 +304,8 @@ class Store(KeywordSearch):
     def section_titles(self, doc_ids: list[int]) -> dict[tuple[int, int], str]:
         """`(doc_id, sec_id)` → title of these documents' headed sections that hold paragraphs."""
         rows = self._query(
-            f"SELECT doc_id, sec_id, title FROM sections WHERE doc_id IN ({_marks(doc_ids)}) AND level > 0 AND n_paras > 0"
+            f"SELECT doc_id, sec_id, title FROM sections "
+            f"WHERE doc_id IN ({_marks(doc_ids)}) AND level > 0 AND n_paras > 0"
             " ORDER BY doc_id, sec_id",
             doc_ids,
         )

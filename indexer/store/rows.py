@@ -3,7 +3,6 @@ later migration adds is ignored until the dataclass names it."""
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 from dataclasses import dataclass, fields
@@ -82,9 +81,14 @@ class ParagraphRow:
 Row = TypeVar("Row", DocumentRow, SectionRow, ParagraphRow)
 
 
-@functools.cache
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+    """The dataclass's field names, looked up once per class."""
+    if cls not in _NAMES:
+        _NAMES[cls] = tuple(f.name for f in fields(cls))
+    return _NAMES[cls]
 
 
 def typed(cls: type[Row], row: sqlite3.Row) -> Row:

@@ -33,8 +33,13 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:  # chromadb is imported where a collection is opened: a reader of the copy never loads it
+    from chromadb.api.models.Collection import Collection
+    from chromadb.api.types import Where
 
 EXACT_SCOPE = 20_000  # a scoped query over at most this many vectors is an exact scan of the copy
 FILL_DOCS = 200  # documents of an index older than its copy filled from Chroma at one query, at most
@@ -69,7 +74,7 @@ class VectorIndex:
         self._max_batch = self._client.get_max_batch_size()
         self._copy = _Copy(copy, mirrors=self._collection.count() == 0) if copy else None
 
-    def _open(self):  # noqa: ANN202 (chromadb's Collection type)
+    def _open(self) -> Collection:
         return self._client.get_or_create_collection(
             self._name,
             embedding_function=None,
@@ -140,13 +145,11 @@ class VectorIndex:
             return []
         if doc_ids is not None and (exact := self._exact(embedding, n, doc_ids)) is not None:
             return exact
-        where = None
-        if doc_ids is not None:
-            where = {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": doc_ids}}
+        where = _where(doc_ids) if doc_ids is not None else None
         result = self._collection.query(query_embeddings=[embedding], n_results=n, where=where, include=["distances"])
         ids = result["ids"][0]
         distances = result["distances"][0] if result["distances"] else [0.0] * len(ids)
-        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances)]
+        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
 
     def _exact(self, embedding: np.ndarray, n: int, doc_ids: list[int]) -> list[tuple[str, float]] | None:
         """The nearest of these documents' vectors by a full scan of the copy; None when they are
@@ -167,10 +170,9 @@ class VectorIndex:
         """Copy these documents' vectors from Chroma (an index made before the copy), while nothing writes."""
         assert self._copy is not None
         with self._writing:
-            where = {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": doc_ids}}
-            got = self._collection.get(where=where, include=["embeddings", "metadatas"])
+            got = self._collection.get(where=_where(doc_ids), include=["embeddings", "metadatas"])
             vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
-            owners = [int(m["doc_id"]) for m in got["metadatas"] or []]
+            owners = [int(str(m["doc_id"])) for m in got["metadatas"] or []]  # stored as an int
             self._copy.fill(doc_ids, list(got["ids"]), owners, vectors)
 
 
@@ -190,11 +192,13 @@ class _Copy:
             new = not self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'vectors'").fetchone()
             self._db.executescript(
                 """
-                CREATE TABLE IF NOT EXISTS vectors (doc_id INTEGER NOT NULL, id TEXT NOT NULL UNIQUE, vector BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS vectors
+                    (doc_id INTEGER NOT NULL, id TEXT NOT NULL UNIQUE, vector BLOB NOT NULL);
                 CREATE INDEX IF NOT EXISTS vectors_doc ON vectors (doc_id);
                 CREATE TABLE IF NOT EXISTS filled (doc_id INTEGER PRIMARY KEY);
                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-                CREATE TABLE IF NOT EXISTS members (doc_id INTEGER NOT NULL, id TEXT PRIMARY KEY, vectors BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS members
+                    (doc_id INTEGER NOT NULL, id TEXT PRIMARY KEY, vectors BLOB NOT NULL);
                 CREATE INDEX IF NOT EXISTS members_doc ON members (doc_id);
                 """
             )
@@ -232,7 +236,9 @@ class _Copy:
         embeddings: np.ndarray,
         members: Sequence[np.ndarray | None] | None = None,
     ) -> None:
-        rows = [(d, i, np.asarray(v, dtype=np.float32).tobytes()) for i, d, v in zip(ids, doc_ids, embeddings)]
+        rows = [
+            (d, i, np.asarray(v, dtype=np.float32).tobytes()) for i, d, v in zip(ids, doc_ids, embeddings, strict=True)
+        ]
         # A passage's paragraph vectors as one float16 matrix: they only order its paragraphs.
         held = [
             (d, i, np.asarray(m, dtype=np.float16).tobytes())
@@ -265,7 +271,7 @@ class _Copy:
             db.execute(f"DELETE FROM vectors WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)
             db.executemany(
                 "INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)",
-                [(d, i, v.tobytes()) for d, i, v in zip(owners, ids, vectors)],
+                [(d, i, v.tobytes()) for d, i, v in zip(owners, ids, vectors, strict=True)],
             )
             db.executemany("INSERT OR REPLACE INTO filled VALUES (?)", [(d,) for d in doc_ids])
 
@@ -304,6 +310,16 @@ class _Copy:
             return [], np.zeros((0, 0), dtype=np.float32)
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return [r[0] for r in rows], matrix
+
+
+class VectorSearch(Protocol):
+    """What a search asks of vectors, a writer's `VectorIndex` or a reader's `CopyVectors`."""
+
+    def query(self, embedding: np.ndarray, n: int, doc_ids: list[int] | None) -> list[tuple[str, float]]: ...
+
+    def member_vectors(self, ids: list[str], dim: int) -> dict[str, np.ndarray]: ...
+
+    def close(self) -> None: ...
 
 
 class CopyVectors:
@@ -356,5 +372,13 @@ def _nearest(ids: list[str], matrix: np.ndarray, embedding: np.ndarray, n: int) 
     return [(ids[i], float(scores[i])) for i in best]
 
 
-def _marks(values: list[int]) -> str:
+def _where(doc_ids: list[int]) -> Where:
+    """Chroma's filter for these documents' vectors."""
+    if len(doc_ids) == 1:
+        return {"doc_id": doc_ids[0]}
+    among: dict[Literal["$in", "$nin"], list[str | int | float | bool]] = {"$in": list(doc_ids)}
+    return {"doc_id": among}
+
+
+def _marks(values: Sequence[object]) -> str:
     return ",".join("?" * len(values))

@@ -57,13 +57,18 @@ _UNITS_RE = re.compile(
 
 
 class Packable(Protocol):
-    """What packing reads of a paragraph (`models.Paragraph`, `store.ParagraphRow`)."""
+    """What packing reads of a paragraph (`models.Paragraph`, `store.ParagraphRow`), read-only."""
 
-    sec_id: int
-    kind: str
-    text: str
-    n_tokens: int
-    junk: bool | int
+    @property
+    def sec_id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def n_tokens(self) -> int: ...
+    @property
+    def junk(self) -> bool | int: ...
 
 
 @dataclass

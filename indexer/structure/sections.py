@@ -24,11 +24,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from indexer.parse.blocks import as_text, looks_like_body_text, union
-from indexer.parse.junk import is_junk
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
-from indexer.parse.numbering import levels_from_numbering, numbering_depth
+from indexer.parse.blocks import as_text, looks_like_body_text, union
 from indexer.parse.filing_cover import stated_detail
+from indexer.parse.junk import is_junk
+from indexer.parse.numbering import levels_from_numbering, numbering_depth
 from indexer.parse.titles import is_banner, names_institution, opening_line_title
 from indexer.structure.tables import split_lines, split_table
 from indexer.tokens import count_tokens
@@ -194,7 +194,7 @@ def _levels_from_size(headings: list[Block]) -> list[float] | None:
         return None
     level_of: dict[float, int] = {}
     level = 1
-    for previous, size in zip([known[0], *known], known):
+    for previous, size in zip([known[0], *known], known, strict=False):  # each size after the one before it
         if previous - size >= _SAME_SIZE:
             level = min(level + 1, MAX_SIZE_LEVELS)
         level_of[size] = level
@@ -333,7 +333,7 @@ def _join(units: list[str]) -> str:
     out = units[0]
     for unit in units[1:]:
         out += (
-            "" if out.endswith(("。", "！", "？")) or not out[-1:].isspace() and not unit[:1].isascii() else " "
+            "" if out.endswith(("。", "！", "？")) or (not out[-1:].isspace() and not unit[:1].isascii()) else " "
         ) + unit
     return out
 

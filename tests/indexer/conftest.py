@@ -10,7 +10,6 @@ import pytest
 from indexer.library import Library
 from tests.conftest import write
 
-
 GUIDE = """# Gardening Guide
 
 A short guide to a small vegetable garden.

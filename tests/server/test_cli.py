@@ -25,6 +25,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
         text=True,
         timeout=300,
         env={**os.environ, **(env or {})},
+        check=False,
     )
 
 
@@ -166,6 +167,7 @@ def test_a_port_in_use_is_an_error_before_the_index_opens(tmp_path: Path) -> Non
             capture_output=True,
             text=True,
             timeout=120,
+            check=False,
         )
     assert done.returncode == 1
     assert f"deepread-mcp: port {port} is in use; choose another with --port" in done.stderr

@@ -24,6 +24,7 @@ def config(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
 
 

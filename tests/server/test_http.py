@@ -105,13 +105,15 @@ def ask(url: str, token: str) -> tuple[list[str], str]:
 
     async def run() -> tuple[list[str], str]:
         headers = {"Authorization": f"Bearer {token}"}
-        async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http:
-            async with Client(streamable_http_client(url, http_client=http)) as client:
-                tools = [tool.name for tool in (await client.list_tools()).tools]
-                with anyio.fail_after(60):
-                    while not (toc := await client.call_tool("get_toc", {})).structured_content["documents"]:
-                        await anyio.sleep(0.2)
-                return tools, toc.content[0].text
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
+            tools = [tool.name for tool in (await client.list_tools()).tools]
+            with anyio.fail_after(60):
+                while not (toc := await client.call_tool("get_toc", {})).structured_content["documents"]:
+                    await anyio.sleep(0.2)
+            return tools, toc.content[0].text
 
     return anyio.run(run)
 

@@ -14,9 +14,9 @@ import pytest
 from mcp import Client
 from PIL import Image
 
+from indexer.answers.pages import MAX_SIDE
 from indexer.errors import InvalidArgument, NotReady
 from indexer.library import Library
-from indexer.answers.pages import MAX_SIDE
 from server.app import build_server
 from server.render import render_section
 from tests.conftest import write

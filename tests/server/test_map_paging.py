@@ -53,20 +53,19 @@ async def test_a_folded_branch_opens_with_the_call_it_names_and_pages_on(client:
     assert "Part One" in text and "Part Three" in text, "the top of the tree survives the folding"
     assert "children" not in text and "(1) [" not in text, "compact: the doc id once, no id lists"
     part_two = next(s for s in whole.structured_content["documents"][0]["sections"] if s["title"] == "Part Two")
-    call = re.search(
-        r"\[%d\] Part Two .*\+(\d+) sections: get_toc\(doc_id=1, sec_id=(\d+)\)" % part_two["sec_id"], text
-    )
+    call = re.search(rf"\[{part_two['sec_id']}\] Part Two .*\+(\d+) sections: get_toc\(doc_id=1, sec_id=(\d+)\)", text)
     assert call and int(call.group(2)) == part_two["sec_id"] and int(call.group(1)) == 180
 
     seen: set[str] = set()
     arguments = {"doc_id": 1, "sec_id": part_two["sec_id"]}
     pages = 0
-    for pages in range(1, 11):  # the subtree, then `after=` while the note offers more
+    for _ in range(10):  # the subtree, then `after=` while the note offers more
+        pages += 1
         page = await client.call_tool("get_toc", arguments)
         assert not page.is_error and count_tokens(page.content[0].text) <= BUDGET
         seen.update(s["title"] for s in page.structured_content["documents"][0]["sections"])
         more = re.search(
-            r"get_toc\(doc_id=1, sec_id=%d, after=(\d+)\)" % part_two["sec_id"], page.structured_content["hint"] or ""
+            rf"get_toc\(doc_id=1, sec_id={part_two['sec_id']}, after=(\d+)\)", page.structured_content["hint"] or ""
         )
         if more is None:
             break

@@ -15,9 +15,9 @@ import pytest
 from mcp import Client
 from PIL import Image, ImageDraw
 
-from indexer.parse.blocks import UNCAPTIONED
-from indexer.library import Library
 from indexer.answers.pages import MAX_SIDE
+from indexer.library import Library
+from indexer.parse.blocks import UNCAPTIONED
 from server.app import build_server
 from server.render import render_section
 
@@ -159,7 +159,7 @@ async def test_the_host_receives_the_picture_with_its_own_mime_type(office: Libr
     async with Client(build_server(office)) as client:
         result = await client.call_tool("read_section", {"doc_id": deck, "sec_id": sec, "images": True})
     assert not result.is_error
-    text, picture = result.content
+    _text, picture = result.content
     listed = result.structured_content["images"][0]
     assert picture.type == "image" and picture.mime_type == listed["mime_type"]
     assert Image.open(io.BytesIO(base64.b64decode(picture.data))).size == (listed["width"], listed["height"])

@@ -250,8 +250,8 @@ def test_one_documents_flood_cannot_push_out_another_documents_best_hit(
 def test_a_paragraph_longer_than_the_budget_is_read_in_parts_to_its_end(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
-    from server.render import render_section
     from indexer.tokens import count_tokens
+    from server.render import render_section
 
     items = "\n".join(f"- item {i}: the inventory line number {i} of the store" for i in range(300))
     write(folder, "list.md", f"# List\n\n{items}\n")

@@ -175,6 +175,7 @@ def _user_namespaces() -> str | None:
         capture_output=True,
         text=True,
         timeout=30,
+        check=False,
     )
     return None if probe.returncode == 0 else f"cannot lower inotify limits in a user namespace: {probe.stderr.strip()}"
 
@@ -203,6 +204,7 @@ def run_limited(limits: dict[str, int], roots: list[Path], settle: float = SETTL
         text=True,
         timeout=60,
         env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout), result.stderr

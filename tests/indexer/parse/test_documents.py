@@ -254,7 +254,9 @@ def test_docx_headings_lists_and_tables(parser: DocumentParser, tmp_path: Path) 
     document.add_heading("Grading", level=1)
     document.add_paragraph("Grades are based on homework and two exams.")
     table = document.add_table(rows=3, cols=2)
-    for row, (item, weight) in zip(table.rows, [("Homework", "40%"), ("Midterm", "25%"), ("Final", "35%")]):
+    for row, (item, weight) in zip(
+        table.rows, [("Homework", "40%"), ("Midterm", "25%"), ("Final", "35%")], strict=True
+    ):
         row.cells[0].text, row.cells[1].text = item, weight
     document.add_heading("Late work", level=2)
     document.add_paragraph("Late homework loses ten percent per day.")

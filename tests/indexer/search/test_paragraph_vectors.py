@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from indexer.library import Library
-from indexer.store.rows import ParagraphRow
-from indexer.structure.passages import Passage, describe, vector_ids
 from indexer.models import section_paths
+from indexer.store.rows import ParagraphRow
 from indexer.store.vectors import CopyVectors
+from indexer.structure.passages import Passage, describe, vector_ids
 from tests.conftest import write
 
 CLUB = """# Harbour Rowing Club — Season Notes
@@ -121,7 +121,7 @@ def test_a_passage_without_paragraph_vectors_orders_its_paragraphs_by_their_word
     write(folder, "club.md", CLUB)
     lib = open_library(folder)
     lib.reconcile()
-    (doc,) = lib.store.documents()
+    (_doc,) = lib.store.documents()
     lib.vectors._copy._db.execute("DELETE FROM members")  # type: ignore[union-attr]
     lib.use_search("dense")
     hits = lib.retrieve("the glare of sunglasses and a visor", top_k=3).results

@@ -27,7 +27,7 @@ def test_a_folder_without_weights_is_refused_with_what_it_needs(
 ) -> None:
     empty = tmp_path / "reranker"
     empty.mkdir()
-    with pytest.raises(ModelUnavailable, match="no model.onnx.*tokenizer.json"):
+    with pytest.raises(ModelUnavailable, match=r"no model\.onnx.*tokenizer\.json"):
         open_library(folder, reranker=RERANKER, reranker_path=empty)
 
 

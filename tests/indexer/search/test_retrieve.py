@@ -52,7 +52,7 @@ def test_retrieve_doc_filter_and_errors(library: Library) -> None:
         library.retrieve("soil", before=11)
     with pytest.raises(NotFound, match="there is no document 999; valid doc_ids are"):
         library.retrieve("soil", doc_ids=[999])
-    with pytest.raises(NotFound, match="none of doc_ids can be searched: there is no document 998; .*999"):
+    with pytest.raises(NotFound, match=r"none of doc_ids can be searched: there is no document 998; .*999"):
         library.retrieve("soil", doc_ids=[999, 998])
 
 

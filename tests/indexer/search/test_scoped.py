@@ -37,7 +37,7 @@ def test_a_scoped_search_ranks_like_a_full_search_and_sees_edits(
     scoped = lib.vectors.query(query, 5, [doc])
     everything = [(vid, s) for vid, s in lib.vectors.query(query, 100, None) if vid.startswith(f"{doc}:")][:5]
     assert [vid for vid, _ in scoped] == [vid for vid, _ in everything]
-    assert all(abs(a - b) < 1e-4 for (_, a), (_, b) in zip(scoped, everything))
+    assert all(abs(a - b) < 1e-4 for (_, a), (_, b) in zip(scoped, everything, strict=True))
     assert lib.retrieve("bees making honey", top_k=1, doc_ids=[doc]).results[0].text.startswith("Note 3 of file 1")
 
     write(folder, "notes1.md", "# Notes 1\n\nHives of honey bees swarm in spring to found a new colony.")

@@ -165,7 +165,7 @@ def test_scores_computed_here_equal_fts5s(store: Store) -> None:
     for query in QUERIES:
         exact = dict(store.lexical_search(query, 1000, None))
         assert len(exact) > 10, query
-        computed = store.lexical_scores(query, list(exact) + [max(exact) + 1000])
+        computed = store.lexical_scores(query, [*list(exact), max(exact) + 1000])
         assert set(computed) == set(exact), query
         for pid, score in exact.items():
             assert math.isclose(computed[pid], score, rel_tol=1e-9), (query, pid)

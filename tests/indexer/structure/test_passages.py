@@ -39,7 +39,7 @@ STATEMENT = (
 )
 
 
-def _structure(markdown: str):  # noqa: ANN202
+def _structure(markdown: str):
     return build(parse_markdown(markdown), fallback_title="doc")
 
 

@@ -8,11 +8,11 @@ import pytest
 
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-from indexer.parse.numbering import levels_from_numbering, numbering, numbering_depth, split_run_in_heading
 from indexer.parse.formats import decode_text, parse_text_file
 from indexer.parse.layout import _block, blocks_from_content_list
-from indexer.parse.outline import OutlineEntry
 from indexer.parse.markdown import parse_markdown
+from indexer.parse.numbering import levels_from_numbering, numbering, numbering_depth, split_run_in_heading
+from indexer.parse.outline import OutlineEntry
 from indexer.parse.text import parse_text
 from indexer.structure.sections import build
 from indexer.tokens import count_tokens
@@ -404,8 +404,8 @@ def test_a_heading_beside_one_line_of_the_other_column_stays_a_heading() -> None
             line(0, 100, "Level 1", level=2, x=(400, 460)),
             line(0, 100, "Level 2", x=(560, 620)),
             line(0, 100, "Total", x=(800, 860)),
-        ]
-        + [line(0, 130, "Fair value hierarchy of the assets measured at the end of the period.")],
+            line(0, 130, "Fair value hierarchy of the assets measured at the end of the period."),
+        ],
         n_pages=2,
     )
     assert len(s.sections) == 1
