@@ -16,29 +16,29 @@ rename or an embedding-model change never parses an unchanged file again.
 
 from __future__ import annotations
 
-import ctypes
+import contextlib
 import gzip
 import hashlib
 import json
 import logging
 import os
-import resource
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from indexer.parse import pictures
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
+from indexer.parse import pictures
+from indexer.parse.filing_cover import cover_title, is_filing
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
-from indexer.parse.filing_cover import cover_title, is_filing
 from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
 
 log = logging.getLogger(__name__)
@@ -164,7 +164,7 @@ class MineruParser:
                 raw = json.load(f)
         except FileNotFoundError:
             return None
-        except Exception:  # a torn cache file (bad gzip, truncated stream, broken JSON): parse again
+        except (OSError, EOFError, ValueError, zlib.error):  # torn: bad gzip, truncated stream, broken JSON or UTF-8
             log.warning("unreadable parse cache file %s: parsing again", path.name)
             path.unlink(missing_ok=True)
             return None
@@ -207,22 +207,12 @@ class MineruParser:
         without computing is still stopped after WALL_CLOCK_FACTOR times the limit."""
         options = self.options
         options.home.mkdir(parents=True, exist_ok=True)
-        limit = options.memory_mb * 1024 * 1024
-        parent = os.getpid()
         size = path.stat().st_size
         limit_s = time_limit(size, options.timeout_s, patience=patience)
-
-        def confine() -> None:  # runs in the child before exec
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-            if _LIBC is not None:
-                _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # the server died: so does the parser
-            if os.getppid() != parent:  # it died before the line above took effect
-                os._exit(1)
-
         if options.work_dir is not None:
             options.work_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix="deepread-parse-", dir=options.work_dir) as tmp:
-            tmp = os.path.abspath(tmp)  # the child runs in it: every path it is given is absolute
+        with tempfile.TemporaryDirectory(prefix="deepread-parse-", dir=options.work_dir) as made:
+            tmp = os.path.abspath(made)  # the child runs in it: every path it is given is absolute
             request, result, errors = Path(tmp, "request.json"), Path(tmp, "result.json"), Path(tmp, "stderr.log")
             pages_file = Path(tmp, "pages")  # the child writes a PDF's page count here
             server = {"url": options.url, "api_key": options.api_key, "timeout_s": 0.9 * WALL_CLOCK_FACTOR * limit_s}
@@ -238,14 +228,24 @@ class MineruParser:
                 )
             )
             with errors.open("wb") as stderr:
+                confined = [str(options.memory_mb * 1024 * 1024), str(os.getpid())]
                 child = subprocess.Popen(
-                    [sys.executable, "-m", "indexer.parse.mineru_worker", str(request), str(result)],
+                    [
+                        sys.executable,
+                        "-I",
+                        "-c",
+                        _CONFINE,
+                        *confined,
+                        "-m",
+                        "indexer.parse.mineru_worker",
+                        str(request),
+                        str(result),
+                    ],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=stderr,
                     env={**os.environ, **mineru_environment(options.home), "PYTHONPATH": _package_root()},
                     start_new_session=True,
-                    preexec_fn=confine,
                     close_fds=True,
                     cwd=tmp,  # what MinerU writes where it runs (a service lock, blobs/) goes with the folder
                 )
@@ -276,7 +276,8 @@ class MineruParser:
                     "ok": False,
                     "transient": True,
                     "reason": f"parsing {timed_out} for a file of {of} "
-                    f"({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB or {TIMEOUT_S_PER_PAGE:.0f} s per page, "
+                    f"({BASE_TIMEOUT_S:.0f} s + {TIMEOUT_S_PER_MB:.0f} s per MB "
+                    f"or {TIMEOUT_S_PER_PAGE:.0f} s per page, "
                     f"at most {options.timeout_s * patience:.0f} s)",
                 }
             if result.exists():
@@ -297,6 +298,20 @@ class MineruParser:
             return {"ok": False, "reason": why, "transient": True}
 
 
+# The child's first moments, in a bare interpreter that then becomes the worker (exec keeps both): an
+# address-space ceiling, and the kernel's promise (PR_SET_PDEATHSIG) that it dies with the server, even
+# after a kill -9. Set before the worker starts, as a `preexec_fn` would, which is not safe in a server
+# with threads (the child may deadlock on a lock another thread held at the fork).
+_CONFINE = """
+import ctypes, os, resource, signal, sys
+limit, parent = int(sys.argv[1]), int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+if sys.platform.startswith("linux"):
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+if os.getppid() != parent:  # the server died before that took effect
+    os._exit(1)
+os.execv(sys.executable, [sys.executable, *sys.argv[3:]])
+"""
 WALL_CLOCK_FACTOR = 3.0  # a child that has not finished after this many times its limit, by the clock, is stuck
 
 
@@ -341,18 +356,9 @@ def tier_status(home: Path) -> dict[str, dict]:
         return json.loads(out.read_text()) if out.exists() else {}
 
 
-_PR_SET_PDEATHSIG = 1
-try:  # Linux: a child asks the kernel to be killed when its parent dies
-    _LIBC: ctypes.CDLL | None = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
-except OSError:
-    _LIBC = None
-
-
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _package_root() -> str:
