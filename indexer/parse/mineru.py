@@ -88,9 +88,8 @@ class MineruOptions:
     memory_mb: int = DEFAULT_MEMORY_MB  # the child's address-space ceiling
     url: str | None = None  # a MinerU server (mineru-api or mineru-router) that parses instead (`remote`)
     api_key: str | None = None
-    heavy_page_objects: int = (
-        HEAVY_PAGE_OBJECTS  # a PDF page with more is read from its text layer (`heavy_pages`); 0: never
-    )
+    heavy_page_objects: int = HEAVY_PAGE_OBJECTS  # a PDF page with more is read from its text layer; 0: never
+    use_outline: bool = True  # a PDF's bookmarks are its map; off: headings as found (`benchmarks.outline`)
 
     @property
     def pictures_dir(self) -> Path:
@@ -121,7 +120,8 @@ class MineruParser:
         )
         if not raw.get("ok"):
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
-        outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in raw.get("outline", [])]
+        listed = raw.get("outline", []) if self.options.use_outline else []
+        outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in listed]
         parsed = blocks_from_content_list(
             raw["content_list"],
             raw.get("page_count"),
@@ -139,7 +139,7 @@ class MineruParser:
             or (title if metadata_title_ok(title) else None)
             or (first_page_title(raw["content_list"], path.stem) if paged and not is_filing(parsed.blocks) else None)
         )
-        parsed.warnings = list(raw.get("warnings") or [])
+        parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
         return parsed
 
     # --- cache -----------------------------------------------------------------------
