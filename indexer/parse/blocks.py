@@ -37,11 +37,13 @@ def says_continues(text: str) -> bool:
 
 
 def looks_like_body_text(title: str) -> bool:
-    """A guessed heading that is really a sentence, a line fragment, a caption, a number or
-    the repeated title of a continued page."""
+    """A guessed heading that is really a sentence, a numbered step of a procedure, a line
+    fragment, a caption, a number, an index's letter or the repeated title of a continued page."""
     words = title.split()
     return (
-        len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
+        is_step(title)
+        or bool(_LETTER.fullmatch(title))
+        or len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
         or (title.endswith(".") and len(words) > 6 and not is_keyword_numbered(title))
         or bool(TRAILING_FUNCTION_WORD.search(title))
         or bool(_CAPTION.match(title))
@@ -55,6 +57,19 @@ def looks_like_body_text(title: str) -> bool:
 
 
 _PAREN_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+\S")  # "3) Readings:", "(2) Grading:"
+_LETTER = re.compile(r"\W*[^\W\d_]\W*")  # "C", "- B -": a letter dividing an index
+_STEP = re.compile(r"^\(?\d{1,2}[.)]?\s+(\S.*[.!])$")  # "3 Touch to save the note."
+
+
+def is_step(title: str) -> bool:
+    """A numbered sentence, a step of a procedure ("3 Touch to save the note."): its words after
+    the first in lower case, where a numbered heading capitalises them ("4. Results and Discussion.")."""
+    found = _STEP.match(title)
+    if found is None:
+        return False
+    words = found.group(1).split()
+    long = [w for w in words[1:] if sum(ch.isalpha() for ch in w) >= 4]
+    return len(words) >= 3 and bool(long) and sum(w[0].isupper() for w in long) < 0.5 * len(long)
 
 
 def is_numbered_label(title: str) -> bool:

@@ -39,9 +39,9 @@ from indexer.parse.headings import (
     is_set_as_title,
     join_broken_headings,
 )
-from indexer.parse.items import body_size, clean, has_words, normalise, page_of
+from indexer.parse.items import body_size, clean, has_words, normalise, page_count, page_of
 from indexer.parse.numbering import split_run_in_heading
-from indexer.parse.outline import OutlineEntry, apply_outline
+from indexer.parse.outline import OutlineEntry, apply_outline, usable_outline
 from indexer.parse.running import (
     headers_in_place,
     page_ends,
@@ -109,9 +109,13 @@ def blocks_from_content_list(
     blocks = join_broken_headings(merge_tables_across_pages(blocks))
     if heading_levels_reliable and not paged:
         demote_list_headings(blocks)
-    if outline:
-        apply_outline(blocks, outline)
-    return ParsedDocument(blocks=blocks, n_pages=n_pages if paged else None)
+    warnings: list[str] = []
+    entries, unusable = usable_outline(outline or [], page_count(items, n_pages))
+    if unusable:
+        warnings.append(unusable)
+    if entries:
+        blocks = apply_outline(blocks, entries, warnings)
+    return ParsedDocument(blocks=blocks, n_pages=n_pages if paged else None, warnings=warnings)
 
 
 # --- items ---------------------------------------------------------------------------

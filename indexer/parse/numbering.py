@@ -46,6 +46,17 @@ _TOP_LEVEL_WORDS = re.compile(
     re.I,
 )
 _CONTENTS = re.compile(r"^(table of )?contents\b", re.I)  # met after the body began: the index of a part
+# What follows a document's body and belongs to none of its chapters.
+_BACK_MATTER = re.compile(
+    r"^(?:[A-Z](?:\.\d+)*\.?\s+)?(references|bibliography|works cited|literature cited|acknowledge?ments?|"
+    r"appendix(\b.*)?|appendices|supplementary (material|information))\W*$",
+    re.I,
+)
+
+
+def is_back_matter(title: str) -> bool:
+    """References, a bibliography, acknowledgements, an appendix: after the body, in none of its chapters."""
+    return bool(_BACK_MATTER.match(title.strip()))
 
 
 @dataclass(frozen=True)

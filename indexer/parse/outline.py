@@ -1,18 +1,38 @@
-"""The PDF outline (bookmarks): where a PDF has one, it says how deep each heading sits.
+"""The PDF outline (bookmarks): where a PDF has one, it is the map, the author's own table of contents.
 
-Headings found in the outline take its depth; the others sit one level below the outline
-heading before them, and a guessed one that reads like a sentence is text again.
+Every entry becomes a section at its depth, on its page: the line of its target page (or the
+next: bookmarks often point at the end of the page before) whose words are the entry's title
+becomes its heading, whether flash marked it a heading, left it as a line of text, or ran it
+into the paragraph below; an entry whose title is on no such line is set at the top of its
+page. The entries are placed in the outline's order.
+
+The headings the outline does not list sit one level below the entry before them, unless
+they read like text (a sentence, a numbered step, an index's letter) or are back matter
+(References, Appendix …), which stands at the top; before the first entry they are a cover's
+lines. An outline that does not describe its pages (fewer than half its titles on them:
+another document's bookmarks, a template's) or is too long to be a table of contents is set
+aside with a warning, and the headings as found make the map.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from indexer.models import Block
 from indexer.parse.blocks import as_text, looks_like_body_text
-from indexer.parse.items import normalise
-from indexer.parse.numbering import KEYWORD_SCHEMES, numbering
+from indexer.parse.numbering import KEYWORD_SCHEMES, is_back_matter, numbering
+
+MAX_ENTRIES = 2_000  # more is a generated index of every paragraph, not a table of contents
+MATCHED_SHARE = 0.5  # at least this share of the entries must be found on their pages by title
+RUN_IN_CHARS = 8  # a title this long (letters and digits) may open the paragraph it ran into
+
+# Leading numbering an outline and its heading may write differently ("3.2", "IV.", "A)", "(b)").
+_NUMBERING = re.compile(r"^\s*(?:\(?(?:(?:\d+|[a-z])(?:\.\d+)*[.)]?|[ivxlcdm]{1,6}[.)])(?:\s+|$))+", re.I)
+_NOT_WORD = re.compile(r"[\W_]+")
+_KEYWORD_NUMBER = re.compile(r"(?:part|item|note|chapter|article|appendix|section) (\d+[a-z]?|[ivxlc]+)\b\.?", re.I)
 
 
 @dataclass
@@ -22,58 +42,177 @@ class OutlineEntry:
     page: int | None = None  # 1-based
 
 
-def apply_outline(blocks: list[Block], outline: list[OutlineEntry]) -> None:
-    """Headings found in the outline take its depth (and become trusted); the
-    others sit one level below the outline heading before them, except one numbered in a
-    keyword scheme the outline uses ("ITEM 6." whose title is on the next line, where the
-    outline says "ITEM 6. [Reserved]"), which sits beside the last listed one of its scheme.
-    An outline that puts one Item deeper than all the others (a bookmark filed under the last
-    note) is overruled: a scheme's headings take the level most of its entries have."""
-    wanted: dict[str, list[OutlineEntry]] = {}
-    levels_of: dict[str, Counter[int]] = {}
-    for entry in outline:
-        wanted.setdefault(normalise(entry.title), []).append(entry)
-        if (scheme := _keyword_scheme(entry.title)) is not None:
-            levels_of.setdefault(scheme, Counter())[entry.level] += 1
-    usual = {scheme: counts.most_common(1)[0][0] for scheme, counts in levels_of.items()}
-    matched = 0
-    current = 0
-    scheme_level: dict[str, int] = {}  # keyword scheme → level of its last listed heading
-    unlisted: list[int] = []
-    for i, block in enumerate(blocks):
-        if block.kind != "heading":
+@dataclass
+class _Placed:
+    block: Block
+    entry: OutlineEntry | None  # None: a heading the outline does not list
+    matched: bool = False  # found by its title (not set at the top of its page)
+
+
+def key(title: str) -> str:
+    """A title as an outline and a page both write it: lower case, no leading numbering, only
+    letters and digits ("CRITICALACCOUNTING POLICIES" is "Critical Accounting Policies")."""
+    return _NOT_WORD.sub("", _NUMBERING.sub("", title.strip()).lower())
+
+
+def usable_outline(entries: list[OutlineEntry], n_pages: int | None) -> tuple[list[OutlineEntry], str | None]:
+    """The entries a map can follow (titles tidied, pages past the document dropped, each level
+    at most one below the entry before), or none and why."""
+    if len(entries) > MAX_ENTRIES:
+        return [], (
+            f"the PDF's outline has {len(entries):,} entries, too many for a table of contents "
+            f"(over {MAX_ENTRIES:,}); headings as found are used"
+        )
+    kept: list[OutlineEntry] = []
+    for entry in entries:
+        title = " ".join(entry.title.split())
+        if not key(title):
             continue
-        listed = _take_entry(wanted.get(normalise(block.text), []), block.page)
-        scheme = _keyword_scheme(block.text)
-        if listed:
-            block.level = current = usual.get(scheme, listed.level) if scheme else listed.level
-            matched += 1
-            if scheme:
-                scheme_level[scheme] = block.level
+        page = entry.page if entry.page is not None and 1 <= entry.page <= (n_pages or entry.page) else None
+        level = max(1, min(entry.level, kept[-1].level + 1 if kept else 1))
+        kept.append(OutlineEntry(title, level, page))
+    return kept, None
+
+
+def apply_outline(blocks: list[Block], outline: list[OutlineEntry], warnings: list[str]) -> list[Block]:
+    """The blocks with the outline's entries as their headings (see the module's docstring);
+    the blocks unchanged, and a warning, when the outline does not describe them."""
+    placed = _place(blocks, outline)
+    matched = sum(p.matched for p in placed)
+    distinct = len({(key(e.title), e.page) for e in outline})  # a bookmark repeated is one title to find
+    if matched < MATCHED_SHARE * distinct:
+        warnings.append(
+            f"the PDF's outline does not match its pages ({matched} of {distinct} titles found); "
+            "headings as found are used"
+        )
+        return blocks
+    return list(_levelled(placed, _usual_levels(outline)))
+
+
+def _place(blocks: list[Block], outline: list[OutlineEntry]) -> list[_Placed]:
+    """Blocks in reading order with each entry's heading among them, found or set at its page's top."""
+    out: list[_Placed] = []
+    cursor = 0
+    placed_keys: set[tuple[str, int | None]] = set()
+    for entry in outline:
+        wanted = key(entry.title)
+        found = _find(blocks, cursor, entry, wanted)
+        if found is not None:
+            at, heading, rest = found
+            out.extend(_Placed(b, None) for b in blocks[cursor:at])
+            out.append(_Placed(heading, entry, matched=True))
+            if rest is not None:
+                out.append(_Placed(rest, None))
+            cursor = at + 1
+        elif entry.page is not None and (wanted, entry.page) not in placed_keys:  # a repeated bookmark: once
+            top = cursor
+            while top < len(blocks) and (blocks[top].page or 0) < entry.page:
+                top += 1
+            out.extend(_Placed(b, None) for b in blocks[cursor:top])
+            out.append(_Placed(Block("heading", entry.title, level=entry.level, page=entry.page), entry))
+            cursor = top
         else:
-            block.level = scheme_level[scheme] if scheme in scheme_level else current + 1
-            if scheme in scheme_level:
-                current = block.level
-            unlisted.append(i)
-        block.inferred = False
-    if matched:  # a guessed heading the outline does not list may still be a sentence or a caption
-        for i in unlisted:
-            if looks_like_body_text(blocks[i].text):
-                blocks[i] = as_text(blocks[i])
-    if matched == 0:  # the outline describes something else: keep numbering-based levels
-        for block in blocks:
-            if block.kind == "heading":
-                block.inferred = True
+            continue
+        placed_keys.add((wanted, entry.page))
+    out.extend(_Placed(b, None) for b in blocks[cursor:])
+    return out
 
 
-def _take_entry(entries: list[OutlineEntry], page: int | None) -> OutlineEntry | None:
-    """The first outline entry with this title that points at the heading's page (or the
-    one before: bookmarks often target the end of the previous page). A table's "Revenue:"
-    row label on page 60 is not the outline's "Revenue" section on page 35."""
-    for i, entry in enumerate(entries):
-        if entry.page is None or page is None or 0 <= page - entry.page <= 1:
-            return entries.pop(i)
+def _find(blocks: list[Block], start: int, entry: OutlineEntry, wanted: str) -> tuple[int, Block, Block | None] | None:
+    """Where the entry's title is, from `start` on its page or the next (anywhere before the next
+    pages when it has none): the heading block, and the text that followed it in the same block."""
+    for at in range(start, len(blocks)):
+        block = blocks[at]
+        page = block.page or 0
+        if entry.page is not None and page < entry.page:
+            continue
+        if entry.page is not None and page > entry.page + 1:
+            return None
+        if block.kind == "heading" and key(block.text) == wanted:
+            return at, replace(block, text=_as_printed(block.text), level=entry.level, inferred=False), None
+        if block.kind == "heading" and _shortened(block.text, entry, wanted):  # the outline's title is the fuller one
+            return at, replace(block, text=entry.title, level=entry.level, inferred=False), None
+        if block.kind == "text":
+            split = _opening(block.text, wanted)
+            if split is not None:
+                title, rest = split
+                heading = Block("heading", title, level=entry.level, page=block.page, bbox=block.bbox)
+                return at, heading, (replace(block, text=rest) if rest else None)
     return None
+
+
+def _opening(text: str, wanted: str) -> tuple[str, str] | None:
+    """(the title as printed, the text after it) when a text block is the title, opens with it
+    on its first line, or runs into it (a title of RUN_IN_CHARS or more); None otherwise."""
+    first, _, more = text.partition("\n")
+    if key(first) == wanted:
+        return first.strip(), more.strip()
+    if len(wanted) < RUN_IN_CHARS or not key(text).startswith(wanted):
+        return None
+    seen = _NUMBERING.match(text)
+    end = seen.end() if seen else 0
+    got = ""
+    while end < len(text) and got != wanted:  # walk the printed text until its letters spell the title
+        got += _NOT_WORD.sub("", text[end].lower())
+        end += 1
+    if got != wanted:
+        return None
+    return text[:end].strip(), text[end:].lstrip(" .:–—-").strip()
+
+
+def _shortened(heading: str, entry: OutlineEntry, wanted: str) -> bool:
+    """A heading that is the start of the entry's title: cut at a line break, or its keyword
+    number alone ("ITEM 6." where the outline says "Item 6. Selected Financial Data")."""
+    got = key(heading)
+    if not got or got == wanted or not wanted.startswith(got):
+        return False
+    if len(got) >= max(RUN_IN_CHARS, len(wanted) / 2):
+        return True
+    alone, lead = _KEYWORD_NUMBER.fullmatch(_as_printed(heading)), _KEYWORD_NUMBER.match(entry.title)
+    return alone is not None and lead is not None and alone.group(1).lower() == lead.group(1).lower()
+
+
+def _as_printed(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _usual_levels(outline: list[OutlineEntry]) -> dict[str, int]:
+    """The level most of a keyword scheme's entries have ("Item 7." under its part): one bookmark
+    filed deeper (an Item under the last note) is the outline's slip, not the document's shape."""
+    levels: dict[str, Counter[int]] = {}
+    for entry in outline:
+        if (scheme := _keyword_scheme(entry.title)) is not None:
+            levels.setdefault(scheme, Counter())[entry.level] += 1
+    return {scheme: counts.most_common(1)[0][0] for scheme, counts in levels.items()}
+
+
+def _levelled(placed: Iterable[_Placed], usual: dict[str, int]) -> Iterable[Block]:
+    """Entries at their outline level; the headings it does not list below the entry before them
+    (beside the last entry of their keyword scheme: "ITEM 6." where the outline says "Item 6.
+    [Reserved]"), at the top when they are back matter, or text when they read like text or
+    precede the first entry."""
+    last_level: int | None = None
+    scheme_level: dict[str, int] = {}  # keyword scheme → level of its last entry
+    for p in placed:
+        block = p.block
+        scheme = _keyword_scheme(block.text) if block.kind == "heading" else None
+        if p.entry is not None:
+            level = usual.get(scheme, p.entry.level) if scheme else p.entry.level
+            last_level = level
+            if scheme:
+                scheme_level[scheme] = level
+            yield replace(block, level=level, inferred=False)
+        elif block.kind != "heading":
+            yield block
+        elif last_level is None or looks_like_body_text(block.text):
+            yield as_text(block)
+        elif scheme in scheme_level:
+            last_level = scheme_level[scheme]
+            yield replace(block, level=last_level, inferred=False)
+        elif is_back_matter(block.text):
+            yield replace(block, level=1, inferred=False)
+        else:
+            yield replace(block, level=last_level + 1, inferred=False)
 
 
 def _keyword_scheme(title: str) -> str | None:
