@@ -9,7 +9,8 @@ parsed by the server's own code (`DocumentParser` → `structure.build`) twice: 
 many PDFs without bookmarks get). Scored per document, an outline entry against the map's
 sections (titles compared in lower case, without leading numbering, spaces or punctuation):
 
-* **found**: the entry is a section, in the outline's order (matched greedily, each section once);
+* **found**: the entry is a section, in the outline's order (the longest common subsequence of
+  the entries' and the sections' titles, so one stray match cannot hide the entries after it);
 * **nested**: of the found entries, those whose nearest found outline ancestor is the nearest
   ancestor among the found sections (a top-level entry sits under no found section);
 * **on page**: of the found entries, those whose section starts on the entry's page (±1);
@@ -63,19 +64,9 @@ class Score:
 
 def score(name: str, outline: list[dict], structure: DocumentStructure) -> Score:
     sections = structure.sections[1:]  # the root is the document, not an entry
-    order = {s.sec_id: k for k, s in enumerate(sections)}
     parent = {s.sec_id: s.parent for s in structure.sections}
-    match: dict[int, int] = {}  # outline entry → sec_id
-    cursor = 0
-    for e, entry in enumerate(outline):
-        wanted = norm(entry["title"])
-        if not wanted:
-            continue
-        for section in sections[cursor:]:
-            if norm(section.title) == wanted:
-                match[e] = section.sec_id
-                cursor = order[section.sec_id] + 1
-                break
+    found = _in_order([norm(entry["title"]) for entry in outline], [norm(s.title) for s in sections])
+    match = {e: sections[k].sec_id for e, k in found.items()}
     matched = set(match.values())
     nested = on_page = 0
     for e, sec_id in match.items():
@@ -90,6 +81,27 @@ def score(name: str, outline: list[dict], structure: DocumentStructure) -> Score
     titles = {norm(entry["title"]) for entry in outline}
     strays = sum(1 for s in sections if s.parent == 0 and norm(s.title) not in titles)
     return Score(name, len(outline), len(match), nested, on_page, strays, len(sections))
+
+
+def _in_order(entries: list[str], titles: list[str]) -> dict[int, int]:
+    """The longest common subsequence of two title lists: entry index → section index."""
+    n, m = len(entries), len(titles)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            same = entries[i] and entries[i] == titles[j]
+            best[i][j] = best[i + 1][j + 1] + 1 if same else max(best[i + 1][j], best[i][j + 1])
+    match: dict[int, int] = {}
+    i = j = 0
+    while i < n and j < m:
+        if entries[i] and entries[i] == titles[j]:
+            match[i] = j
+            i, j = i + 1, j + 1
+        elif best[i + 1][j] >= best[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return match
 
 
 def _outline_ancestor(outline: list[dict], e: int, match: dict[int, int]) -> int | None:

@@ -8,6 +8,7 @@ heading that turns out not to be one becomes the text line it is, keeping its pa
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from indexer.models import Block
 from indexer.parse.numbering import KEYWORD_SCHEMES, numbering, numbering_depth
@@ -42,7 +43,11 @@ def looks_like_body_text(title: str) -> bool:
     words = title.split()
     return (
         is_step(title)
-        or bool(_LETTER.fullmatch(title))
+        or bool(_LETTER.fullmatch(title) or _NUMBER_WORD.fullmatch(title))
+        or title.startswith(("#", "//", "•", "▪", "●", "■"))
+        or unicodedata.category(title[:1] or "a").startswith("S")
+        or bool(_LEADERS.search(title))
+        or len(_NUMBERED_TITLE.findall(title)) >= 2
         or len(words) > (30 if numbering_depth(title) is not None else 16)  # a numbered chapter title may be long
         or (title.endswith(".") and len(words) > 6 and not is_keyword_numbered(title))
         or bool(TRAILING_FUNCTION_WORD.search(title))
@@ -58,6 +63,15 @@ def looks_like_body_text(title: str) -> bool:
 
 _PAREN_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+\S")  # "3) Readings:", "(2) Grading:"
 _LETTER = re.compile(r"\W*[^\W\d_]\W*")  # "C", "- B -": a letter dividing an index
+_NUMBER_WORD = re.compile(  # "TWO" over "INSTALLATION": a chapter's number spelled out, its title below
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty",
+    re.I,
+)
+# A contents page's line: "5 More guidance ........ 37", or a chapter's own list of its sections run
+# together ("2.1 Starting a workout 2.2 Using Smart companion …").
+_LEADERS = re.compile(r"(?:(?:\.\s?){4,}|…)\s*[A-Z]?\d+\s*$")  # "… 37", a map's index: "…… B2"
+_NUMBERED_TITLE = re.compile(r"(?:^|\s)\d{1,2}(?:\.\d{1,2})+\s+(?:[A-Z]|[^\W\d_\x00-\x7f])")
 _STEP = re.compile(r"^\(?\d{1,2}[.)]?\s+(\S.*[.!])$")  # "3 Touch to save the note."
 
 

@@ -28,6 +28,9 @@ from indexer.parse.numbering import KEYWORD_SCHEMES, is_back_matter, numbering
 MAX_ENTRIES = 2_000  # more is a generated index of every paragraph, not a table of contents
 MATCHED_SHARE = 0.5  # at least this share of the entries must be found on their pages by title
 RUN_IN_CHARS = 8  # a title this long (letters and digits) may open the paragraph it ran into
+MAX_TITLE_CHARS = 300  # a line longer than this is no title
+SIMILAR = 0.8  # a line whose words are mostly an entry's, on its page, is its heading in other words
+LIST_RUN = 3  # this many headings the outline does not list, one after another with no text, are a list
 
 # Leading numbering an outline and its heading may write differently ("3.2", "IV.", "A)", "(b)").
 _NUMBERING = re.compile(r"^\s*(?:\(?(?:(?:\d+|[a-z])(?:\.\d+)*[.)]?|[ivxlcdm]{1,6}[.)])(?:\s+|$))+", re.I)
@@ -77,16 +80,46 @@ def usable_outline(entries: list[OutlineEntry], n_pages: int | None) -> tuple[li
 def apply_outline(blocks: list[Block], outline: list[OutlineEntry], warnings: list[str]) -> list[Block]:
     """The blocks with the outline's entries as their headings (see the module's docstring);
     the blocks unchanged, and a warning, when the outline does not describe them."""
-    placed = _place(blocks, outline)
+    placed = _place(_parents_first(blocks, outline), outline)
     matched = sum(p.matched for p in placed)
-    distinct = len({(key(e.title), e.page) for e in outline})  # a bookmark repeated is one title to find
-    if matched < MATCHED_SHARE * distinct:
+    # Titles to look for: one per bookmark however often it repeats, on pages with lines of text (a
+    # scanned page's words are in its picture: its bookmarks are set at its top unchecked).
+    lined = {b.page for b in blocks if b.kind in ("heading", "text", "list", "table")}
+    checkable = len({(key(e.title), e.page) for e in outline if e.page is None or e.page in lined})
+    if matched < MATCHED_SHARE * checkable:
         warnings.append(
-            f"the PDF's outline does not match its pages ({matched} of {distinct} titles found); "
+            f"the PDF's outline does not match its pages ({matched} of {checkable} titles found); "
             "headings as found are used"
         )
         return blocks
     return list(_levelled(placed, _usual_levels(outline)))
+
+
+def _parents_first(blocks: list[Block], outline: list[OutlineEntry]) -> list[Block]:
+    """A chapter's heading read after its first sections on the chapter's first page (a title set
+    apart, "INSTALLATION" under "TWO", that flash reads last) is put back before them."""
+    out = list(blocks)
+    at_of: dict[str, list[int]] = {}
+    for at, block in enumerate(out):
+        if block.kind in ("heading", "text") and len(block.text) <= MAX_TITLE_CHARS:
+            at_of.setdefault(key(block.text), []).append(at)
+    moves: list[tuple[int, int]] = []  # (the chapter's heading, the first of its sections before it)
+    for k, entry in enumerate(outline):
+        mine = [at for at in at_of.get(key(entry.title), []) if out[at].page in (entry.page, (entry.page or 0) + 1)]
+        if not mine:
+            continue
+        here = mine[0]
+        children: list[int] = []
+        for child in outline[k + 1 :]:
+            if child.level <= entry.level:
+                break
+            children.extend(at for at in at_of.get(key(child.title), []) if out[at].page == out[here].page)
+        before = [at for at in children if at < here]
+        if before:
+            moves.append((here, min(before)))
+    for here, to in sorted(moves, reverse=True):
+        out.insert(to, out.pop(here))
+    return out
 
 
 def _place(blocks: list[Block], outline: list[OutlineEntry]) -> list[_Placed]:
@@ -119,26 +152,33 @@ def _place(blocks: list[Block], outline: list[OutlineEntry]) -> list[_Placed]:
 
 
 def _find(blocks: list[Block], start: int, entry: OutlineEntry, wanted: str) -> tuple[int, Block, Block | None] | None:
-    """Where the entry's title is, from `start` on its page or the next (anywhere before the next
-    pages when it has none): the heading block, and the text that followed it in the same block."""
+    """Where the entry's title is, from `start`, on its page or the next (an entry without a page:
+    on the page reading has reached, or the next): the heading block, and the text that followed
+    it in the same block. Its own page first, and there a heading before a line of text (a running
+    header that repeats the chapter's title above it)."""
+    first = entry.page if entry.page is not None else (blocks[start].page if start < len(blocks) else None)
+    found: list[tuple[int, int, int, Block, Block | None]] = []  # (page after the first, text?, at, heading, rest)
     for at in range(start, len(blocks)):
         block = blocks[at]
         page = block.page or 0
-        if entry.page is not None and page < entry.page:
+        if first is not None and page < first:
             continue
-        if entry.page is not None and page > entry.page + 1:
-            return None
+        if first is not None and page > first + 1:
+            break
+        after = page - (first or page)
         if block.kind == "heading" and key(block.text) == wanted:
-            return at, replace(block, text=_as_printed(block.text), level=entry.level, inferred=False), None
-        if block.kind == "heading" and _shortened(block.text, entry, wanted):  # the outline's title is the fuller one
-            return at, replace(block, text=entry.title, level=entry.level, inferred=False), None
-        if block.kind == "text":
-            split = _opening(block.text, wanted)
-            if split is not None:
-                title, rest = split
-                heading = Block("heading", title, level=entry.level, page=block.page, bbox=block.bbox)
-                return at, heading, (replace(block, text=rest) if rest else None)
-    return None
+            found.append((after, 0, at, replace(block, text=_as_printed(block.text)), None))
+        elif block.kind == "heading" and _shortened(block.text, entry, wanted):  # the outline's title is the fuller one
+            found.append((after, 0, at, replace(block, text=entry.title), None))
+        elif block.kind == "text" and (split := _opening(block.text, wanted)) is not None:
+            heading = Block("heading", split[0], page=block.page, bbox=block.bbox)
+            found.append((after, 1, at, heading, replace(block, text=split[1]) if split[1] else None))
+        elif block.kind in ("heading", "text") and page == first and _similar(block.text, entry.title):
+            found.append((after, 2, at, Block("heading", entry.title, page=block.page, bbox=block.bbox), None))
+    if not found:
+        return None
+    _, _, at, best, rest = min(found, key=lambda f: f[:3])
+    return at, replace(best, level=entry.level, inferred=False), rest
 
 
 def _opening(text: str, wanted: str) -> tuple[str, str] | None:
@@ -172,6 +212,23 @@ def _shortened(heading: str, entry: OutlineEntry, wanted: str) -> bool:
     return alone is not None and lead is not None and alone.group(1).lower() == lead.group(1).lower()
 
 
+def _similar(line: str, title: str) -> bool:
+    """A line on the entry's page that says what the entry says in other words: most of the words
+    of the shorter in the longer, and at least half the entry's ("A-1 - Condensed Consolidated
+    Statement of Income" for "Condensed Consolidated Statement of Income (in millions)")."""
+    if len(line) > MAX_TITLE_CHARS:
+        return False
+    said, wanted = _words(line), _words(title)
+    common = len(said & wanted)
+    if len(said) > 2 * len(wanted) + 2:  # a sentence that mentions the title
+        return False
+    return common >= 2 and common >= SIMILAR * min(len(said), len(wanted)) and common >= len(wanted) / 2
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 2}
+
+
 def _as_printed(text: str) -> str:
     return " ".join(text.split())
 
@@ -186,25 +243,27 @@ def _usual_levels(outline: list[OutlineEntry]) -> dict[str, int]:
     return {scheme: counts.most_common(1)[0][0] for scheme, counts in levels.items()}
 
 
-def _levelled(placed: Iterable[_Placed], usual: dict[str, int]) -> Iterable[Block]:
+def _levelled(placed: list[_Placed], usual: dict[str, int]) -> Iterable[Block]:
     """Entries at their outline level; the headings it does not list below the entry before them
     (beside the last entry of their keyword scheme: "ITEM 6." where the outline says "Item 6.
-    [Reserved]"), at the top when they are back matter, or text when they read like text or
-    precede the first entry."""
-    last_level: int | None = None
+    [Reserved]"), at the top when they are back matter, or text when they read like text, precede
+    the first entry, repeat the entry's title on its next page, or stand in a run of LIST_RUN
+    with nothing between them (a figure's numbered labels, a list's items)."""
+    listing = _runs(placed)
+    last: OutlineEntry | None = None
+    last_level = 0
     scheme_level: dict[str, int] = {}  # keyword scheme → level of its last entry
-    for p in placed:
+    for i, p in enumerate(placed):
         block = p.block
         scheme = _keyword_scheme(block.text) if block.kind == "heading" else None
         if p.entry is not None:
-            level = usual.get(scheme, p.entry.level) if scheme else p.entry.level
-            last_level = level
+            last, last_level = p.entry, usual.get(scheme, p.entry.level) if scheme else p.entry.level
             if scheme:
-                scheme_level[scheme] = level
-            yield replace(block, level=level, inferred=False)
+                scheme_level[scheme] = last_level
+            yield replace(block, level=last_level, inferred=False)
         elif block.kind != "heading":
             yield block
-        elif last_level is None or looks_like_body_text(block.text):
+        elif last is None or i in listing or looks_like_body_text(block.text) or key(block.text) == key(last.title):
             yield as_text(block)
         elif scheme in scheme_level:
             last_level = scheme_level[scheme]
@@ -213,6 +272,20 @@ def _levelled(placed: Iterable[_Placed], usual: dict[str, int]) -> Iterable[Bloc
             yield replace(block, level=1, inferred=False)
         else:
             yield replace(block, level=last_level + 1, inferred=False)
+
+
+def _runs(placed: list[_Placed]) -> set[int]:
+    """Positions of unlisted headings that follow one another, LIST_RUN or more, with nothing between."""
+    found: set[int] = set()
+    run: list[int] = []
+    for i, p in enumerate([*placed, _Placed(Block("text", ""), None)]):
+        if p.entry is None and p.block.kind == "heading":
+            run.append(i)
+            continue
+        if len(run) >= LIST_RUN:
+            found.update(run)
+        run = []
+    return found
 
 
 def _keyword_scheme(title: str) -> str | None:

@@ -154,3 +154,31 @@ def test_titles_compare_without_numbering_case_or_spacing() -> None:
     assert key("CRITICALACCOUNTING POLICIES") == key("Critical Accounting Policies")
     assert key("A.1 Person Selection") == key("Person Selection") == key("(b) Person selection")
     assert key("Item 7A. Market Risk") != key("Item 7. Market Risk"), "a keyword's number is part of the title"
+
+
+def test_a_scanned_document_s_bookmarks_are_its_sections() -> None:
+    """Pages without lines of text (a scan, its words read from pictures) cannot show a title:
+    their bookmarks are set at the pages' tops, unchecked, rather than the outline set aside."""
+    items = [{"type": "image", "text": f"Page {n} {BODY}", "page_idx": n, "bbox": [0, 0, 1000, 990]} for n in range(3)]
+    outline = [OutlineEntry("front cover", 1, 1), OutlineEntry("using your refrigerator", 1, 2)]
+    s, warnings = parsed(items, 3, [*outline, OutlineEntry("setting the controls", 2, 3)])
+    assert tree(s) == [(1, "front cover", 1), (1, "using your refrigerator", 2), (2, "setting the controls", 3)]
+    assert not warnings
+
+
+def test_an_entry_named_in_other_words_on_its_page_is_that_heading() -> None:
+    """An earnings release's bookmarks label its exhibits ("A-1 - Condensed Consolidated Statement
+    of Income") where the page prints the statement's own title: the page's heading is the entry."""
+    items = [
+        line(0, 60, "Results for the quarter", level=2),
+        line(0, 90, BODY),
+        line(1, 60, "Condensed Consolidated Statement of Income (in millions, unaudited)", level=2),
+        line(1, 90, BODY),
+    ]
+    outline = [
+        OutlineEntry("Results for the quarter", 1, 1),
+        OutlineEntry("A-1 - Condensed Consolidated Statement of Income", 1, 2),
+    ]
+    s, _ = parsed(items, 2, outline)
+    assert tree(s) == [(1, "Results for the quarter", 1), (1, "A-1 - Condensed Consolidated Statement of Income", 2)]
+    assert [p.text for p in s.paragraphs] == [BODY, BODY], "no heading left over, no text lost"
