@@ -41,8 +41,8 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 SETS = ("financebench/pdfs", "mmlongbench/pdfs")
 
-# Leading numbering an outline and a heading may write differently: "3.2", "IV.", "A)", "(b)".
-_NUMBERING = re.compile(r"^\s*(?:\(?(?:\d+(?:\.\d+)*|[ivxlcdm]{1,6}|[a-z])[.)]?(?:\s+|$))+", re.I)
+# Leading numbering an outline and a heading may write differently: "3.2", "A.1", "IV.", "A)", "(b)".
+_NUMBERING = re.compile(r"^\s*(?:\(?(?:(?:\d+|[a-z])(?:\.\d+)*|[ivxlcdm]{1,6})[.)]?(?:\s+|$))+", re.I)
 
 
 def norm(title: str) -> str:

@@ -9,7 +9,7 @@ page. The entries are placed in the outline's order.
 The headings the outline does not list sit one level below the entry before them, unless
 they read like text (a sentence, a numbered step, an index's letter) or are back matter
 (References, Appendix …), which stands at the top; before the first entry they are a cover's
-lines. An outline that does not describe its pages (fewer than half its titles on them:
+lines. An outline that does not describe its pages (fewer than a quarter of its titles on them:
 another document's bookmarks, a template's) or is too long to be a table of contents is set
 aside with a warning, and the headings as found make the map.
 """
@@ -26,7 +26,7 @@ from indexer.parse.blocks import as_text, looks_like_body_text
 from indexer.parse.numbering import KEYWORD_SCHEMES, is_back_matter, numbering
 
 MAX_ENTRIES = 2_000  # more is a generated index of every paragraph, not a table of contents
-MATCHED_SHARE = 0.5  # at least this share of the entries must be found on their pages by title
+MATCHED_SHARE = 0.25  # at least this share of the entries must be found on their pages by title
 RUN_IN_CHARS = 8  # a title this long (letters and digits) may open the paragraph it ran into
 MAX_TITLE_CHARS = 300  # a line longer than this is no title
 SIMILAR = 0.8  # a line whose words are mostly an entry's, on its page, is its heading in other words
@@ -92,7 +92,8 @@ def apply_outline(blocks: list[Block], outline: list[OutlineEntry], warnings: li
             "headings as found are used"
         )
         return blocks
-    return list(_levelled(placed, _usual_levels(outline)))
+    depths = _depths(outline, placed)
+    return list(_levelled(placed, depths, _usual_levels(placed, depths)))
 
 
 def _parents_first(blocks: list[Block], outline: list[OutlineEntry]) -> list[Block]:
@@ -226,24 +227,40 @@ def _similar(line: str, title: str) -> bool:
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 2}
+    """Its words of three letters or more, a plural's "s" dropped."""
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[^\W\d_]{3,}", text.lower())}
 
 
 def _as_printed(text: str) -> str:
     return " ".join(text.split())
 
 
-def _usual_levels(outline: list[OutlineEntry]) -> dict[str, int]:
+def _depths(outline: list[OutlineEntry], placed: list[_Placed]) -> dict[int, int]:
+    """Each placed entry's level among the placed ones (by id): an entry that could not be placed
+    (no page, its title nowhere: a merged file's name) leaves its children one level up, not orphaned."""
+    here = {id(p.entry) for p in placed if p.entry is not None}
+    depths: dict[int, int] = {}
+    above: list[tuple[int, bool]] = []  # the open ancestors: (level, placed)
+    for entry in outline:
+        while above and above[-1][0] >= entry.level:
+            above.pop()
+        if id(entry) in here:
+            depths[id(entry)] = 1 + sum(placed for _, placed in above)
+        above.append((entry.level, id(entry) in here))
+    return depths
+
+
+def _usual_levels(placed: list[_Placed], depths: dict[int, int]) -> dict[str, int]:
     """The level most of a keyword scheme's entries have ("Item 7." under its part): one bookmark
     filed deeper (an Item under the last note) is the outline's slip, not the document's shape."""
     levels: dict[str, Counter[int]] = {}
-    for entry in outline:
-        if (scheme := _keyword_scheme(entry.title)) is not None:
-            levels.setdefault(scheme, Counter())[entry.level] += 1
+    for p in placed:
+        if p.entry is not None and (scheme := _keyword_scheme(p.entry.title)) is not None:
+            levels.setdefault(scheme, Counter())[depths[id(p.entry)]] += 1
     return {scheme: counts.most_common(1)[0][0] for scheme, counts in levels.items()}
 
 
-def _levelled(placed: list[_Placed], usual: dict[str, int]) -> Iterable[Block]:
+def _levelled(placed: list[_Placed], depths: dict[int, int], usual: dict[str, int]) -> Iterable[Block]:
     """Entries at their outline level; the headings it does not list below the entry before them
     (beside the last entry of their keyword scheme: "ITEM 6." where the outline says "Item 6.
     [Reserved]"), at the top when they are back matter, or text when they read like text, precede
@@ -257,13 +274,14 @@ def _levelled(placed: list[_Placed], usual: dict[str, int]) -> Iterable[Block]:
         block = p.block
         scheme = _keyword_scheme(block.text) if block.kind == "heading" else None
         if p.entry is not None:
-            last, last_level = p.entry, usual.get(scheme, p.entry.level) if scheme else p.entry.level
+            depth = depths[id(p.entry)]
+            last, last_level = p.entry, usual.get(scheme, depth) if scheme else depth
             if scheme:
                 scheme_level[scheme] = last_level
             yield replace(block, level=last_level, inferred=False)
         elif block.kind != "heading":
             yield block
-        elif last is None or i in listing or looks_like_body_text(block.text) or key(block.text) == key(last.title):
+        elif last is None or i in listing or looks_like_body_text(block.text) or _repeats(block.text, last.title):
             yield as_text(block)
         elif scheme in scheme_level:
             last_level = scheme_level[scheme]
@@ -272,6 +290,13 @@ def _levelled(placed: list[_Placed], usual: dict[str, int]) -> Iterable[Block]:
             yield replace(block, level=1, inferred=False)
         else:
             yield replace(block, level=last_level + 1, inferred=False)
+
+
+def _repeats(heading: str, title: str) -> bool:
+    """The heading says the entry's title again (on its next page, or without its keyword number:
+    "Selected Financial Data" under "Item 6. Selected Financial Data")."""
+    said = key(heading)
+    return said in (key(title), key(_KEYWORD_NUMBER.sub("", title, count=1)))
 
 
 def _runs(placed: list[_Placed]) -> set[int]:
