@@ -23,6 +23,7 @@ from indexer.parse.blocks import (
     is_keyword_numbered,
     is_number,
     is_numbered_label,
+    looks_like_body_text,
     union,
 )
 from indexer.parse.cells import CELL_MAX_WORDS
@@ -62,6 +63,7 @@ _SMALLER = 0.95  # a heading under 95% of the body text's size is smaller than t
 _LARGER = 1.15  # a bold line this much larger than the body text is a heading…
 _LARGE = 1.3  # …and any short line this much larger
 _PAGE_TOP = 150  # a page's title starts above this (0–1000 page units)
+_KEYWORD_ALONE = re.compile(r"(?:item|note|chapter|article|section)\s+(?:\d+[a-z]?|[ivxlc]+)\.?", re.I)
 _RUN_IN_BOLD = re.compile(r"^\s*\*\*(.+?)\*\*[\s:.–—-]*(\S.*)$", re.S)
 
 
@@ -162,10 +164,26 @@ def centred_titles_first(items: list[dict]) -> list[dict]:
 
 def join_broken_headings(blocks: list[Block]) -> list[Block]:
     """A heading set on two lines that flash returns as two headings ("1. Latinos are … cost
-    of" + "living"): the first stops mid-phrase or the second goes on in lower case."""
+    of" + "living"): the first stops mid-phrase or the second goes on in lower case; and a
+    keyword number alone ("ITEM 1.") with its title on the line below, which flash leaves as text."""
     out: list[Block] = []
     for block in blocks:
         previous = out[-1] if out else None
+        if (
+            previous is not None
+            and previous.kind == "heading"
+            and previous.inferred
+            and block.kind in ("heading", "text")
+            and block.page == previous.page
+            and _KEYWORD_ALONE.fullmatch(previous.text.strip())
+            and 0 < len(block.text.split()) <= 12
+            and not looks_like_body_text(block.text)
+            and numbering(block.text) is None
+        ):
+            previous.text = f"{previous.text.strip()} {block.text.strip()}"
+            if previous.bbox and block.bbox:
+                previous.bbox = union([previous.bbox, block.bbox])
+            continue
         if (
             previous is not None
             and block.kind == previous.kind == "heading"
@@ -190,11 +208,12 @@ def join_broken_headings(blocks: list[Block]) -> list[Block]:
 # --- lines that only look like headings ----------------------------------------------
 
 
-def beside_others(items: list[dict], repeated: set[str]) -> set[int]:
+def beside_others(items: list[dict], repeated: set[str], body: float | None = None) -> set[int]:
     """ids of text lines that sit inside a table or figure, title a table's columns, or
     share their row with two other short lines or with a number (a table row; a cover
     page's "Jersey   98-1455367"). One line of text beside is not enough: that is the
-    other column of a two-column page."""
+    other column of a two-column page. A line set much larger than the body text (`body`, its
+    size) set right above the text is a chapter's title set flush right, not a column's."""
     by_page: dict[int, list[dict]] = {}
     for item in items:
         if item.get("bbox") and item.get("type") != "page_number" and normalise(item.get("text", "")) not in repeated:
@@ -204,7 +223,9 @@ def beside_others(items: list[dict], repeated: set[str]) -> set[int]:
         for k, item in enumerate(page_items):
             if item.get("type") not in ("text", "header"):
                 continue
-            if any(_inside(item, other) for other in page_items) or _column_title(item, page_items[k + 1 : k + 2]):
+            larger = bool(body and (item.get("font_size") or 0) >= _LARGER * body)
+            column = not larger and _column_title(item, page_items[k + 1 : k + 2])
+            if any(_inside(item, other) for other in page_items) or column:
                 found.add(id(item))
                 continue
             row = [other for other in page_items if other is not item and _beside(item, other)]

@@ -43,6 +43,7 @@ from indexer.parse.items import body_size, clean, has_words, normalise, page_cou
 from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.outline import OutlineEntry, apply_outline, usable_outline
 from indexer.parse.running import (
+    at_page_edge,
     headers_in_place,
     page_ends,
     recurring_headers,
@@ -68,11 +69,11 @@ def blocks_from_content_list(
     if paged:
         items = centred_titles_first(headers_in_place(items))
     repeated = running_texts(items, n_pages)
-    beside = beside_others(items, repeated) if paged else set()
+    body = body_size(items)
+    beside = beside_others(items, repeated, body) if paged else set()
     ends = page_ends(items) if paged else set()
     recurring = recurring_headers(items, repeated)
     contents, contents_entries = contents_item(items, n_pages) if paged else (None, set())
-    body = body_size(items)
     front_matter_ends = 0  # blocks before the printed table of contents
     blocks: list[Block] = []
     for group in group_table_cells(items):
@@ -172,8 +173,8 @@ def _block(
         return Block("text", text, page=page) if has_words(text) else None
     if kind == "text":
         text = clean(item.get("text", ""))
-        if not has_words(text) or normalise(text) in repeated:
-            return None
+        if not has_words(text) or (normalise(text) in repeated and (not paged or at_page_edge(item))):
+            return None  # a running header; set as a heading within the page, it is the chapter's title there
         level = int(item["text_level"])
         return Block("heading", text, level=level, page=page, inferred=not levels_reliable)
     if kind in ("list", "index"):

@@ -80,10 +80,20 @@ def numbering(title: str) -> Numbering | None:
 _RUN_IN = re.compile(r"\s(?=(?:Item|ITEM|Chapter|CHAPTER|Article|ARTICLE)\s+(?:\d+[A-Z]?|[IVXLC]+)\s*[.:\-–—])")
 
 
+_DECIMAL_RUN_IN = re.compile(r"\s(?=(\d{1,2}(?:\.\d{1,3})+)\.?\s+\S)")
+
+
 def split_run_in_heading(title: str) -> list[str]:
-    """A part or chapter heading with the first item or chapter below it on the same line,
-    as two headings; anything else unchanged."""
+    """A part or chapter heading with the first item or chapter below it on the same line, or a
+    numbered heading with its first sub-heading ("3.3 Milk or milk foam 3.3.1 Connect up the
+    milk"), as two headings; anything else unchanged."""
     found = numbering(title)
+    decimal = _DECIMAL.match(title)
+    if found is not None and found.scheme == "decimal" and decimal is not None:
+        for match in _DECIMAL_RUN_IN.finditer(title):
+            if match.group(1).startswith(decimal.group(1) + "."):  # the one below it, not a sibling
+                return [title[: match.start()].rstrip(), *split_run_in_heading(title[match.end() :])]
+        return [title]
     if found is None or found.scheme not in ("part", "chapter"):
         return [title]
     for match in _RUN_IN.finditer(title):

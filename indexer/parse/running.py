@@ -38,15 +38,22 @@ def headers_in_place(items: list[dict]) -> list[dict]:
     return out
 
 
+EDGE = 80  # page units (of 1000) from the top or bottom where running lines sit
+
+
+def at_page_edge(item: dict) -> bool:
+    """A line in the band at the top or bottom of its page where running headers and footers sit."""
+    bbox = item.get("bbox")
+    return bbox is not None and len(bbox) == 4 and (bbox[1] < EDGE or bbox[3] > 1000 - EDGE)
+
+
 def running_texts(items: list[dict], n_pages: int | None) -> set[str]:
     """Lines (digits ignored) that repeat at the top or bottom of many pages."""
     pages_of: dict[str, set[int]] = {}
     for item in items:
         if item.get("type") not in ("header", "footer", "page_number", "text"):
             continue
-        bbox = item.get("bbox")
-        edge = item.get("type") in ("header", "footer", "page_number") or (bbox and (bbox[1] < 80 or bbox[3] > 920))
-        if not edge:
+        if not (item.get("type") in ("header", "footer", "page_number") or at_page_edge(item)):
             continue
         key = normalise(item.get("text", ""))
         if key and len(key) < 150:

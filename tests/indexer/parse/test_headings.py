@@ -1,0 +1,92 @@
+"""Headings as a reader sees them when a PDF has no outline: content lists as MinerU's flash
+tier gives them, through the layout repair and the structure builder."""
+
+from __future__ import annotations
+
+from indexer.parse.layout import blocks_from_content_list
+from indexer.structure.sections import build
+
+BODY = "Fill the tank with fresh water and place it back until it clicks into its holder."
+
+
+def line(
+    page: int, y: int, text: str, level: int | None = None, x: tuple[int, int] = (100, 600), **more: object
+) -> dict:
+    item = {"type": "text", "text": text, "page_idx": page, "bbox": [x[0], y, x[1], y + 14], **more}
+    if level:
+        item["text_level"] = level
+    return item
+
+
+def tree(items: list[dict], n_pages: int) -> list[tuple[int, str]]:
+    """The sections under the document's title (a first line set as a heading, which is the title)."""
+    items = [line(0, 20, "Owner's Guide", level=1), *items]
+    parsed = blocks_from_content_list(items, n_pages, paged=True, heading_levels_reliable=False)
+    return [(s.level, s.title) for s in build(parsed, fallback_title="guide").sections[1:]]
+
+
+def test_a_heading_and_its_first_sub_heading_on_one_line_are_two() -> None:
+    items = [
+        line(0, 100, "3.2 Power supply", level=2),
+        line(0, 130, BODY),
+        line(0, 300, "**3.3 Milk or milk foam (optional) 3.3.1 Connect up the milk**"),
+        line(0, 330, BODY),
+        line(1, 100, "3.3.2 Milk foam dispensing", level=2),
+        line(1, 130, BODY),
+    ]
+    assert tree(items, 2) == [
+        (1, "3.2 Power supply"),
+        (1, "3.3 Milk or milk foam (optional)"),
+        (2, "3.3.1 Connect up the milk"),
+        (2, "3.3.2 Milk foam dispensing"),
+    ]
+
+
+def test_a_chapter_s_list_of_its_sections_run_together_is_no_heading() -> None:
+    items = [
+        line(0, 100, "2 Workout monitoring", level=2),
+        line(0, 200, "2.1 Starting a workout 2.2 Using Smart companion 2.3 Syncing your data", level=2),
+        line(0, 300, "2.1 Starting a workout", level=2),
+        line(0, 330, BODY),
+    ]
+    assert tree(items, 1) == [(1, "2 Workout monitoring"), (2, "2.1 Starting a workout")]
+
+
+def test_a_keyword_number_alone_takes_its_title_from_the_line_below() -> None:
+    items = [
+        line(0, 100, "PART I", level=2),
+        line(0, 130, "ITEM 1.", level=2),
+        line(0, 150, "Business"),
+        line(0, 180, "We are a global security and aerospace company. " + BODY),
+        line(1, 100, "ITEM 1A.", level=2),
+        line(1, 130, "Risk Factors"),
+        line(1, 160, BODY),
+    ]
+    assert tree(items, 2) == [(1, "PART I"), (2, "ITEM 1. Business"), (2, "ITEM 1A. Risk Factors")]
+
+
+def test_a_chapter_title_that_is_also_its_running_header_stays_a_heading_on_its_first_page() -> None:
+    """Each page of a chapter carries its title at the top; on the chapter's first page the title
+    is also set large within the page, and there it is the chapter's heading."""
+    items = []
+    for page in range(6):
+        chapter = "1 Getting Started" if page < 3 else "2 Daily Use"
+        items.append({**line(page, 30, chapter, x=(700, 900)), "type": "header"})
+        if page in (0, 3):
+            items.append(line(page, 150, chapter, level=2))
+        items.append(line(page, 300, BODY))
+    assert tree(items, 6) == [(1, "1 Getting Started"), (1, "2 Daily Use")]
+
+
+def test_a_chapter_title_set_large_and_flush_right_is_no_column_title() -> None:
+    """Sphinx sets "CHAPTER / ONE / PREREQUISITES" flush right over the text: not a table's column head."""
+    items = [
+        line(0, 100, "Getting started with the tool", level=1, font_size=20.0),
+        line(0, 200, BODY, font_size=10.0),
+        line(1, 116, "CHAPTER", x=(803, 883), font_size=10.0),
+        line(1, 142, "ONE", level=2, x=(831, 883), font_size=14.5),
+        line(1, 211, "PREREQUISITES", level=2, x=(692, 883), font_size=14.5),
+        line(1, 290, BODY * 3, x=(116, 884), font_size=10.0),
+    ]
+    titles = [title for _, title in tree(items, 2)]
+    assert "PREREQUISITES" in titles and "ONE" not in titles, titles
