@@ -72,7 +72,7 @@ _NUMBER_WORD = re.compile(  # "TWO" over "INSTALLATION": a chapter's number spel
 # together ("2.1 Starting a workout 2.2 Using Smart companion …").
 _LEADERS = re.compile(r"(?:(?:\.\s?){4,}|…)\s*[A-Z]?\d+\s*$")  # "… 37", a map's index: "…… B2"
 _NUMBERED_TITLE = re.compile(r"(?:^|\s)\d{1,2}(?:\.\d{1,2})+\s+(?:[A-Z]|[^\W\d_\x00-\x7f])")
-_STEP = re.compile(r"^\(?\d{1,2}[.)]?\s+(\S.*[.!])$")  # "3 Touch to save the note."
+_STEP = re.compile(r"^\(?(\d{1,2})[.)]?\s+(\S.*[.!])$")  # "3 Touch to save the note."
 
 
 def is_step(title: str) -> bool:
@@ -81,7 +81,7 @@ def is_step(title: str) -> bool:
     found = _STEP.match(title)
     if found is None:
         return False
-    words = found.group(1).split()
+    words = found.group(2).split()
     long = [w for w in words[1:] if sum(ch.isalpha() for ch in w) >= 4]
     return len(words) >= 3 and bool(long) and sum(w[0].isupper() for w in long) < 0.5 * len(long)
 
@@ -115,6 +115,38 @@ def is_sizeable(bbox: list[int] | None) -> bool:
 def union(boxes: list[list[int]]) -> list[int]:
     """The box around several boxes (x0, y0, x1, y1)."""
     return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+
+
+def steps_as_lists(blocks: list[Block]) -> list[Block]:
+    """Numbered steps of a procedure that stand as lines of their own, one after another on a
+    page and counting up ("1 Press …", "2 Turn …"), are one list: a procedure is read, and found,
+    whole."""
+    out: list[Block] = []
+    for block in blocks:
+        previous = out[-1] if out else None
+        number = _step_number(block)
+        if (
+            previous is not None
+            and number is not None
+            and previous.page == block.page
+            and previous.kind in ("text", "list")
+            and _last_step_number(previous) == number - 1
+        ):
+            box = union([previous.bbox, block.bbox]) if previous.bbox and block.bbox else previous.bbox
+            out[-1] = Block("list", f"{previous.text}\n{block.text}", page=previous.page, bbox=box)
+            continue
+        out.append(block)
+    return out
+
+
+def _step_number(block: Block) -> int | None:
+    found = _STEP.match(block.text) if block.kind == "text" and is_step(block.text) else None
+    return int(found.group(1)) if found else None
+
+
+def _last_step_number(block: Block) -> int | None:
+    last = block.text.rsplit("\n", 1)[-1]
+    return _step_number(Block("text", last)) if block.kind == "list" or "\n" not in block.text else None
 
 
 def as_text(heading: Block) -> Block:

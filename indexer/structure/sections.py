@@ -25,7 +25,7 @@ import re
 from dataclasses import replace
 
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
-from indexer.parse.blocks import as_text, looks_like_body_text, union
+from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, union
 from indexer.parse.filing_cover import stated_detail
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
@@ -58,7 +58,7 @@ _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！
 
 
 def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
-    blocks = _split_long_text(_merge_fragments(_clean_leaders(_demote_noise(parsed.blocks))))
+    blocks = _split_long_text(_merge_fragments(_clean_leaders(steps_as_lists(_demote_noise(parsed.blocks)))))
     headings = [b for b in blocks if b.kind == "heading"]
     ranks = _heading_ranks(headings)
 
