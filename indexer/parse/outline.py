@@ -104,23 +104,23 @@ def _parents_first(blocks: list[Block], outline: list[OutlineEntry]) -> list[Blo
     for at, block in enumerate(out):
         if block.kind in ("heading", "text") and len(block.text) <= MAX_TITLE_CHARS:
             at_of.setdefault(key(block.text), []).append(at)
-    moves: list[tuple[int, int]] = []  # (the chapter's heading, the first of its sections before it)
+    order = [float(at) for at in range(len(out))]  # where each block goes: a chapter's heading moves up
     for k, entry in enumerate(outline):
-        mine = [at for at in at_of.get(key(entry.title), []) if out[at].page in (entry.page, (entry.page or 0) + 1)]
+        if entry.page is None:
+            continue
+        mine = [at for at in at_of.get(key(entry.title), []) if out[at].page in (entry.page, entry.page + 1)]
         if not mine:
             continue
         here = mine[0]
         children: list[int] = []
         for child in outline[k + 1 :]:
-            if child.level <= entry.level:
+            if child.level <= entry.level or (child.page or 0) > entry.page + 1:
                 break
             children.extend(at for at in at_of.get(key(child.title), []) if out[at].page == out[here].page)
         before = [at for at in children if at < here]
         if before:
-            moves.append((here, min(before)))
-    for here, to in sorted(moves, reverse=True):
-        out.insert(to, out.pop(here))
-    return out
+            order[here] = min(before) - 0.5
+    return [block for _, block in sorted(zip(order, out, strict=True), key=lambda pair: pair[0])]
 
 
 def _place(blocks: list[Block], outline: list[OutlineEntry]) -> list[_Placed]:

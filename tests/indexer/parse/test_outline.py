@@ -183,3 +183,31 @@ def test_an_entry_named_in_other_words_on_its_page_is_that_heading() -> None:
     s, _ = parsed(items, 2, outline)
     assert tree(s) == [(1, "Results for the quarter", 1), (1, "A-1 - Condensed Consolidated Statement of Income", 2)]
     assert [p.text for p in s.paragraphs] == [BODY, BODY], "no heading left over, no text lost"
+
+
+def test_a_chapter_heading_read_after_its_first_section_is_put_back_before_it() -> None:
+    """A chapter's title set apart on its first page ("TWO" over "INSTALLATION", flush right) that
+    flash reads after the page's first section: the outline says which holds which."""
+    items = [
+        line(0, 60, "Prerequisites", level=2),
+        line(0, 90, BODY),
+        line(1, 300, "2.1 Prepare environment", level=2),
+        line(1, 330, BODY),
+        line(1, 140, "TWO", level=2),
+        line(1, 210, "INSTALLATION"),
+        line(1, 600, "2.2 Install the package", level=2),
+        line(1, 630, BODY),
+    ]
+    outline = [
+        OutlineEntry("Prerequisites", 1, 1),
+        OutlineEntry("Installation", 1, 2),
+        OutlineEntry("Prepare environment", 2, 2),
+        OutlineEntry("Install the package", 2, 2),
+    ]
+    s, _ = parsed(items, 2, outline)
+    assert tree(s) == [
+        (1, "Prerequisites", 1),
+        (1, "INSTALLATION", 2),
+        (2, "2.1 Prepare environment", 2),
+        (2, "2.2 Install the package", 2),
+    ]
