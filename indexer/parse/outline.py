@@ -16,6 +16,7 @@ aside with a warning, and the headings as found make the map.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -52,6 +53,7 @@ class _Placed:
     matched: bool = False  # found by its title (not set at the top of its page)
 
 
+@functools.lru_cache(maxsize=16_384)  # each line is compared with the entries of its pages
 def key(title: str) -> str:
     """A title as an outline and a page both write it: lower case, no leading numbering, only
     letters and digits ("CRITICALACCOUNTING POLICIES" is "Critical Accounting Policies")."""
@@ -226,9 +228,10 @@ def _similar(line: str, title: str) -> bool:
     return common >= 2 and common >= SIMILAR * min(len(said), len(wanted)) and common >= len(wanted) / 2
 
 
-def _words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4_096)
+def _words(text: str) -> frozenset[str]:
     """Its words of three letters or more, a plural's "s" dropped."""
-    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[^\W\d_]{3,}", text.lower())}
+    return frozenset(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[^\W\d_]{3,}", text.lower()))
 
 
 def _as_printed(text: str) -> str:
