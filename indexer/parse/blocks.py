@@ -63,8 +63,8 @@ def looks_like_body_text(title: str) -> bool:
 
 _PAREN_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+\S")  # "3) Readings:", "(2) Grading:"
 _LETTER = re.compile(r"\W*[^\W\d_]\W*")  # "C", "- B -": a letter dividing an index
-_NUMBER_WORD = re.compile(  # "TWO" over "INSTALLATION": a chapter's number spelled out, its title below
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+_NUMBER_WORD = re.compile(  # "CHAPTER" / "TWO" over "INSTALLATION": the word and the number, its title below
+    r"chapter|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty",
     re.I,
 )

@@ -140,13 +140,23 @@ def bold_run_in(raw: str) -> tuple[str, str] | None:
 
 
 def centred_titles_first(items: list[dict]) -> list[dict]:
-    """flash may read a centred keyword title ("PART I") after headings set below it on its page
-    ("Item 1. Business.", "Overview"), which would nest the part under its own first item: it is
-    put back before the items below it (a few at most, one of them a heading)."""
+    """flash may read a page's title after headings set below it on its page, which would nest a
+    part or a chapter under its own first section: a centred keyword title ("PART I" over "Item 1.
+    Business."), or any title on a page set in one column (a chapter's title set flush right,
+    "INSTALLATION" over "2.1 Prepare environment"), is put back before the items below it (a few
+    at most, one of them a heading). On a page of two columns the right one is read after the
+    left, whatever its height: its titles stay where they are."""
     out = list(items)
+    spanning: dict[object, list[int]] = {}  # page → tops of the lines of text that cross its middle
+    for item in items:
+        box = item.get("bbox")
+        if item.get("type") == "text" and box and box[0] < 450 and box[2] > 550 and not item.get("text_level"):
+            spanning.setdefault(item.get("page_idx"), []).append(box[1])
     for at, item in enumerate(out):  # a move goes backwards: the items after `at` keep their places
         box = item.get("bbox")
-        if not box or not _centred(box) or not is_numbered_title(clean(item.get("text", ""))):
+        keyword = box and _centred(box) and is_numbered_title(clean(item.get("text", "")))
+        one_column = box and any(top > box[3] for top in spanning.get(item.get("page_idx"), []))
+        if not box or not (keyword or (item.get("text_level") and one_column)):
             continue
         j = at
         while (

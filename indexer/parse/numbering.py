@@ -118,6 +118,17 @@ def numbering_depth(title: str) -> int | None:
 _INSIDE_A_PART = ("item", "chapter", "article")
 
 
+def _opens_chapter(titles: list[str], found_all: list[Numbering | None], i: int, at: int) -> bool:
+    """The unnumbered heading `i` is followed (at `at`) by a decimal heading below a chapter other
+    than the last numbered one's ("2.6 …", then "VERIFICATION", then "4.1 …"): a chapter's own
+    title, its number set apart or not at all."""
+    following = found_all[at]
+    if following is None or following.scheme != "decimal" or following.depth < 2:
+        return False
+    before = next((k for k in range(i - 1, -1, -1) if (f := found_all[k]) is not None and f.scheme == "decimal"), None)
+    return before is None or _first_number(titles[before]) != _first_number(titles[at])
+
+
 def levels_from_numbering(titles: list[str]) -> list[int]:
     """Levels (1 = top) for headings whose source levels carry no information.
 
@@ -143,9 +154,12 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
             matter = _TOP_LEVEL_WORDS.match(title.strip()) and not _CONTENTS.match(title.strip())
             top = last_numbered is None or matter
             level = 1 if top else last_numbered + 1  # type: ignore[operator]
-            following = next((f for f in found_all[i + 1 :] if f is not None), None)
+            at = next((k for k in range(i + 1, len(titles)) if found_all[k] is not None), None)
+            following = found_all[at] if at is not None else None
             if top and last_numbered is not None and following is not None and following.scheme != "decimal":
                 level = max(1, scheme_level.get(following.scheme, 1))  # the next heading continues a scheme
+            elif at is not None and _opens_chapter(titles, found_all, i, at) and "decimal" in scheme_level:
+                level = scheme_level["decimal"]  # a chapter's title without its number: "INSTALLATION" over "2.1"
             levels.append(level)
             continue
         if found.scheme not in scheme_level:  # appendices are back matter: always at the top

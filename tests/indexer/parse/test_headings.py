@@ -90,3 +90,45 @@ def test_a_chapter_title_set_large_and_flush_right_is_no_column_title() -> None:
     ]
     titles = [title for _, title in tree(items, 2)]
     assert "PREREQUISITES" in titles and "ONE" not in titles, titles
+
+
+def test_a_chapter_s_title_without_its_number_stands_above_its_numbered_sections() -> None:
+    """Sphinx's PDFs: "CHAPTER" / "TWO" / "INSTALLATION" set flush right above "2.1 …", read after
+    the page's first section; a later chapter's title after "2.6 …" is no sub-section of it."""
+    wide, big, body = (116, 884), {"font_size": 14.5}, {"font_size": 10.0}
+    items = [
+        line(1, 116, "CHAPTER", level=2, x=(803, 883), **big),
+        line(1, 291, "2.1 Prepare environment", level=2, x=(117, 397), **big),
+        line(1, 333, BODY, x=(138, 487), **body),
+        line(1, 142, "TWO", level=2, x=(826, 883), **big),
+        line(1, 211, "INSTALLATION", level=2, x=(714, 883), **big),
+        line(1, 404, BODY * 2, x=wide, **body),
+        line(1, 701, "2.2 Install the package", level=2, x=(117, 382), **big),
+        line(1, 742, BODY * 2, x=wide, **body),
+        line(2, 211, "VERIFICATION", level=2, x=(700, 883), **big),
+        line(2, 300, BODY * 2, x=wide, **body),
+        line(3, 211, "MODEL ZOO", level=2, x=(700, 883), **big),
+        line(3, 291, "4.1 Mirror sites", level=2, x=(117, 397), **big),
+        line(3, 330, BODY * 2, x=wide, **body),
+    ]
+    assert tree(items, 4) == [
+        (1, "INSTALLATION"),
+        (2, "2.1 Prepare environment"),
+        (2, "2.2 Install the package"),
+        (1, "VERIFICATION"),
+        (1, "MODEL ZOO"),
+        (2, "4.1 Mirror sites"),
+    ]
+
+
+def test_a_two_column_page_s_right_column_title_keeps_its_place() -> None:
+    left, right = (60, 480), (520, 940)
+    items = [
+        line(0, 100, "1 Method", level=2, x=left),
+        line(0, 130, BODY, x=left),
+        line(0, 400, "1.1 Data", level=2, x=left),
+        line(0, 430, BODY, x=left),
+        line(0, 110, "1.2 Training", level=2, x=right),  # higher on the page, read after the left column
+        line(0, 140, BODY, x=right),
+    ]
+    assert tree(items, 1) == [(1, "1 Method"), (2, "1.1 Data"), (2, "1.2 Training")]
