@@ -44,7 +44,7 @@ def looks_like_body_text(title: str) -> bool:
     return (
         is_step(title)
         or bool(_LETTER.fullmatch(title) or _NUMBER_WORD.fullmatch(title))
-        or title.startswith(("#", "//", "•", "▪", "●", "■"))
+        or title.startswith(("#", "//", "@", "•", "▪", "●", "■", "– ", "- "))
         or unicodedata.category(title[:1] or "a").startswith("S")
         or bool(_LEADERS.search(title))
         or len(_NUMBERED_TITLE.findall(title)) >= 2
@@ -63,9 +63,10 @@ def looks_like_body_text(title: str) -> bool:
 
 _PAREN_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+\S")  # "3) Readings:", "(2) Grading:"
 _LETTER = re.compile(r"\W*[^\W\d_]\W*")  # "C", "- B -": a letter dividing an index
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
 _NUMBER_WORD = re.compile(  # "CHAPTER" / "TWO" over "INSTALLATION": the word and the number, its title below
-    r"chapter|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty",
+    rf"chapter|{_UNITS}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|"
+    rf"(?:twenty|thirty|forty|fifty)(?:[- ]?(?:{_UNITS}))?",
     re.I,
 )
 # A contents page's line: "5 More guidance ........ 37", or a chapter's own list of its sections run
