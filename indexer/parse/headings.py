@@ -28,7 +28,7 @@ from indexer.parse.blocks import (
 )
 from indexer.parse.cells import CELL_MAX_WORDS
 from indexer.parse.items import clean, has_words, inline_html, normalise, page_count
-from indexer.parse.numbering import numbering
+from indexer.parse.numbering import keyword_number, numbering
 
 _CONTENTS = {"contents", "table of contents"}
 _BULLET = (
@@ -63,7 +63,6 @@ _SMALLER = 0.95  # a heading under 95% of the body text's size is smaller than t
 _LARGER = 1.15  # a bold line this much larger than the body text is a heading…
 _LARGE = 1.3  # …and any short line this much larger
 _PAGE_TOP = 150  # a page's title starts above this (0–1000 page units)
-_KEYWORD_ALONE = re.compile(r"(?:item|note|chapter|article|section)\s+(?:\d+[a-z]?|[ivxlc]+)\.?", re.I)
 _RUN_IN_BOLD = re.compile(r"^\s*\*\*(.+?)\*\*[\s:.–—-]*(\S.*)$", re.S)
 
 
@@ -185,7 +184,8 @@ def join_broken_headings(blocks: list[Block]) -> list[Block]:
             and previous.inferred
             and block.kind in ("heading", "text")
             and block.page == previous.page
-            and _KEYWORD_ALONE.fullmatch(previous.text.strip())
+            and (alone := keyword_number(previous.text, alone=True)) is not None
+            and alone[0] != "part"  # "PART II" is whole; its part's name, when printed, is a heading of its own
             and 0 < len(block.text.split()) <= 12
             and not looks_like_body_text(block.text)
             and numbering(block.text) is None

@@ -54,6 +54,23 @@ _BACK_MATTER = re.compile(
 )
 
 
+# A keyword and its number, as a heading opens with them ("Item 7A.", "NOTE 4", "Chapter III").
+_KEYWORD_NUMBER = re.compile(r"(part|item|note|chapter|article|appendix|section)\s+(\d+[a-z]?|[ivxlc]+)\b\.?", re.I)
+
+
+def keyword_number(title: str, alone: bool = False) -> tuple[str, str] | None:
+    """The keyword and number a title opens with, in lower case ("item", "7a"); `alone`: only when
+    they are the whole title ("ITEM 6.", its words on the next line or in the outline)."""
+    text = " ".join(title.split())
+    found = _KEYWORD_NUMBER.fullmatch(text) if alone else _KEYWORD_NUMBER.match(text)
+    return (found.group(1).lower(), found.group(2).lower()) if found else None
+
+
+def without_keyword_number(title: str) -> str:
+    """The title's words after the keyword and number it opens with ("Selected Financial Data")."""
+    return _KEYWORD_NUMBER.sub("", " ".join(title.split()), count=1).strip()
+
+
 def is_back_matter(title: str) -> bool:
     """References, a bibliography, acknowledgements, an appendix: after the body, in none of its chapters."""
     return bool(_BACK_MATTER.match(title.strip()))

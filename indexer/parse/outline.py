@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from indexer.models import Block
 from indexer.parse.blocks import as_text, looks_like_body_text
-from indexer.parse.numbering import KEYWORD_SCHEMES, is_back_matter, numbering
+from indexer.parse.numbering import KEYWORD_SCHEMES, is_back_matter, keyword_number, numbering, without_keyword_number
 
 MAX_ENTRIES = 2_000  # more is a generated index of every paragraph, not a table of contents
 MATCHED_SHARE = 0.25  # at least this share of the entries must be found on their pages by title
@@ -36,7 +36,6 @@ LIST_RUN = 3  # this many headings the outline does not list, one after another 
 # Leading numbering an outline and its heading may write differently ("3.2", "IV.", "A)", "(b)").
 _NUMBERING = re.compile(r"^\s*(?:\(?(?:(?:\d+|[a-z])(?:\.\d+)*[.)]?|[ivxlcdm]{1,6}[.)])(?:\s+|$))+", re.I)
 _NOT_WORD = re.compile(r"[\W_]+")
-_KEYWORD_NUMBER = re.compile(r"(?:part|item|note|chapter|article|appendix|section) (\d+[a-z]?|[ivxlc]+)\b\.?", re.I)
 
 
 @dataclass
@@ -211,8 +210,8 @@ def _shortened(heading: str, entry: OutlineEntry, wanted: str) -> bool:
         return False
     if len(got) >= max(RUN_IN_CHARS, len(wanted) / 2):
         return True
-    alone, lead = _KEYWORD_NUMBER.fullmatch(_as_printed(heading)), _KEYWORD_NUMBER.match(entry.title)
-    return alone is not None and lead is not None and alone.group(1).lower() == lead.group(1).lower()
+    alone = keyword_number(heading, alone=True)
+    return alone is not None and alone == keyword_number(entry.title)
 
 
 def _similar(line: str, title: str) -> bool:
@@ -299,7 +298,7 @@ def _repeats(heading: str, title: str) -> bool:
     """The heading says the entry's title again (on its next page, or without its keyword number:
     "Selected Financial Data" under "Item 6. Selected Financial Data")."""
     said = key(heading)
-    return said in (key(title), key(_KEYWORD_NUMBER.sub("", title, count=1)))
+    return said in (key(title), key(without_keyword_number(title)))
 
 
 def _runs(placed: list[_Placed]) -> set[int]:
