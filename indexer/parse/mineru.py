@@ -17,6 +17,7 @@ rename or an embedding-model change never parses an unchanged file again.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import hashlib
 import json
@@ -40,6 +41,7 @@ from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
+from indexer.store.space import PROBE_BYTES, free_bytes
 
 log = logging.getLogger(__name__)
 
@@ -177,13 +179,18 @@ class MineruParser:
         return raw
 
     def _store(self, content_hash: str, raw: dict) -> None:
-        """Cache a successful parse (failures are cheap to find again, or may be passing)."""
-        self.options.cache_dir.mkdir(parents=True, exist_ok=True)
+        """Cache a successful parse (failures are cheap to find again, or may be passing). A cache
+        that cannot be written (a full disk, a read-only shared cache) costs a parse later, not this one."""
         path = self._cache_path(content_hash)
         tmp = path.with_name(f"{path.name}.{threading.get_ident()}.part")  # two lanes may parse equal files
-        with gzip.open(tmp, "wt", encoding="utf-8") as f:
-            json.dump(raw, f, ensure_ascii=False)
-        tmp.replace(path)
+        try:
+            self.options.cache_dir.mkdir(parents=True, exist_ok=True)
+            with gzip.open(tmp, "wt", encoding="utf-8") as f:
+                json.dump(raw, f, ensure_ascii=False)
+            tmp.replace(path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            log.warning("could not keep the parse in the cache %s: %s", self.options.cache_dir, exc.strerror or exc)
 
     # --- the child process -----------------------------------------------------------
 
@@ -288,6 +295,8 @@ class MineruParser:
                     self._store(content_hash, raw)
                 return raw
             tail = errors.read_text(errors="replace")[-400:]
+            if (free := free_bytes(Path(tmp))) is not None and free < PROBE_BYTES:  # died writing: not the file
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), tmp)
             log.warning("MinerU worker died on %s (exit %s): %s", path, child.returncode, tail)
             if child.returncode is not None and child.returncode < 0:
                 why = f"the parser was killed ({signal.Signals(-child.returncode).name})"

@@ -112,6 +112,8 @@ def _kind(exc: BaseException, where: Path | None) -> tuple[str, Path] | None:
         path = Path(os.fsdecode(exc.filename)) if exc.filename else where
         if path is None:
             return None
+        if exc.errno in (errno.EACCES, errno.EPERM) and not _within(path, where):  # a file read, not the index
+            return None
         return _ERRNO_KINDS[exc.errno], path
     if where is None:
         return None
@@ -206,6 +208,13 @@ def format_size(n: int) -> str:
             break
         size, unit = size / 1024, larger
     return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}" if size < 10 else f"{size:.0f} {unit}"
+
+
+def _within(path: Path, where: Path | None) -> bool:
+    if where is None:
+        return False
+    folder = where if where.is_dir() else where.parent
+    return path == folder or folder in path.parents
 
 
 def _existing(path: Path) -> Path:
