@@ -8,7 +8,7 @@ for `debounce` seconds (at most `max_delay` after the first), so a burst of
 writes (an editor's save, a sync client, `git checkout`) is handled once, in
 its final state. The tools keep answering from what is indexed meanwhile.
 
-The worker also keeps the index whole (`indexer.repair`): a file found damaged, here or by
+The worker also keeps the index whole (`indexer.store.repair`): a file found damaged, here or by
 another process (checked every REPORT_POLL_S), is rebuilt between batches and the folder
 reconciled; and when writing fails (a full disk) indexing pauses, events are held, and once a
 probe write works again (checked every RESUME_POLL_S) the whole folder is reconciled.

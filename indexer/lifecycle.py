@@ -5,7 +5,7 @@ processes may open one index; the one holding its lock file writes: it rebuilds 
 model, packing or token count invalidates, runs the lane on which vectors catch up
 (`indexer.ingest.catchup`) and the reconciles that follow the folders (`indexer.ingest.pipeline`).
 The others read the same files and take over writing when the writer is gone (`take_over`).
-A damaged file of the index is rebuilt by the writer, at open or while serving (`indexer.repair`);
+A damaged file of the index is rebuilt by the writer, at open or while serving (`indexer.store.repair`);
 a failure to write (a full disk) pauses indexing until writing works again (`pause`).
 `indexer.library.Library` adds the questions of the tool contract on top.
 """
@@ -30,19 +30,16 @@ from indexer.ingest.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.ingest.files import check_roots, root_labels
 from indexer.ingest.lanes import LANES, SLOW_PARSE_S
 from indexer.ingest.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
-from indexer.models import section_paths
 from indexer.parse.formats import DocumentParser
-from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
-from indexer.repair import INDEX_FILE, Repairs
+from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MineruOptions
 from indexer.search.hybrid import HybridSearch, SearchMode
 from indexer.search.rerank import Reranker
 from indexer.store.database import DocumentRow
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
+from indexer.store.repair import INDEX_FILE, Repairs
 from indexer.store.space import Pause
+from indexer.store.upgrades import check_parser_models, check_signature, check_structure
 from indexer.store.vectors import CopyVectors, VectorIndex, VectorSearch
-from indexer.structure.passages import PASSAGE_VERSION, vector_ids
-from indexer.structure.sections import STRUCTURE_VERSION
-from indexer.tokens import TOKEN_COUNT_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -158,9 +155,9 @@ class OpenIndex:
 
     def _checks(self, vectors: VectorIndex, parser: DocumentParser) -> None:
         """What the writer checks at open, and again after the index was made anew."""
-        self._check_signature(vectors)
-        self._check_structure()
-        self._check_parser_models(parser)
+        check_signature(self.store, vectors, self.embedder, self.config.heading_context)
+        check_structure(self.store)
+        check_parser_models(self.store, parser)
         if self._rebuilt:
             self.repairs.drop_orphans(self.store, vectors)
             self._rebuilt = False
@@ -246,53 +243,6 @@ class OpenIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _check_signature(self, vectors: VectorIndex) -> None:
-        """Vectors of another model must never be mixed in: they are dropped. When the passages or
-        the text embedded change, every document's paragraphs are packed into passages again and
-        the vector lane embeds in the background those whose text is new; reading and keyword
-        search work throughout."""
-        model = f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
-        signature = f"{model}context={self.config.heading_context};passages={PASSAGE_VERSION}"
-        previous = self.store.get_meta("index_signature")
-        if previous != signature:
-            if previous is None or not previous.startswith(model):  # another model: no vector of it may stay
-                vectors.reset()
-            if previous is not None:
-                # Vector ids name the text embedded, so a passage packed as before keeps its vector;
-                # the vector lane embeds the others and drops those no passage has any more.
-                log.warning("index was built with %s; embedding again for %s in the background", previous, signature)
-                self._repack()
-            self.store.set_meta("index_signature", signature)
-
-    def _repack(self) -> None:
-        for doc in self.store.documents():
-            if doc.readable:
-                rows = self.store.document_paragraphs(doc.doc_id)
-                paths = section_paths(self.store.sections(doc.doc_id))
-                ids, _ = vector_ids(doc.doc_id, rows, paths, self.config.heading_context)
-                self.store.assign_vectors(doc.doc_id, {row.id: vid for row, vid in zip(rows, ids, strict=True)})
-
-    def _check_structure(self) -> None:
-        """Sections, paragraphs and their token counts are stored: when the way they are made or
-        counted changes, every file is structured again (parses come from the cache, vectors are kept)."""
-        version = f"structure {STRUCTURE_VERSION}, tokens {TOKEN_COUNT_VERSION}"
-        previous = self.store.get_meta("structure")
-        if previous != version:
-            if previous is not None or self.store.documents():
-                log.info("documents were structured by an earlier version: structuring them again")
-                self.store.forget_file_facts()
-            self.store.set_meta("structure", version)
-
-    def _check_parser_models(self, parser: DocumentParser) -> None:
-        """After MinerU models are installed (or removed), PDFs and office files are parsed again."""
-        fingerprint = parser.mineru.models_fingerprint()
-        previous = self.store.get_meta("mineru_models")
-        if previous != fingerprint:
-            if previous is not None:
-                log.info("MinerU models changed: documents it parses will be parsed again")
-                self.store.forget_file_facts(frozenset(MINERU_FORMATS))
-            self.store.set_meta("mineru_models", fingerprint)
 
     # --- indexing --------------------------------------------------------------------
 

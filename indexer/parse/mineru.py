@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,7 +42,6 @@ from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
-from indexer.store.space import PROBE_BYTES, free_bytes
 
 log = logging.getLogger(__name__)
 
@@ -295,7 +295,7 @@ class MineruParser:
                     self._store(content_hash, raw)
                 return raw
             tail = errors.read_text(errors="replace")[-400:]
-            if (free := free_bytes(Path(tmp))) is not None and free < PROBE_BYTES:  # died writing: not the file
+            if shutil.disk_usage(tmp).free < FULL_DISK_BYTES:  # it died writing its result: not the file's fault
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), tmp)
             log.warning("MinerU worker died on %s (exit %s): %s", path, child.returncode, tail)
             if child.returncode is not None and child.returncode < 0:
@@ -321,6 +321,7 @@ if os.getppid() != parent:  # the server died before that took effect
     os._exit(1)
 os.execv(sys.executable, [sys.executable, *sys.argv[3:]])
 """
+FULL_DISK_BYTES = 4 * 1024 * 1024  # a child that died with less than this free beside it: a full disk
 WALL_CLOCK_FACTOR = 3.0  # a child that has not finished after this many times its limit, by the clock, is stuck
 
 

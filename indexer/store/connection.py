@@ -2,7 +2,7 @@
 
 Every statement of the store and of the vectors' copy runs on one of these, also the reading of
 its rows: a damaged file is `IndexDamaged` (told to `on_damage` first, wherever it was met, so
-the writer can rebuild it: `indexer.repair`), a failure to write `CannotWrite`
+the writer can rebuild it: `indexer.store.repair`), a failure to write `CannotWrite`
 (`indexer.store.space`); anything else is SQLite's own error.
 """
 
