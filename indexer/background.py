@@ -183,6 +183,8 @@ class BackgroundIndexer:
             if batch is _REPAIR and not self._guarded(self.library.repair, "the rebuild of a damaged file"):
                 continue
             if batch is _REPAIR or batch is _RESUME:
+                if batch is _RESUME and self.library.catchup is not None:
+                    self.library.catchup.wake()  # the vectors it could not write, if it was the lane that stopped
                 self._guarded(lambda: self.library.reconcile(self._progress, wait=False), "reconcile")
                 continue
             changed = functools.partial(self.library.sync_paths, batch, self._progress, wait=False)
