@@ -159,12 +159,10 @@ class VectorIndex:
         """Set a damaged Chroma store aside and start an empty one; the catch-up lane fills it again
         from the copy (`restore`), and the copy answers every query until then. Returns where the
         old one went (None: it was missing)."""
-        from chromadb.api.shared_system_client import SharedSystemClient
-
         assert self._path is not None
         with self._writing:
             self._collection = None
-            SharedSystemClient.clear_system_cache()  # the client of the old folder is not reused
+            _forget_client(self._path)
             aside = set_aside(self._path) if self._path.exists() else None
             self._connect()
             if self._copy is not None:
@@ -337,6 +335,18 @@ class VectorIndex:
             vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
             owners = [int(str(m["doc_id"])) for m in got["metadatas"] or []]  # stored as an int
             self._copy.fill(doc_ids, list(got["ids"]), owners, vectors)
+
+
+def _forget_client(path: Path) -> None:
+    """Chroma keeps one client per folder for the process, with its files open, also after it
+    failed to open them: dropped, so that the next client at this path opens the new store."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+    SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    if system is not None:
+        with contextlib.suppress(Exception):  # its files are damaged: stopping may fail too
+            system.stop()
 
 
 def _chroma_failure(exc: BaseException) -> bool:
