@@ -81,7 +81,7 @@ class Repairs:
         """A statement met damage (any thread): kept for the writer, in this process and on disk."""
         inode = _inode(self.data_dir / damaged.name)
         with self._lock:
-            if damaged.name in self._found:
+            if self._found.get(damaged.name, (None, None))[1] == inode:  # told already, of this very file
                 return
             self._found[damaged.name] = (damaged.reason, inode)
             reports = self._read()
@@ -189,14 +189,14 @@ class Repairs:
     # --- the vectors -------------------------------------------------------------------
 
     def check_vectors(self, chroma: bool) -> None:
-        """At open: the vectors' copy and Chroma's SQLite file checked as the index is (Chroma's
-        own open and a first search check the rest, `VectorIndex`)."""
-        files = [(COPY_FILE, self.data_dir / COPY_FILE)]
+        """At open: the vectors' copy checked as the index is; Chroma's SQLite file by its header
+        (whole when it is cut short or was reported), the rest by Chroma's own open and a first
+        search (`VectorIndex`), which read what a quick_check would, and cost nothing extra."""
+        files = [(COPY_FILE, self.data_dir / COPY_FILE, CHECK_BUDGET_S)]
         if chroma:
-            files.append((CHROMA_DIR, self.data_dir / CHROMA_DIR / "chroma.sqlite3"))
-        for name, path in files:
-            budget = None if self.reported(name) else CHECK_BUDGET_S
-            if (reason := check(path, budget)) is not None:
+            files.append((CHROMA_DIR, self.data_dir / CHROMA_DIR / "chroma.sqlite3", 0.0))
+        for name, path, budget in files:
+            if (reason := check(path, None if self.reported(name) else budget)) is not None:
                 self.found(IndexDamaged(f"{name} is damaged ({reason})", name, reason))
 
     def repair_vectors(self, store: Store, vectors: VectorIndex) -> bool:
