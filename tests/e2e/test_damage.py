@@ -104,6 +104,17 @@ def test_serve_starts_on_a_damaged_file_and_rebuilds_it(tmp_path: Path, kind: st
     assert kept, f"the damaged {name} is kept aside, never deleted"
 
 
+def test_the_cli_answers_from_a_rebuilt_index(tmp_path: Path) -> None:
+    """`search` on a cut index.sqlite3 (where it once ended in a traceback): rebuilt, then answered."""
+    docs, data, before = indexed(tmp_path)
+    cut(data / "index.sqlite3")
+    search = cli("search", "what do otters eat", "-k", "1", "-f", str(docs), "--data-dir", str(data))
+    assert search.returncode == 0 and "Traceback" not in search.stderr, search.stderr
+    assert f"({before['otters.md']}, " in search.stdout and "crayfish" in search.stdout
+    toc = cli("toc", "--depth", "0", "-f", str(docs), "--data-dir", str(data))
+    assert ids(toc.stdout) == before and "doc_ids are as before" in toc.stdout
+
+
 def test_damage_a_reader_meets_is_rebuilt_by_the_server_that_writes(tmp_path: Path) -> None:
     """A server writes the index; the file is cut under it; a CLI search (a reader beside the
     server) meets the damage and reports it; the server rebuilds the file without stopping, keeps
