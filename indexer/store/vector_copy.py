@@ -29,6 +29,7 @@ from indexer.store.health import readable_rows
 log = logging.getLogger(__name__)
 
 OnDamage = Callable[[IndexDamaged], None]
+IN_BATCH = 1000  # ids looked up in one statement
 
 
 class VectorCopy:
@@ -178,12 +179,13 @@ class VectorCopy:
 
     def vectors(self, ids: list[str]) -> tuple[list[str], list[int], np.ndarray]:
         """Those of these vectors the copy holds: their ids, documents and rows."""
-        if not ids:
-            return [], [], np.zeros((0, 0), dtype=np.float32)
+        rows = []
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, doc_id, vector FROM vectors WHERE id IN ({_marks(ids)})", ids
-            ).fetchall()
+            for start in range(0, len(ids), IN_BATCH):  # SQLite binds at most 32,766 values at once
+                batch = ids[start : start + IN_BATCH]
+                rows += self._db.execute(
+                    f"SELECT id, doc_id, vector FROM vectors WHERE id IN ({_marks(batch)})", batch
+                ).fetchall()
         if not rows:
             return [], [], np.zeros((0, 0), dtype=np.float32)
         matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
