@@ -39,6 +39,7 @@ from indexer.store.health import check
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
 DEFAULT_CACHE = REPO.parent / "bench-work" / "parse-cache"
+_SIDE = ("-wal", "-shm")  # SQLite's files set aside with the damaged one: not listed
 DAMAGE = {"index.sqlite3": "index.sqlite3", "vectors.sqlite3": "vectors.sqlite3", "chroma": "chroma/chroma.sqlite3"}
 
 
@@ -106,7 +107,7 @@ def trial(
             "embedded": catchup.embedded - embedded_before,
             "left": sum(d.n_paras for d in library.store.awaiting_vectors()),
             "ids_kept": sorted(kept) == sorted(phrases),
-            "aside": sorted(p.name for p in data.iterdir() if ".damaged-" in p.name),
+            "aside": sorted(p.name for p in data.iterdir() if ".damaged-" in p.name and not p.name.endswith(_SIDE)),
         }
     finally:
         background.stop()
@@ -162,10 +163,13 @@ def main() -> None:
 
     header = "# Recovery from a damaged index (`python -m benchmarks.recovery`)\n\n"
     text = [
-        f"\n## {date.today()}: {len(phrases)} FinanceBench PDFs, each file cut to {args.keep:.0%} of its size\n\n",
+        (
+            f"\n## {date.today()}: {len(phrases)} documents of `{args.pdfs.name}/`, each file cut to {args.keep:.0%} "
+            "of its size\n\n"
+        ),
         f"Index sizes: {', '.join(f'{n} {s / 1e6:.0f} MB' for n, s in sizes.items())}"
         + (f"; built in {took:.0f} s (parses from the cache, every vector embedded)" if took else "")
-        + ". The check at open of each sound file (quick_check within 1 s): "
+        + ". The check at open of each sound file (quick_check within 1 s; Chroma's file by its header): "
         + ", ".join(f"{n} {t * 1000:.0f} ms" for n, t in checks.items())
         + ".\n\n",
         (
@@ -183,7 +187,8 @@ def main() -> None:
         )
         text.append(
             f"| {name} | {load:.1f} | {r['open']:.1f} | {r['listed']:.0f} | {whole} | {r['embedded']:,} | "
-            f"{'yes' if r['ids_kept'] else 'no'} | {', '.join(r['aside']) or '–'} |\n"  # type: ignore[arg-type]
+            f"{'–' if case == 're-index' else 'yes' if r['ids_kept'] else 'no'} | "
+            f"{', '.join(r['aside']) or '–'} |\n"  # type: ignore[arg-type]
         )
     append_result(args.out, header, "".join(text))
 

@@ -196,9 +196,14 @@ class VectorIndex:
         return self._chroma(lambda: self._live.count())  # noqa: PLW0108 (`_live` checked inside)
 
     def close(self) -> None:
+        """Close the copy and let go of the Chroma client: Chroma keeps one per folder for the
+        process, files open, which a later open of the same folder would otherwise be given."""
         if self._copy:
             with contextlib.suppress(sqlite3.Error, DeepreadError):
                 self._copy.close()
+        if self._path is not None and (client := self.__dict__.get("_client")) is not None:
+            with contextlib.suppress(Exception):  # (a store found damaged may fail to close)
+                client.close()
 
     def ids_for_document(self, doc_id: int) -> set[str]:
         """The vectors of this document that need nothing: in Chroma, and in the copy too when
