@@ -229,9 +229,9 @@ def run_corpus(
 def one_vector_per_paragraph() -> None:
     """Passages of one paragraph each (a window of one token: every paragraph fills a passage;
     tables and figures stand alone, described as before), under their own index signature."""
-    import indexer.lifecycle
+    import indexer.store.upgrades
     import indexer.structure.passages
 
     indexer.structure.passages.WINDOW_TOKENS = 1
     version = f"{indexer.structure.passages.PASSAGE_VERSION}-paragraphs"
-    indexer.lifecycle.PASSAGE_VERSION = indexer.structure.passages.PASSAGE_VERSION = version
+    indexer.store.upgrades.PASSAGE_VERSION = indexer.structure.passages.PASSAGE_VERSION = version

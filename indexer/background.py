@@ -7,6 +7,11 @@ the writer does. Paths are debounced: the worker waits until no new path has arr
 for `debounce` seconds (at most `max_delay` after the first), so a burst of
 writes (an editor's save, a sync client, `git checkout`) is handled once, in
 its final state. The tools keep answering from what is indexed meanwhile.
+
+The worker also keeps the index whole (`indexer.store.repair`): a file found damaged, here or by
+another process (checked every REPORT_POLL_S), is rebuilt between batches and the folder
+reconciled; and when writing fails (a full disk) indexing pauses, events are held, and once a
+probe write works again (checked every RESUME_POLL_S) the whole folder is reconciled.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from indexer.errors import CannotWrite, IndexDamaged
 from indexer.ingest.pipeline import ProgressCallback, ReconcileReport
 from indexer.ingest.versions import SETTLE_S
 from indexer.ingest.watch import FolderWatcher
@@ -27,7 +33,11 @@ log = logging.getLogger(__name__)
 
 IDLE_RETRY_S = 30.0  # quiet this long, the worker parses again the failures that may pass
 TAKEOVER_POLL_S = 1.0  # a reader checks this often whether the writer is gone
+REPORT_POLL_S = 2.0  # the writer checks this often whether another process reported damage
+RESUME_POLL_S = 5.0  # while writing fails, a probe write is tried this often
 _RETRY: list[Path] = []  # the batch that says so (compared by identity)
+_REPAIR: list[Path] = []  # rebuild what was found damaged, then reconcile
+_RESUME: list[Path] = []  # writing works again: reconcile the whole folder
 
 
 @dataclass
@@ -65,10 +75,13 @@ class BackgroundIndexer:
         self._retry_after = retry_after
         self._first_at: float | None = None
         self._last_at = 0.0
+        self._quiet_from = time.monotonic()  # no event nor batch since: the idle retry counts from here
+        self._repair_after = 0.0
         self._wake = threading.Condition()
         self._stopping = False
         self._idle = threading.Event()
         self._thread = threading.Thread(target=self._run, name="deepread-indexer", daemon=True)
+        library.repairs.on_found = self._wake_up
         self.watcher = (
             FolderWatcher(library.config.roots, self.notify, poll=poll, excluded=[library.config.data_dir])
             if watch
@@ -118,6 +131,12 @@ class BackgroundIndexer:
             self._idle.clear()
             self._wake.notify()
 
+    def _wake_up(self) -> None:
+        """Called from any thread: something was found damaged."""
+        with self._wake:
+            self._idle.clear()
+            self._wake.notify()
+
     def _parse_finished(self) -> None:
         """Called from a parse lane: a parse an earlier batch left running is done."""
         with self._wake:
@@ -161,6 +180,13 @@ class BackgroundIndexer:
             if batch is _RETRY:
                 self._guarded(lambda: self.library.retry_failed(self._progress), "retry of failures that may pass")
                 continue
+            if batch is _REPAIR and not self._guarded(self.library.repair, "the rebuild of a damaged file"):
+                continue
+            if batch is _REPAIR or batch is _RESUME:
+                if batch is _RESUME and self.library.catchup is not None:
+                    self.library.catchup.wake()  # the vectors it could not write, if it was the lane that stopped
+                self._guarded(lambda: self.library.reconcile(self._progress, wait=False), "reconcile")
+                continue
             changed = functools.partial(self.library.sync_paths, batch, self._progress, wait=False)
             self._guarded(changed, f"{len(batch)} changed path(s)")
 
@@ -176,6 +202,18 @@ class BackgroundIndexer:
             while True:
                 if self._stopping:
                     return None
+                if self.library.pause.failure is not None:  # events wait: the reconcile on resuming sees them
+                    if self.library.pause.over():
+                        self._pending.clear()
+                        self._idle.clear()
+                        return _RESUME
+                    self._idle.set()
+                    self._wake.wait(RESUME_POLL_S)
+                    continue
+                if self.library.repairs.due() and time.monotonic() >= self._repair_after:
+                    self._idle.clear()
+                    self._repair_after = time.monotonic() + REPORT_POLL_S  # one that fails is tried again later
+                    return _REPAIR
                 if not self._pending and self._collect:
                     self._collect = False
                     return []  # a sync of no paths commits what the lanes finished
@@ -183,10 +221,15 @@ class BackgroundIndexer:
                     indexer = self.library.indexer  # set: only the writer gets here
                     if indexer is not None and not indexer.lanes.busy():  # else a parse is under way, or to commit
                         self._idle.set()
-                    if not self._failures:
-                        self._wake.wait()
-                    elif not self._wake.wait(self._retry_after) and not (
-                        self._pending or self._collect or self._stopping
+                    quiet = time.monotonic() - self._quiet_from
+                    woken = self._wake.wait(
+                        min(REPORT_POLL_S, max(self._retry_after - quiet, 0.01)) if self._failures else REPORT_POLL_S
+                    )
+                    if (
+                        self._failures
+                        and not woken
+                        and time.monotonic() - self._quiet_from >= self._retry_after
+                        and not (self._pending or self._collect or self._stopping)
                     ):
                         self._failures = False  # quiet for a while: parse again what may pass (once a run)
                         self._idle.clear()
@@ -198,15 +241,28 @@ class BackgroundIndexer:
                 if now >= min(quiet_until, deadline):
                     batch = sorted(self._pending)
                     self._pending.clear()
+                    self._quiet_from = now
                     return batch
                 self._wake.wait(min(quiet_until, deadline) - now)
 
-    def _guarded(self, work, what: str) -> None:
+    def _guarded(self, work, what: str) -> bool:
+        """Run a batch's work and count what it did; False when it failed (the index stays as it
+        was: each commit is atomic). A failure to write pauses indexing, damage is rebuilt next."""
         try:
-            report: ReconcileReport = work()
+            report: ReconcileReport | bool = work()
+        except CannotWrite as failure:
+            self.library.pause.failed(failure)
+            return False
+        except IndexDamaged as damaged:  # reported where found: the next batch rebuilds it
+            log.warning("indexing stopped during %s: %s", what, damaged)
+            return False
         except Exception:  # keep serving and watching; the log says what broke
             log.exception("indexing failed during %s", what)
-            return
+            return False
+        finally:
+            self._quiet_from = time.monotonic()
+        if not isinstance(report, ReconcileReport):
+            return bool(report)
         self._counts.indexed += len(report.indexed)
         self._counts.failed += len(report.failed)
         self._counts.removed += len(report.removed)
@@ -225,3 +281,4 @@ class BackgroundIndexer:
                 len(report.failed),
                 len(report.removed),
             )
+        return True

@@ -37,6 +37,32 @@ class ModelUnavailable(DeepreadError):
     """The embedding model cannot be loaded (missing or corrupt files, no network)."""
 
 
+class IndexDamaged(DeepreadError):
+    """A file of the index is damaged (`indexer.store.health`): it is set aside and rebuilt from the
+    folder, since everything in the index can be made again. `name`: which one (`index.sqlite3`,
+    `vectors.sqlite3`, `chroma`); `reason`: what SQLite or Chroma said."""
+
+    def __init__(self, message: str, name: str, reason: str):
+        super().__init__(message)
+        self.name = name
+        self.reason = reason
+
+
+class CannotWrite(DeepreadError):
+    """The index could not be written: a full disk, a quota, a read-only or forbidden data dir
+    (`indexer.store.space`). Nothing is lost; what is indexed stays readable, and writing resumes
+    once it can. `fact`: what could not be written, where, and the space free there; `remedy`:
+    what lets it finish."""
+
+    def __init__(self, fact: str, remedy: str, path: str, free: int | None, kind: str):
+        super().__init__(f"{fact}; {remedy} and run the command again (what is indexed is kept)")
+        self.fact = fact
+        self.remedy = remedy
+        self.path = path
+        self.free = free
+        self.kind = kind  # "full", "quota", "read-only", "denied" or "io"
+
+
 # The limits and choices a person can change, as messages name them. The indexer knows
 # nothing of how they are set; the server names its setting after each phrase
 # (`server.settings.explain`).

@@ -87,6 +87,12 @@ class Library(OpenIndex):
                 notes.append("Scanning the folder for documents; more may appear shortly.")
             else:
                 notes.append(f"Indexing in progress: {progress.done} of {progress.total} files checked.")
+        if (paused := self.pause.failure) is not None:
+            notes.append(
+                f"Indexing is paused: {paused.fact}. Reading and search answer from what is indexed; "
+                f"indexing resumes by itself once you {paused.remedy}."
+            )
+        notes += [rebuilt.note() for rebuilt in self.repairs.rebuilt(self.store)]
         if (left := self.vectors_left()) is not None:
             eta = f", about {_duration(left.eta_s)}" if left.eta_s is not None else ""
             notes.append(

@@ -5,6 +5,8 @@ processes may open one index; the one holding its lock file writes: it rebuilds 
 model, packing or token count invalidates, runs the lane on which vectors catch up
 (`indexer.ingest.catchup`) and the reconciles that follow the folders (`indexer.ingest.pipeline`).
 The others read the same files and take over writing when the writer is gone (`take_over`).
+A damaged file of the index is rebuilt by the writer, at open or while serving (`indexer.store.repair`);
+a failure to write (a full disk) pauses indexing until writing works again (`pause`).
 `indexer.library.Library` adds the questions of the tool contract on top.
 """
 
@@ -15,6 +17,7 @@ import logging
 import os
 import re
 import shutil
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,21 +25,21 @@ from typing import Self
 
 from filelock import FileLock, Timeout
 
+from indexer.errors import CannotWrite, IndexDamaged
 from indexer.ingest.catchup import CatchUpState, VectorCatchUp, embed_pending
 from indexer.ingest.files import check_roots, root_labels
 from indexer.ingest.lanes import LANES, SLOW_PARSE_S
 from indexer.ingest.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
-from indexer.models import section_paths
 from indexer.parse.formats import DocumentParser
-from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MINERU_FORMATS, MineruOptions
+from indexer.parse.mineru import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MineruOptions
 from indexer.search.hybrid import HybridSearch, SearchMode
 from indexer.search.rerank import Reranker
-from indexer.store.database import DocumentRow, Store
+from indexer.store.database import DocumentRow
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
+from indexer.store.repair import INDEX_FILE, Repairs
+from indexer.store.space import Pause
+from indexer.store.upgrades import check_parser_models, check_signature, check_structure
 from indexer.store.vectors import CopyVectors, VectorIndex, VectorSearch
-from indexer.structure.passages import PASSAGE_VERSION, vector_ids
-from indexer.structure.sections import STRUCTURE_VERSION
-from indexer.tokens import TOKEN_COUNT_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,8 @@ class OpenIndex:
         self._retry_at_start = True  # the first reconcile parses transient failures again
         self._retried: set[tuple[int, str | None]] = set()  # (doc_id, content hash) retried when idle this run
         config.data_dir.mkdir(parents=True, exist_ok=True)
+        self.repairs = Repairs(config.data_dir)
+        self.pause = Pause(config.data_dir)  # writing failed (a full disk): indexing waits for space
         self._lock = _try_lock(config.data_dir)  # None: another process writes this index
         self.writer = self._lock is not None
         self._parse_options = MineruOptions(
@@ -93,7 +98,7 @@ class OpenIndex:
         self.catchup: VectorCatchUp | None = None  # the writer's
         self._lane_model: Embedder | None = None
         try:
-            self.store = Store(config.data_dir / "index.sqlite3", writer=self.writer)
+            self.store, self._rebuilt = self.repairs.open_store(config.data_dir / INDEX_FILE, self.writer)
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
             self.vectors: VectorSearch = self._open_for_writing() if self.writer else self._vectors(writer=False)
             reranker = (
@@ -113,22 +118,24 @@ class OpenIndex:
         config = self.config
         copy = config.data_dir / "vectors.sqlite3"
         if not writer and not config.chroma_url:
-            return CopyVectors(copy)
+            return CopyVectors(copy, on_damage=self.repairs.found)
         # A shared Chroma server holds many indexes: name the collection after this one.
         collection = _collection_name(config.data_dir) if config.chroma_url else "paragraphs"
-        return VectorIndex(collection, path=config.data_dir / "chroma", url=config.chroma_url, copy=copy)
+        return VectorIndex(
+            collection, path=config.data_dir / "chroma", url=config.chroma_url, copy=copy, on_damage=self.repairs.found
+        )
 
     def _open_for_writing(self) -> VectorIndex:
         """What only the writer runs: the vectors, the checks that rebuild what changed, the
         parser, the indexer and the vector lane. Returns the vectors."""
         config = self.config
         shutil.rmtree(config.data_dir / "tmp", ignore_errors=True)  # what a killed writer's parser left
+        self.repairs.check_vectors(chroma=not config.chroma_url)
         self.vectors = vectors = self._vectors(writer=True)
         assert isinstance(vectors, VectorIndex)
-        self._check_signature(vectors)
-        self._check_structure()
+        self.repairs.repair_vectors(self.store, vectors)
         parser = DocumentParser(self._parse_options)
-        self._check_parser_models(parser)
+        self._checks(vectors, parser)
         self.indexer = Indexer(
             self.store,
             vectors,
@@ -140,15 +147,50 @@ class OpenIndex:
             excluded=[config.data_dir],
             parse_jobs=config.parse_jobs,
         )
-        self.catchup = VectorCatchUp(
-            lambda stop, pace: embed_pending(
-                self.store, vectors, self._lane_embedder(), config.heading_context, stop, pace
-            )
-        )
+        self.catchup = VectorCatchUp(self._embed_pending)
         self.indexer.versions.on_commit = self.catchup.wake
         if self.store.awaiting_vectors():  # what a stop or a crash left: semantic search catches up
             self.catchup.wake()
         return vectors
+
+    def _checks(self, vectors: VectorIndex, parser: DocumentParser) -> None:
+        """What the writer checks at open, and again after the index was made anew."""
+        check_signature(self.store, vectors, self.embedder, self.config.heading_context)
+        check_structure(self.store)
+        check_parser_models(self.store, parser)
+        if self._rebuilt:
+            self.repairs.drop_orphans(self.store, vectors)
+            self._rebuilt = False
+
+    def _embed_pending(self, stop: threading.Event, pace: Callable[[int, float], None]) -> int:
+        """The vector lane's work; a failure to write pauses it, damage is reported and rebuilt."""
+        assert isinstance(self.vectors, VectorIndex)
+        try:
+            embedder, context = self._lane_embedder(), self.config.heading_context
+            return embed_pending(self.store, self.vectors, embedder, context, stop, pace)
+        except CannotWrite as failure:
+            self.pause.failed(failure)
+        except IndexDamaged as damaged:  # reported where found: the writer rebuilds it
+            log.warning("embedding stopped: %s", damaged)
+        return 0
+
+    # --- damage and a full disk --------------------------------------------------------
+
+    def repair(self) -> bool:
+        """Rebuild what was found damaged while serving (the writer's background thread, between
+        batches); True when something was, and the folder should be reconciled."""
+        due = self.repairs.due()
+        if not due or self.indexer is None:
+            return False
+        assert isinstance(self.vectors, VectorIndex)
+        if INDEX_FILE in due:
+            self.repairs.repair_index(self.store, due[INDEX_FILE])
+            self._rebuilt = True
+            self._checks(self.vectors, self.indexer.versions.parser)
+        self.repairs.repair_vectors(self.store, self.vectors)
+        if self.catchup is not None:
+            self.catchup.wake()
+        return True
 
     def take_over(self) -> bool:
         """Become the writer if the one that was is gone: the kernel frees its lock when it exits,
@@ -162,11 +204,13 @@ class OpenIndex:
         self._lock = lock
         reading = self.vectors
         try:
+            self.store.writer = True
             self.store.migrate()
             # The reader's copy is left to the collector, not closed: a query may still be scanning it.
             self.search.vectors = self._open_for_writing()
         except BaseException:
             self.vectors, self.indexer, self.catchup = reading, None, None
+            self.store.writer = False
             lock.release()
             self._lock = None
             raise
@@ -199,53 +243,6 @@ class OpenIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _check_signature(self, vectors: VectorIndex) -> None:
-        """Vectors of another model must never be mixed in: they are dropped. When the passages or
-        the text embedded change, every document's paragraphs are packed into passages again and
-        the vector lane embeds in the background those whose text is new; reading and keyword
-        search work throughout."""
-        model = f"model={self.embedder.name}{self.embedder.revision};dim={self.embedder.dim};"
-        signature = f"{model}context={self.config.heading_context};passages={PASSAGE_VERSION}"
-        previous = self.store.get_meta("index_signature")
-        if previous != signature:
-            if previous is None or not previous.startswith(model):  # another model: no vector of it may stay
-                vectors.reset()
-            if previous is not None:
-                # Vector ids name the text embedded, so a passage packed as before keeps its vector;
-                # the vector lane embeds the others and drops those no passage has any more.
-                log.warning("index was built with %s; embedding again for %s in the background", previous, signature)
-                self._repack()
-            self.store.set_meta("index_signature", signature)
-
-    def _repack(self) -> None:
-        for doc in self.store.documents():
-            if doc.readable:
-                rows = self.store.document_paragraphs(doc.doc_id)
-                paths = section_paths(self.store.sections(doc.doc_id))
-                ids, _ = vector_ids(doc.doc_id, rows, paths, self.config.heading_context)
-                self.store.assign_vectors(doc.doc_id, {row.id: vid for row, vid in zip(rows, ids, strict=True)})
-
-    def _check_structure(self) -> None:
-        """Sections, paragraphs and their token counts are stored: when the way they are made or
-        counted changes, every file is structured again (parses come from the cache, vectors are kept)."""
-        version = f"structure {STRUCTURE_VERSION}, tokens {TOKEN_COUNT_VERSION}"
-        previous = self.store.get_meta("structure")
-        if previous != version:
-            if previous is not None or self.store.documents():
-                log.info("documents were structured by an earlier version: structuring them again")
-                self.store.forget_file_facts()
-            self.store.set_meta("structure", version)
-
-    def _check_parser_models(self, parser: DocumentParser) -> None:
-        """After MinerU models are installed (or removed), PDFs and office files are parsed again."""
-        fingerprint = parser.mineru.models_fingerprint()
-        previous = self.store.get_meta("mineru_models")
-        if previous != fingerprint:
-            if previous is not None:
-                log.info("MinerU models changed: documents it parses will be parsed again")
-                self.store.forget_file_facts(frozenset(MINERU_FORMATS))
-            self.store.set_meta("mineru_models", fingerprint)
 
     # --- indexing --------------------------------------------------------------------
 
@@ -372,5 +369,8 @@ def _try_lock(data_dir: Path) -> FileLock | None:
         lock.acquire(timeout=0)
     except Timeout:
         return None
-    (data_dir / "owner.pid").write_text(str(os.getpid()))
+    try:
+        (data_dir / "owner.pid").write_text(str(os.getpid()))
+    except OSError:  # a full disk: the index is still ours to write once there is space
+        log.debug("could not write owner.pid in %s", data_dir)
     return lock

@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from indexer.errors import DeepreadError
+from indexer.store.space import write_failure
 from server import __version__, commands, hostconfig
 from server.doctor import doctor
 from server.logs import setup_logging
@@ -51,14 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     if unusable := folder_problem(settings.folder_paths()):
         print(f"deepread-mcp: {unusable}", file=sys.stderr)
         return 2
-    setup_logging(settings, quiet=args.command != "serve")
     try:
+        setup_logging(settings, quiet=args.command != "serve")
         return COMMAND_HANDLERS[args.command](args, settings)
     except DeepreadError as exc:
         print(f"deepread-mcp: {explain(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a full disk or a read-only data dir, wherever it was met: one line
+        if (failure := write_failure(exc, settings.index_dir())) is None:
+            raise
+        print(f"deepread-mcp: {failure}", file=sys.stderr)
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -94,6 +94,7 @@ def _wait_for_vectors(library: Library) -> int:
                 bar.update(done - bar.n)
         finally:
             bar.close()
+    library.pause.check()  # the vectors could not be written (a full disk): the command says so
     return library.catchup.embedded - start
 
 

@@ -22,13 +22,23 @@ def setup_logging(settings: Settings, quiet: bool) -> None:
     root.addHandler(stderr)
     index_dir = settings.index_dir()
     index_dir.mkdir(parents=True, exist_ok=True)
-    logfile = logging.handlers.RotatingFileHandler(index_dir / "deepread.log", maxBytes=5_000_000, backupCount=2)
+    logfile = _LogFile(index_dir / "deepread.log", maxBytes=5_000_000, backupCount=2)
     logfile.setFormatter(formatter)
     logfile.setLevel(settings.log_level)
     root.addHandler(logfile)
     root.setLevel(settings.log_level)
     for noisy in ("httpx", "chromadb", "onnxruntime", "fastembed", "urllib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """The log file beside the index. A line it cannot write (a full disk) is dropped: stderr has
+    it, and Python's report of each failed line, a traceback, would bury the one line that says why."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handleError(record)
 
 
 def tell(text: str) -> None:

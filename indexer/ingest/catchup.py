@@ -149,13 +149,15 @@ def embed_pending(
     pace: Callable[[int, float], None] = lambda n, s: None,
 ) -> int:
     """Add the passage vectors committed versions are missing, document by document, in batches
-    of BATCH_PASSAGES; mark each version embedded once all are in. `pace(paragraphs, seconds)` is
+    of BATCH_PASSAGES (those the vectors' copy holds are given back to Chroma without embedding);
+    mark each version embedded once all are in. `pace(paragraphs, seconds)` is
     called before each batch with the previous one's. Returns the paragraphs covered."""
     done = 0
     last = (0, 0.0)
     while not stop.is_set():
         waiting = store.awaiting_vectors()
         if not waiting:
+            vectors.caught_up()
             break
         for doc in waiting:
             rows = store.document_paragraphs(doc.doc_id)
@@ -163,6 +165,9 @@ def embed_pending(
             existing = vectors.ids_for_document(doc.doc_id)
             covers = Counter(ids)  # paragraphs per passage: the rate and ETA are in paragraphs
             todo = [(vid, passage) for vid, passage in passages.items() if vid not in existing]
+            if todo:  # what the vectors' copy holds goes back to Chroma as it is (a Chroma store set aside)
+                restored = vectors.restore([vid for vid, _ in todo])
+                todo = [(vid, passage) for vid, passage in todo if vid not in restored]
             for start in range(0, len(todo), BATCH_PASSAGES):
                 pace(*last)
                 if stop.is_set():

@@ -27,6 +27,7 @@ from indexer.ingest.files import relative_key, title_from_name
 from indexer.models import DocumentStructure
 from indexer.parse.formats import EMPTY, UNREADABLE, DocumentParser, read_bytes
 from indexer.store.database import DocumentRow, Store
+from indexer.store.space import write_failure
 from indexer.store.vectors import VectorIndex
 from indexer.structure.passages import vector_ids
 from indexer.structure.sections import build
@@ -135,6 +136,8 @@ class Versions:
             self.fail(doc_id, exc, facts, retries, kept=doc)
             return Outcome("failed")
         except Exception as exc:  # a parser bug must not stop the other documents
+            if (failure := write_failure(exc)) is not None:  # a full disk is not the file's fault: indexing pauses
+                raise failure from exc
             log.exception("parser crashed on %s", path)
             self.fail(doc_id, ParseError(f"parser error ({type(exc).__name__}): {exc}"), facts)
             return Outcome("failed")

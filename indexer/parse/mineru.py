@@ -17,11 +17,13 @@ rename or an embedding-model change never parses an unchanged file again.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import hashlib
 import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -177,13 +179,18 @@ class MineruParser:
         return raw
 
     def _store(self, content_hash: str, raw: dict) -> None:
-        """Cache a successful parse (failures are cheap to find again, or may be passing)."""
-        self.options.cache_dir.mkdir(parents=True, exist_ok=True)
+        """Cache a successful parse (failures are cheap to find again, or may be passing). A cache
+        that cannot be written (a full disk, a read-only shared cache) costs a parse later, not this one."""
         path = self._cache_path(content_hash)
         tmp = path.with_name(f"{path.name}.{threading.get_ident()}.part")  # two lanes may parse equal files
-        with gzip.open(tmp, "wt", encoding="utf-8") as f:
-            json.dump(raw, f, ensure_ascii=False)
-        tmp.replace(path)
+        try:
+            self.options.cache_dir.mkdir(parents=True, exist_ok=True)
+            with gzip.open(tmp, "wt", encoding="utf-8") as f:
+                json.dump(raw, f, ensure_ascii=False)
+            tmp.replace(path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            log.warning("could not keep the parse in the cache %s: %s", self.options.cache_dir, exc.strerror or exc)
 
     # --- the child process -----------------------------------------------------------
 
@@ -288,6 +295,8 @@ class MineruParser:
                     self._store(content_hash, raw)
                 return raw
             tail = errors.read_text(errors="replace")[-400:]
+            if shutil.disk_usage(tmp).free < FULL_DISK_BYTES:  # it died writing its result: not the file's fault
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), tmp)
             log.warning("MinerU worker died on %s (exit %s): %s", path, child.returncode, tail)
             if child.returncode is not None and child.returncode < 0:
                 why = f"the parser was killed ({signal.Signals(-child.returncode).name})"
@@ -312,6 +321,7 @@ if os.getppid() != parent:  # the server died before that took effect
     os._exit(1)
 os.execv(sys.executable, [sys.executable, *sys.argv[3:]])
 """
+FULL_DISK_BYTES = 4 * 1024 * 1024  # a child that died with less than this free beside it: a full disk
 WALL_CLOCK_FACTOR = 3.0  # a child that has not finished after this many times its limit, by the clock, is stuck
 
 

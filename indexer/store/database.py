@@ -9,20 +9,29 @@ One connection is shared by a process's threads behind a lock. One process write
 (`indexer.lifecycle` holds its lock file); others open it as readers (`writer=False`) and,
 SQLite being in WAL mode, see each commit at their next answer. Rows become typed objects in
 one way (`indexer.store.rows`).
+
+Every statement's error is said in the index's terms (`_Connection`): a damaged file is
+`IndexDamaged`, reported to `on_damage` wherever it is found (the writer sets the file aside
+and rebuilds it: `indexer.store.repair`; `replace_file`, `restore`), and a failure to write is
+`CannotWrite` (`indexer.store.space`). A reader sees the writer's new file at its next answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from indexer.errors import NotReady
+from indexer.errors import DeepreadError, IndexDamaged, NotReady
 from indexer.models import DocumentStructure
+from indexer.store.connection import connect
+from indexer.store.health import set_aside
 from indexer.store.keywords import KeywordSearch
 from indexer.store.migrations import MIGRATIONS
 from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
@@ -34,25 +43,54 @@ SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upg
 class Store(KeywordSearch):
     """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`)."""
 
-    def __init__(self, path: Path, writer: bool = True):
+    def __init__(self, path: Path, writer: bool = True, on_damage: Callable[[IndexDamaged], None] | None = None):
         """`writer`: this process writes the index (and brings its schema up to date); another
-        process's `Store` only reads, and sees each of the writer's commits at its next answer."""
+        process's `Store` only reads, and sees each of the writer's commits at its next answer.
+        `on_damage`: told when a statement finds the file damaged (before it raises `IndexDamaged`)."""
         self.path = path
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.row_factory = sqlite3.Row
+        self.writer = writer
+        self.on_damage = on_damage or (lambda damaged: None)
         self._lock = threading.RLock()
+        self._connect()
+
+    def _connect(self) -> None:
+        self._db = connect(self.path, lambda damaged: self.on_damage(damaged))  # noqa: PLW0108 (set later too)
+        self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits, and readers in other processes
+        self._inode = os.stat(self.path).st_ino
         self._db.execute("PRAGMA synchronous=NORMAL")
-        if writer:
+        if self.writer:
             self.migrate()
         else:
             self._await_schema()
         self._open_keywords()
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        self.forget_counts()
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def replace_file(self) -> Path:
+        """Set this (damaged) file aside and go on in a new, empty one made in its place;
+        returns the name it was set aside under. Readers follow at their next answer."""
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            aside = set_aside(self.path)
+            self._connect()
+            return aside
+
+    def _follow(self) -> None:
+        """A reader whose file the writer replaced (set aside as damaged) opens the new one."""
+        try:
+            replaced = os.stat(self.path).st_ino != self._inode
+        except FileNotFoundError:  # between the writer's rename and its new file: the old one a moment more
+            return
+        if replaced:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._connect()
 
     def _await_schema(self, timeout: float = SCHEMA_WAIT_S) -> None:
         """A reader opened beside a writer that is still creating or upgrading the schema waits for it."""
@@ -73,6 +111,8 @@ class Store(KeywordSearch):
     def snapshot(self) -> Iterator[None]:
         """A consistent read: no document version is swapped while the block runs."""
         with self._lock:
+            if not self.writer:
+                self._follow()
             self._db.execute("BEGIN")
             try:
                 version = self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -81,20 +121,25 @@ class Store(KeywordSearch):
                     self.forget_counts()
                 yield
             finally:
-                self._db.execute("COMMIT")
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write. One that fails (a full disk) leaves no transaction open, so the
+        next write, once there is space, starts clean."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+                    with contextlib.suppress(sqlite3.Error, DeepreadError):
+                        self._db.execute("ROLLBACK")
                 raise
             finally:
                 self.forget_counts()
-            self._db.execute("COMMIT")
 
     # --- meta ------------------------------------------------------------------------
 
@@ -230,6 +275,12 @@ class Store(KeywordSearch):
         with self.transaction() as db:
             db.executemany("UPDATE paragraphs SET vec_id = ? WHERE id = ?", [(v, i) for i, v in vec_ids.items()])
             db.execute("UPDATE documents SET embedded = 0 WHERE doc_id = ?", (doc_id,))
+
+    def forget_vectors(self) -> None:
+        """Every readable version waits for its vectors again (a vector store was replaced): the
+        catch-up lane gives each what it lacks."""
+        with self.transaction() as db:
+            db.execute("UPDATE documents SET embedded = 0 WHERE status IN ('ready', 'indexing') AND n_sections > 0")
 
     def awaiting_vectors(self) -> list[DocumentRow]:
         """Readable versions whose paragraphs do not all have their vectors yet, smallest first:

@@ -160,7 +160,7 @@ def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
     passage packed as before keeps its vector, and only new texts are embedded."""
     import logging
 
-    import indexer.lifecycle as lifecycle_module
+    import indexer.store.upgrades as upgrades_module
 
     write(folder, "a.md", "# A\n\nAlpha one.\n\nAlpha two.\n\n## B\n\nBeta one.")
     lib = open_library(folder)
@@ -170,7 +170,7 @@ def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
     data_dir = lib.config.data_dir
     lib.close()
 
-    monkeypatch.setattr(lifecycle_module, "PASSAGE_VERSION", "a later one")
+    monkeypatch.setattr(upgrades_module, "PASSAGE_VERSION", "a later one")
     with caplog.at_level(logging.INFO, logger="indexer.ingest.catchup"):
         lib = open_library(folder, data_dir=data_dir)
         lib.reconcile()
