@@ -4,7 +4,7 @@
 answer from the index as it is, opened to read: at once beside a server that keeps it, and
 after bringing it in line only when no process follows the folders and a file changed since
 (then, and only then, with the bar and its summary line). Each prints on stdout exactly the
-text the agent's tool would return, its tool calls written as commands (`server.cli_text`).
+text the agent's tool would return, the tool calls in its notes written as commands (`server.cli_text`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from server.cli_text import Scope, as_commands
+from server.cli_text import Scope, told, told_map
 from server.settings import Settings, explain
 
 if TYPE_CHECKING:  # imported where used: a command starts without loading the index's libraries
@@ -141,7 +141,8 @@ def index(args: argparse.Namespace, settings: Settings) -> int:
                 continue
             failed += 1
         print(f"index: {settings.index_dir()}", file=sys.stderr)
-        print(as_commands(render_toc(library.toc(max_depth=0)), _scope(args)))
+        scope = _scope(args)
+        print(told_map(render_toc(told(library.toc(max_depth=0), scope)), scope))
     return 1 if failed or report.deferred else 0
 
 
@@ -163,12 +164,13 @@ still being written after a minute; 2 the command or its settings are wrong."""
 def toc(args: argparse.Namespace, settings: Settings) -> int:
     from server.render import render_toc
 
+    scope = _scope(args)
     with answering(settings) as library:
         if args.skipped:
             found = library.toc(skipped=True)
         else:
             found = library.toc(args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page)
-        print(as_commands(render_toc(found), _scope(args)))
+        print(told_map(render_toc(told(found, scope)), scope))
     return 0
 
 
@@ -177,7 +179,7 @@ def search(args: argparse.Namespace, settings: Settings) -> int:
 
     with answering(settings) as library:
         found = library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)
-        print(as_commands(render_retrieve(found), _scope(args)))
+        print(render_retrieve(told(found, _scope(args))))
     return 0
 
 
@@ -186,7 +188,7 @@ def read(args: argparse.Namespace, settings: Settings) -> int:
 
     with answering(settings) as library:
         section = library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
-        print(as_commands(render_section(section), _scope(args)))
+        print(render_section(told(section, _scope(args))))
     return 0
 
 
