@@ -112,7 +112,7 @@ def _command(tool: str, arguments: str, scope: Scope) -> str:
     flags: list[str] = []
     for name, value in given.items():
         flag = _FLAGS[tool].get(name)
-        if flag is None or value in ("false", "False"):  # no command for it (version, images): the answer is the same
+        if flag is None or value in ("false", "False"):  # no flag for it (version, images): the text without it
             continue
         if value in ("true", "True"):
             flags.append(flag)
