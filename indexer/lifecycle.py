@@ -5,6 +5,8 @@ processes may open one index; the one holding its lock file writes: it rebuilds 
 model, packing or token count invalidates, runs the lane on which vectors catch up
 (`indexer.ingest.catchup`) and the reconciles that follow the folders (`indexer.ingest.pipeline`).
 The others read the same files and take over writing when the writer is gone (`take_over`).
+A one-shot query opens it to read (`write=False`): it answers at once, and writes only when it
+asks to (`take_over`), after `changed_files` found the folders changed with no writer to follow them.
 A damaged file of the index is rebuilt by the writer, at open or while serving (`indexer.store.repair`);
 a failure to write (a full disk) pauses indexing until writing works again (`pause`).
 `indexer.library.Library` adds the questions of the tool contract on top.
@@ -26,8 +28,9 @@ from typing import Self
 from filelock import FileLock, Timeout
 
 from indexer.errors import CannotWrite, IndexDamaged
-from indexer.ingest.catchup import CatchUpState, VectorCatchUp, embed_pending
-from indexer.ingest.files import check_roots, root_labels
+from indexer.ingest.catchup import CatchUpState, Pace, VectorCatchUp, embed_pending
+from indexer.ingest.covered import FOLDERS_META, changed_files
+from indexer.ingest.files import Folders, check_roots, root_labels
 from indexer.ingest.lanes import LANES, SLOW_PARSE_S
 from indexer.ingest.pipeline import Indexer, Progress, ProgressCallback, ReconcileReport
 from indexer.parse.formats import DocumentParser
@@ -72,7 +75,10 @@ class LibraryConfig:
 class OpenIndex:
     """The data directory opened for one process: store, vectors, model, parser, indexer, search."""
 
-    def __init__(self, config: LibraryConfig):
+    def __init__(self, config: LibraryConfig, write: bool = True):
+        """`write=False`: open to answer, not to follow the folders. The lock is still taken when
+        free (no one writes meanwhile, and an older schema can be brought up to date), but the
+        writer's part (Chroma, the parser, the vector lane, the rebuild checks) waits for `take_over`."""
         config = replace(config, roots=check_roots(config.roots))
         self.config = config
         self._labels = root_labels(config.roots)
@@ -83,7 +89,7 @@ class OpenIndex:
         self.repairs = Repairs(config.data_dir)
         self.pause = Pause(config.data_dir)  # writing failed (a full disk): indexing waits for space
         self._lock = _try_lock(config.data_dir)  # None: another process writes this index
-        self.writer = self._lock is not None
+        self.writer = self._lock is not None and write
         self._parse_options = MineruOptions(
             cache_dir=config.parse_cache_dir or config.data_dir / "parse-cache",
             home=config.mineru_home or config.data_dir / "mineru",
@@ -98,7 +104,7 @@ class OpenIndex:
         self.catchup: VectorCatchUp | None = None  # the writer's
         self._lane_model: Embedder | None = None
         try:
-            self.store, self._rebuilt = self.repairs.open_store(config.data_dir / INDEX_FILE, self.writer)
+            self.store, self._rebuilt = self.repairs.open_store(config.data_dir / INDEX_FILE, self._lock is not None)
             self.embedder = Embedder(config.models_dir, config.embedding_model, threads=config.embed_threads)
             self.vectors: VectorSearch = self._open_for_writing() if self.writer else self._vectors(writer=False)
             reranker = (
@@ -134,6 +140,7 @@ class OpenIndex:
         self.vectors = vectors = self._vectors(writer=True)
         assert isinstance(vectors, VectorIndex)
         self.repairs.repair_vectors(self.store, vectors)
+        self.store.set_meta(FOLDERS_META, json.dumps([str(root) for root in config.roots]))
         parser = DocumentParser(self._parse_options)
         self._checks(vectors, parser)
         self.indexer = Indexer(
@@ -162,7 +169,7 @@ class OpenIndex:
             self.repairs.drop_orphans(self.store, vectors)
             self._rebuilt = False
 
-    def _embed_pending(self, stop: threading.Event, pace: Callable[[int, float], None]) -> int:
+    def _embed_pending(self, stop: threading.Event, pace: Pace) -> int:
         """The vector lane's work; a failure to write pauses it, damage is reported and rebuilt."""
         assert isinstance(self.vectors, VectorIndex)
         try:
@@ -198,7 +205,7 @@ class OpenIndex:
         again by the next reconcile, from the parse cache when it had finished. True once writing."""
         if self.writer:
             return True
-        lock = _try_lock(self.config.data_dir)
+        lock = self._lock or _try_lock(self.config.data_dir)  # opened to read, it may hold the lock already
         if lock is None:
             return False
         self._lock = lock
@@ -217,6 +224,11 @@ class OpenIndex:
         self.writer = True
         log.info("took over writing the index in %s", self.config.data_dir)
         return True
+
+    @property
+    def written_elsewhere(self) -> bool:
+        """Another process holds this index's lock: it writes, and follows the folders."""
+        return self._lock is None
 
     def writer_pid(self) -> str:
         """The process that writes this index, as it wrote itself down."""
@@ -285,6 +297,12 @@ class OpenIndex:
             progress,
             wait=False,
         )
+
+    def changed_files(self) -> int:
+        """How many files differ from what the index holds: new, gone, changed in size or time,
+        or left unfinished by a writer that stopped. A walk and a stat per file, nothing read:
+        a process that opened the index to read asks this before it takes over writing."""
+        return changed_files(Folders(self.config.roots, excluded=[self.config.data_dir]), self.store)
 
     def note_scanning(self) -> None:
         """Until the files found are registered, get_toc says the folder is being scanned."""

@@ -1,10 +1,12 @@
 """Command line: `deepread-mcp serve|index|toc|search|read|doctor|config`.
 
-`serve` runs the MCP server (`server.serve`); the others show a person exactly what the agent
-would see, printing the same text the tools return (`server.commands`), or check the setup
-(`server.doctor`), or print a host's configuration (`server.hostconfig`). This module holds the
-arguments and the dispatch. Nothing here writes to stdout while serving over stdio: stdout
-belongs to the protocol.
+`serve` runs the MCP server (`server.serve`); `index` indexes folders once; `toc`, `search` and
+`read` show a person exactly what the agent would see, from the index that exists (`server.indexes`
+chooses it; `server.commands` prints the tools' texts, their calls written as commands by
+`server.cli_text`); `doctor` checks the setup (`server.doctor`); `config` prints a host's
+configuration (`server.hostconfig`). Every command takes folders the same way: named after the
+command, or with `-f`. This module holds the arguments and the dispatch. Nothing here writes to
+stdout while serving over stdio: stdout belongs to the protocol.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from pydantic import ValidationError
 
 from indexer.errors import DeepreadError
 from indexer.store.space import write_failure
-from server import __version__, commands, hostconfig
+from server import __version__, commands, hostconfig, indexes
+from server.cli_text import Scope, as_commands
 from server.doctor import doctor
 from server.logs import setup_logging
 from server.serve import serve
 from server.settings import Settings, explain, folder_problem, unknown_variables
 
 COMMANDS = ("serve", "index", "toc", "search", "read", "doctor", "config")
+QUERIES = ("toc", "search", "read")  # answer from the index that exists; never index
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,12 +46,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for problem in unknown_variables(os.environ):
         print(f"deepread-mcp: warning: {problem}", file=sys.stderr)
+    scope = args.scope = _scope(args)
     if args.command == "doctor":
         return doctor(args, settings)
     if args.command == "config":
         return hostconfig.config(args, settings)
+    if args.command in QUERIES:
+        chosen = indexes.choose(settings, args.command, scope)
+        if isinstance(chosen, str):
+            print(f"deepread-mcp: {chosen}", file=sys.stderr)
+            return 2
+        settings = chosen
     if not settings.folder_paths():
-        print("deepread-mcp: give a folder to serve (or set DEEPREAD_FOLDERS)", file=sys.stderr)
+        print(f"deepread-mcp: give a folder to {args.command} (or set DEEPREAD_FOLDERS)", file=sys.stderr)
         return 2
     if unusable := folder_problem(settings.folder_paths()):
         print(f"deepread-mcp: {unusable}", file=sys.stderr)
@@ -56,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging(settings, quiet=args.command != "serve")
         return COMMAND_HANDLERS[args.command](args, settings)
     except DeepreadError as exc:
-        print(f"deepread-mcp: {explain(str(exc))}", file=sys.stderr)
+        print(f"deepread-mcp: {explain(as_commands(str(exc), scope))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -87,9 +98,20 @@ def _parser() -> argparse.ArgumentParser:
         help=f"most tokens one answer may hold (default {Settings.model_fields['token_budget'].default})",
     )
     common.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR")
+    folders = argparse.ArgumentParser(add_help=False)  # every command takes folders the same way
+    folders.add_argument(
+        "-f",
+        "--folder",
+        dest="folder_flags",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FOLDER",
+        help="a folder, as if named after the command (repeatable)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = sub.add_parser("serve", parents=[common], help="run the MCP server on folders")
+    serve = sub.add_parser("serve", parents=[common, folders], help="run the MCP server on folders")
     serve.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
     serve.add_argument("--transport", choices=["stdio", "http"], help="stdio (default) or Streamable HTTP")
     serve.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
@@ -117,31 +139,32 @@ def _parser() -> argparse.ArgumentParser:
 
     index = sub.add_parser(
         "index",
-        parents=[common],
+        parents=[common, folders],
         help="index folders once, with a progress bar",
         epilog=commands.INDEX_EXIT,
     )
     index.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
 
-    folder_opt = argparse.ArgumentParser(add_help=False)
-    folder_opt.add_argument(
-        "-f",
-        "--folder",
-        dest="folders",
-        action="append",
-        type=Path,
-        default=[],
-        help="folder the index covers (repeatable; default: current folder)",
+    answers = (
+        "Answers from the index `serve` or `index` keeps, and never indexes. Without a folder: "
+        "DEEPREAD_FOLDERS, else the one folder indexed."
     )
-    toc = sub.add_parser("toc", parents=[common, folder_opt], help="print the table of contents")
+    toc = sub.add_parser(
+        "toc", parents=[common, folders], help="print the table of contents (get_toc)", description=answers
+    )
+    toc.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
     toc.add_argument("--doc", type=int, dest="doc_id", help="one document's TOC (folded to the budget)")
     toc.add_argument("--sec", type=int, dest="sec_id", help="with --doc: one section's subtree")
     toc.add_argument("--after", type=int, help="with --sec: its sub-sections after this one (paging)")
     toc.add_argument("--depth", type=int, dest="max_depth", help="deepest heading level to list")
     toc.add_argument("--path", help="only the documents under this folder (as the map shows paths)")
     toc.add_argument("--page", type=int, default=1, help="page of a map too large for one answer")
+    toc.add_argument("--skipped", action="store_true", help="the files of the folders not indexed, and why")
 
-    search = sub.add_parser("search", parents=[common, folder_opt], help="search paragraphs as retrieve does")
+    search = sub.add_parser(
+        "search", parents=[common, folders], help="search paragraphs (retrieve)", description=answers
+    )
+    search.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
     search.add_argument("query")
     search.add_argument("-k", "--top-k", type=int, default=5)
     search.add_argument("--doc", type=int, action="append", dest="doc_ids", help="limit to a document (repeatable)")
@@ -149,7 +172,8 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--before", type=int, default=0)
     search.add_argument("--after", type=int, default=0)
 
-    read = sub.add_parser("read", parents=[common, folder_opt], help="read a section as read_section does")
+    read = sub.add_parser("read", parents=[common, folders], help="read a section (read_section)", description=answers)
+    read.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
     read.add_argument("doc_id", type=int)
     read.add_argument("sec_id", type=int)
     read.add_argument("--start", type=int, default=0, dest="start_para")
@@ -157,16 +181,18 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument(
         "--part", type=int, default=None, help="part N of paragraph --start, when it is longer than the budget"
     )
-    sub.add_parser(
+    doctor = sub.add_parser(
         "doctor",
-        parents=[common, folder_opt],
+        parents=[common, folders],
         help="check the model, say which parser each format uses, and which files of the folders are not indexed",
     )
+    doctor.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
     host_config = sub.add_parser(
         "config",
+        parents=[folders],
         help="print a host configuration for this installation (absolute paths: works with a bare PATH)",
     )
-    host_config.add_argument("folders", nargs="*", type=Path, metavar="FOLDER", help="folders to serve (default: here)")
+    host_config.add_argument("folders", nargs="*", type=Path, metavar="FOLDER", help="folders to serve")
     host_config.add_argument("--host", choices=hostconfig.HOSTS, help="one host's form and place (default: all)")
     return parser
 
@@ -193,12 +219,34 @@ def _settings(args: argparse.Namespace) -> Settings:
         )
         if (value := getattr(args, key, None)) is not None
     }
-    if folders := getattr(args, "folders", None):
+    if folders := _folders(args):
         overrides["folders"] = [str(f) for f in folders]
-    settings = Settings(**overrides)
-    if not settings.folders and args.command in ("toc", "search", "read"):  # neither flag nor DEEPREAD_FOLDERS
-        settings = Settings(**overrides, folders=[str(Path.cwd())])
-    return settings
+    return Settings(**overrides)
+
+
+def _folders(args: argparse.Namespace) -> list[Path]:
+    """The folders named after the command, then those given with -f."""
+    return [*getattr(args, "folders", []), *getattr(args, "folder_flags", [])]
+
+
+# The options a printed command repeats: they choose the index, or shape its answers (pages of the map).
+SCOPE_OPTIONS = {
+    "data_dir": "--data-dir",
+    "chroma_url": "--chroma-url",
+    "embedding_model": "--model",
+    "token_budget": "--token-budget",
+}
+
+
+def _scope(args: argparse.Namespace) -> Scope:
+    """How the person named the index, for the commands printed back to them."""
+    options = [
+        part
+        for key, flag in SCOPE_OPTIONS.items()
+        if (value := getattr(args, key, None)) is not None
+        for part in (flag, str(value))
+    ]
+    return Scope(program="deepread-mcp", folders=[str(f) for f in _folders(args)], options=options)
 
 
 COMMAND_HANDLERS = {

@@ -1,7 +1,10 @@
 """The one-shot commands a person runs in a terminal: `index`, `toc`, `search`, `read`.
 
-Each brings the index in line with the folders first (with a progress bar on stderr), then
-prints on stdout exactly the text the agent's tool would return.
+`index` brings the index in line with the folders (with a progress bar on stderr). The queries
+answer from the index as it is, opened to read: at once beside a server that keeps it, and
+after bringing it in line only when no process follows the folders and a file changed since
+(then, and only then, with the bar and its summary line). Each prints on stdout exactly the
+text the agent's tool would return, the tool calls in its notes written as commands (`server.cli_text`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from server.cli_text import Scope, told, told_map
 from server.settings import Settings, explain
 
 if TYPE_CHECKING:  # imported where used: a command starts without loading the index's libraries
@@ -17,10 +21,24 @@ if TYPE_CHECKING:  # imported where used: a command starts without loading the i
     from indexer.library import Library
 
 
-def open_library(settings: Settings) -> Library:
+def open_library(settings: Settings, write: bool = True) -> Library:
     from indexer.library import Library
 
-    return Library(settings.library_config())
+    return Library(settings.library_config(), write=write)
+
+
+def answering(settings: Settings) -> Library:
+    """The index opened to answer a query (`indexer.lifecycle`): no model, no Chroma, no parser.
+    When no other process follows the folders and a file changed since they were indexed, the
+    index is brought in line first, as `index` would."""
+    library = open_library(settings, write=False)
+    try:
+        if not library.written_elsewhere and library.changed_files() and library.take_over():
+            _reconcile_with_bar(library)
+    except BaseException:
+        library.close()
+        raise
+    return library
 
 
 SETTLE_ROUNDS = 30  # a one-shot command waits this many times SETTLE_S for files being written
@@ -43,6 +61,8 @@ def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileRepo
             file=sys.stderr,
         )
         return ReconcileReport()
+    assert library.catchup is not None
+    before = (library.catchup.embedded, library.catchup.passages)  # the lane starts as soon as a file is in
     bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
 
     def progress(p: Progress) -> None:
@@ -67,23 +87,29 @@ def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileRepo
             report.failed += carried.failed
     finally:
         bar.close()
-    embedded = _wait_for_vectors(library)
+    _wait_for_vectors(library, before[0])
+    paragraphs, passages = library.catchup.embedded - before[0], library.catchup.passages - before[1]
     still = f"; {len(report.deferred)} still being written, indexed by a later run" if report.deferred else ""
     print(
         f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
-        f"{len(report.failed)} failed, {len(report.removed)} removed{still}; {embedded} paragraphs embedded",
+        f"{len(report.failed)} failed, {len(report.removed)} removed{still}; "
+        f"{_count(passages, 'passage')} embedded for {_count(paragraphs, 'paragraph')}",
         file=sys.stderr,
     )
     return report
 
 
-def _wait_for_vectors(library: Library) -> int:
-    """Documents are readable once parsed; show the vectors catching up (paragraphs, rate, ETA)."""
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _wait_for_vectors(library: Library, start: int) -> None:
+    """Documents are readable once parsed; show the vectors catching up (paragraphs since
+    `start`, rate, ETA)."""
     from tqdm import tqdm
 
     if library.catchup is None:  # another process writes the index, and embeds
-        return 0
-    start = library.catchup.embedded
+        return
     if library.catchup.busy:
         bar = tqdm(total=0, unit="para", desc="embedding", file=sys.stderr, disable=None, dynamic_ncols=True)
         try:
@@ -95,7 +121,6 @@ def _wait_for_vectors(library: Library) -> int:
         finally:
             bar.close()
     library.pause.check()  # the vectors could not be written (a full disk): the command says so
-    return library.catchup.embedded - start
 
 
 def index(args: argparse.Namespace, settings: Settings) -> int:
@@ -118,7 +143,8 @@ def index(args: argparse.Namespace, settings: Settings) -> int:
                 continue
             failed += 1
         print(f"index: {settings.index_dir()}", file=sys.stderr)
-        print(render_toc(library.toc(max_depth=0)))
+        scope = _scope(args)
+        print(told_map(render_toc(told(library.toc(max_depth=0), scope)), scope))
     return 1 if failed or report.deferred else 0
 
 
@@ -140,30 +166,34 @@ still being written after a minute; 2 the command or its settings are wrong."""
 def toc(args: argparse.Namespace, settings: Settings) -> int:
     from server.render import render_toc
 
-    with open_library(settings) as library:
-        _reconcile_with_bar(library)
-        print(render_toc(library.toc(args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page)))
+    scope = _scope(args)
+    with answering(settings) as library:
+        if args.skipped:
+            found = library.toc(skipped=True)
+        else:
+            found = library.toc(args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page)
+        print(told_map(render_toc(told(found, scope)), scope))
     return 0
 
 
 def search(args: argparse.Namespace, settings: Settings) -> int:
     from server.render import render_retrieve
 
-    with open_library(settings) as library:
-        _reconcile_with_bar(library)
+    with answering(settings) as library:
         found = library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)
-        print(render_retrieve(found))
+        print(render_retrieve(told(found, _scope(args))))
     return 0
 
 
 def read(args: argparse.Namespace, settings: Settings) -> int:
     from server.render import render_section
 
-    with open_library(settings) as library:
-        _reconcile_with_bar(library)
-        print(
-            render_section(
-                library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
-            )
-        )
+    with answering(settings) as library:
+        section = library.read_section(args.doc_id, args.sec_id, args.start_para, args.end_para, part=args.part)
+        print(render_section(told(section, _scope(args))))
     return 0
+
+
+def _scope(args: argparse.Namespace) -> Scope:
+    """How the person named the index (`server.cli` sets it); a bare one when called without it."""
+    return getattr(args, "scope", None) or Scope()

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import shlex
+from dataclasses import replace
 from pathlib import Path
 
+from server.cli_text import Scope
+from server.hostconfig import installed
 from server.settings import Settings
 
 
@@ -52,19 +56,21 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
     others = " ".join(sorted(s for s in MINERU_FORMATS if s != ".pdf"))
     print(f"  {others}: MinerU, read natively (no models needed)")
     if best == "flash":
+        kit = installed("mineru-kit") or "mineru-kit"
         print("for better PDF layout, tables and OCR (needs internet once, about 0.8 GB):")
-        print(f"  MINERU_HOME={home} mineru-kit models download --tier basic --source huggingface")
+        download = f"{shlex.quote(str(kit))} models download --tier basic --source huggingface"
+        print(f"  MINERU_HOME={shlex.quote(str(home))} {download}")
         print("  (or --tier standard for the vision-language model, about 2 GB more); then restart the server.")
     if folders := [f for f in settings.folder_paths() if f.is_dir()]:
-        report_skipped(folders, settings)
+        report_skipped(folders, settings, args)
     return 0 if ok else 1
 
 
 SKIPPED_SHOWN = 20
 
 
-def report_skipped(folders: list[Path], settings: Settings) -> None:
-    """What the folder walk will pass over, and why: the same list get_toc(skipped=true) gives."""
+def report_skipped(folders: list[Path], settings: Settings, args: argparse.Namespace) -> None:
+    """What the folder walk will pass over, and why: the same list `toc --skipped` gives."""
     from indexer.ingest.files import Folders, root_labels
 
     walk = Folders(folders, excluded=[settings.index_dir()])
@@ -76,7 +82,10 @@ def report_skipped(folders: list[Path], settings: Settings) -> None:
         shown = relpath if len(folders) == 1 else f"{labels[root]}/{relpath}"
         print(f"  {shown} — {why}")
     if len(skipped) > SKIPPED_SHOWN:
-        print(f"  … and {len(skipped) - SKIPPED_SHOWN:,} more (get_toc(skipped=true) lists them all)")
+        scope = getattr(args, "scope", None) or Scope()
+        program = installed("deepread-mcp")
+        toc = replace(scope, program=str(program) if program else scope.program).command("toc", "--skipped")
+        print(f"  … and {len(skipped) - SKIPPED_SHOWN:,} more ({toc} lists them all, once indexed)")
 
 
 def check_mineru_server(settings: Settings) -> bool:

@@ -21,14 +21,17 @@ from server.settings import Settings, folder_problem
 HOSTS = ("claude-desktop", "claude-code", "cursor", "vscode")
 
 
+def installed(name: str) -> Path | None:
+    """The console script `name` of this installation (beside its interpreter: a venv's bin), by
+    its absolute path; None when it is not there."""
+    script = Path(os.path.abspath(sys.executable)).parent / name
+    return script if script.is_file() and os.access(script, os.X_OK) else None
+
+
 def command_line(folders: list[Path]) -> list[str]:
     """The argv that starts this installation's server on `folders`, absolute throughout."""
-    script = Path(os.path.abspath(sys.executable)).parent / "deepread-mcp"
-    start = (
-        [str(script)]
-        if script.is_file() and os.access(script, os.X_OK)
-        else [os.path.abspath(sys.executable), "-m", "server"]
-    )
+    script = installed("deepread-mcp")
+    start = [str(script)] if script else [os.path.abspath(sys.executable), "-m", "server"]
     return [*start, "serve", *(str(f) for f in folders)]
 
 
@@ -60,7 +63,13 @@ def where(host: str, folders: list[Path]) -> str:
 
 def config(args: argparse.Namespace, settings: Settings) -> int:
     """The configuration on stdout (JSON, or Claude Code's command); where it goes on stderr."""
-    folders = settings.folder_paths() or [Path.cwd()]  # absolute already
+    folders = settings.folder_paths()  # absolute already
+    if not folders:  # the current folder would be a guess (often a checkout)
+        print(
+            "deepread-mcp: name the folders to serve: deepread-mcp config FOLDER… (or set DEEPREAD_FOLDERS)",
+            file=sys.stderr,
+        )
+        return 2
     if problem := folder_problem(folders):
         print(f"deepread-mcp: {problem}", file=sys.stderr)
         return 2

@@ -55,7 +55,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
                 if sys.stdin.isatty():
                     tell(
                         "deepread-mcp speaks MCP on stdin/stdout: an agent host starts it (see README, mcp.json).\n"
-                        "To look at the index yourself: deepread-mcp toc|search|read -f FOLDER. Ctrl-C stops."
+                        "To look at the index yourself: deepread-mcp toc|search|read FOLDER. Ctrl-C stops."
                     )
 
                 def stop() -> None:

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 RATE_WEIGHT = 0.3  # how fast the rate estimate follows the latest batch
 LANE_NICENESS = 10  # nice value of the lane's threads: they take the CPU time parsing leaves
+Pace = Callable[[int, float, int], None]  # (paragraphs, seconds, passages) of the batch just done
 
 
 def lower_priority() -> None:
@@ -63,10 +64,10 @@ class CatchUpState:
 class VectorCatchUp:
     """One thread running `embed`, woken whenever a version is committed."""
 
-    def __init__(self, embed: Callable[[threading.Event, Callable[[int, float], None]], int]):
+    def __init__(self, embed: Callable[[threading.Event, Pace], int]):
         """`embed(stop, pace)` embeds what is waiting and returns when nothing is left or `stop`
-        is set; it calls `pace(paragraphs, seconds)` before each batch with what the previous
-        one took (0, 0 before the first), which keeps the rate and honours a hold."""
+        is set; it calls `pace(paragraphs, seconds, passages)` before each batch with what the
+        previous one did (0, 0, 0 before the first), which keeps the rate and honours a hold."""
         self._embed = embed
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -77,6 +78,7 @@ class VectorCatchUp:
         self._resumed = threading.Condition(self._lock)
         self.rate: float | None = None
         self.embedded = 0  # paragraphs embedded since the lane started
+        self.passages = 0  # the passages that covered them (one vector each)
         self._thread = threading.Thread(target=self._run, name="deepread-vectors", daemon=True)
         self._thread.start()
 
@@ -130,8 +132,9 @@ class VectorCatchUp:
                 if not self._wake.is_set():
                     self._idle.set()
 
-    def _pace(self, paragraphs: int, seconds: float) -> None:
+    def _pace(self, paragraphs: int, seconds: float, passages: int) -> None:
         self.embedded += paragraphs
+        self.passages += passages
         if seconds > 0 and paragraphs:
             latest = paragraphs / seconds
             self.rate = latest if self.rate is None else (1 - RATE_WEIGHT) * self.rate + RATE_WEIGHT * latest
@@ -146,14 +149,14 @@ def embed_pending(
     embedder: Embedder,
     heading_context: bool,
     stop: threading.Event,
-    pace: Callable[[int, float], None] = lambda n, s: None,
+    pace: Pace = lambda n, s, p: None,
 ) -> int:
     """Add the passage vectors committed versions are missing, document by document, in batches
     of BATCH_PASSAGES (those the vectors' copy holds are given back to Chroma without embedding);
-    mark each version embedded once all are in. `pace(paragraphs, seconds)` is
-    called before each batch with the previous one's. Returns the paragraphs covered."""
+    mark each version embedded once all are in. `pace(paragraphs, seconds, passages)` is called
+    before each batch with the previous one's. Returns the paragraphs covered."""
     done = 0
-    last = (0, 0.0)
+    last = (0, 0.0, 0)
     while not stop.is_set():
         waiting = store.awaiting_vectors()
         if not waiting:
@@ -181,7 +184,7 @@ def embed_pending(
                 vectors.add([v for v, _ in chunk], [doc.doc_id] * len(chunk), embedded, members)
                 paragraphs = sum(covers[v] for v, _ in chunk)
                 done += paragraphs
-                last = (paragraphs, time.monotonic() - began)
+                last = (paragraphs, time.monotonic() - began, len(chunk))
             if store.set_embedded(doc.doc_id, doc.version):
                 log.info("vectors complete for doc %d (%d passages embedded)", doc.doc_id, len(todo))
                 stale = existing - set(ids)  # left by a version replaced while it was embedded

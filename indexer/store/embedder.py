@@ -10,9 +10,11 @@ Any other fastembed model can be named; fastembed downloads it on first use.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -22,6 +24,7 @@ import numpy as np
 from indexer.errors import EMBEDDING_MODEL_CHOICE, ModelUnavailable
 
 if TYPE_CHECKING:
+    from fastembed import TextEmbedding
     from tokenizers import Encoding
 
 T = TypeVar("T")
@@ -95,25 +98,44 @@ def load_fastembed(
 
 
 class Embedder:
-    """Turns texts into unit-length vectors. `name` is what the index records."""
+    """Turns texts into unit-length vectors. `name` is what the index records.
+
+    The model is loaded at the first text embedded (or `dim` asked): a process that only reads
+    the map or a section never loads fastembed and ONNX Runtime, about half a second of CPU."""
 
     def __init__(self, models_dir: Path, model_name: str = DEFAULT_MODEL, threads: int | None = None):
-        from fastembed import TextEmbedding  # heavy import, only when a model is really needed
-
         self.name = model_name
         # Part of the index signature: vectors made with other settings are never mixed in.
         self.revision = "seq256" if model_name == DEFAULT_MODEL else ""
+        self._models_dir, self._threads = models_dir, threads
+        self._loaded: TextEmbedding | None = None
+        self._loading = threading.Lock()
+
+    @property
+    def _model(self) -> TextEmbedding:
+        with self._loading:  # two threads asking at once load it once
+            if self._loaded is None:
+                self._loaded = self._load()
+            return self._loaded
+
+    def _load(self) -> TextEmbedding:
+        from fastembed import TextEmbedding  # heavy import, only when a model is really needed
+
+        models_dir, model_name = self._models_dir, self.name
         try:
             if model_name == DEFAULT_MODEL:
                 path = assemble_default_model(models_dir)
-                self._model = load_fastembed(TextEmbedding, _FASTEMBED_NAME, models_dir, threads, path)
-            else:
-                self._model = load_fastembed(TextEmbedding, model_name, models_dir, threads)
+                return load_fastembed(TextEmbedding, _FASTEMBED_NAME, models_dir, self._threads, path)
+            return load_fastembed(TextEmbedding, model_name, models_dir, self._threads)
         except ModelUnavailable:
             raise
         except Exception as exc:  # fastembed raises bare ValueError/OSError for unknown or unreachable models
             raise ModelUnavailable(f"cannot load embedding model {model_name!r}: {exc}") from exc
-        self.dim = len(self.embed(["probe"])[0])
+
+    @functools.cached_property
+    def dim(self) -> int:
+        """The vectors' length (loads the model)."""
+        return len(self.embed(["probe"])[0])
 
     @property
     def providers(self) -> list[str]:
@@ -135,7 +157,7 @@ class Embedder:
         from fastembed.text.pooled_embedding import PooledEmbedding
 
         if not texts:
-            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32), []
+            return np.zeros((0, self.dim), dtype=np.float32), []
         inner = self._model.model  # fastembed's ONNX model: its token vectors before pooling
         if not isinstance(inner, PooledEmbedding):
             return self.embed(texts, batch_size), [None] * len(texts)
@@ -157,7 +179,7 @@ class Embedder:
         """Embed in batches of similar length: a batch is padded to its longest text, so
         mixing a one-line paragraph with a long code block wastes most of the work."""
         if not texts:
-            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+            return np.zeros((0, self.dim), dtype=np.float32)
         texts = [t[:MAX_EMBED_CHARS] for t in texts]
         vectors: list[np.ndarray] = [np.empty(0)] * len(texts)
         for batch in _by_length(texts, batch_size):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from mcp import Client
 from tests.conftest import REPO, free_port, wait_for_port, write
 
 DOC = "# Field Notes\n\n## Birds\n\nThe heron waits in the shallows at dawn.\n\n## Trees\n\nOaks keep their leaves late.\n"
+WEATHER = "# Weather\n\nRain at noon.\n\nWind from the west.\n\nFog by evening.\n"  # one section: one passage
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -29,33 +31,63 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     )
 
 
+def printed(command: str, text: str) -> list[str]:
+    """The arguments of the first `deepread-mcp COMMAND …` printed in `text`, up to the words after it."""
+    line = text[text.index(f"deepread-mcp {command} ") :].splitlines()[0]
+    words = shlex.split(line)[1:]
+    return words[: next(i for i, w in enumerate(words) if w in ("reads", "says", "to"))]
+
+
 @pytest.mark.slow
 def test_index_toc_search_read(tmp_path: Path) -> None:
+    from filelock import FileLock
+
     docs = tmp_path / "docs"
     write(docs, "notes.md", DOC)
+    write(docs, "weather.md", WEATHER)
+    (docs / "photos.zip").write_bytes(b"PK")
     data = ["--data-dir", str(tmp_path / "data")]
 
     index = run("index", str(docs), *data)
     assert index.returncode == 0, index.stderr
-    assert "1 indexed, 0 unchanged, 0 failed, 0 removed" in index.stderr
+    assert "2 indexed, 0 unchanged, 0 failed, 0 removed; 3 passages embedded for 5 paragraphs" in index.stderr
     assert index.stdout.startswith("(1) notes.md — Field Notes | 3 sections, 2 paragraphs")
 
-    toc = run("toc", "-f", str(docs), *data)
-    assert "0 indexed, 1 unchanged" in toc.stderr
+    toc = run("toc", str(docs), *data)  # the folder named after the command, as for `index`
+    assert toc.returncode == 0 and toc.stderr == "", "an index in line with the folder: no reconcile, no summary"
     assert "\n    [1] Birds | 9 tokens\n" in toc.stdout
-    one = run("toc", "-f", str(docs), *data, "--doc", "1", "--sec", "2")
+    assert toc.stdout == run("toc", "-f", str(docs), *data).stdout, "-f names the same folder"
+    one = run("toc", str(docs), *data, "--doc", "1", "--sec", "2")
     assert "[2] Trees" in one.stdout and "[1] Birds" not in one.stdout
 
-    search = run("search", "where does the heron wait", "-k", "1", "-f", str(docs), *data)
-    assert search.returncode == 0
+    # What the CLI prints names commands a person can type, and they work.
+    assert "get_toc" not in toc.stdout and "read_section" not in toc.stdout
+    assert f"| deepread-mcp read {docs} 2 0 --data-dir {tmp_path / 'data'} reads it" in toc.stdout
+    assert f"deepread-mcp toc {docs} --skipped --data-dir {tmp_path / 'data'} says why" in toc.stdout
+    assert "Fog by evening." in run(*printed("read", toc.stdout)).stdout
+    assert "Skipped: photos.zip — not a supported type (.zip)" in run(*printed("toc", toc.stdout)).stdout
+
+    search = run("search", str(docs), "where does the heron wait", "-k", "1", *data)
+    assert search.returncode == 0 and search.stderr == ""
     assert "#1 score=" in search.stdout and "(1, 1, 0) v1 | Field Notes > Birds" in search.stdout
 
-    read = run("read", "1", "2", "-f", str(docs), *data)
+    read = run("read", str(docs), "1", "2", *data)
     assert "(1) [2] Trees | level 1 | paragraphs 0–0 of 0–0 | v1" in read.stdout
-    assert "Oaks keep their leaves late." in read.stdout
+    assert "Oaks keep their leaves late." in read.stdout and read.stderr == ""
 
-    bad = run("read", "1", "7", "-f", str(docs), *data)
+    bad = run("read", "-f", str(docs), "1", "7", *data)
     assert bad.returncode == 1 and "doc 1 has no section 7; its sections are 0–2" in bad.stderr
+    assert f"(run deepread-mcp toc {docs} --doc 1 --data-dir {tmp_path / 'data'} to see them)" in bad.stderr
+
+    # Beside a process that writes the index (a server), a query answers from it as it is.
+    write(docs, "notes.md", DOC.replace("Oaks", "Elms"))
+    with FileLock(str(tmp_path / "data" / "index.lock")):
+        beside = run("read", str(docs), "1", "2", *data)
+    assert beside.returncode == 0 and beside.stderr == "" and "Oaks keep" in beside.stdout
+    # With none, a query brings the changed file in first, and says so.
+    changed = run("read", str(docs), "1", "2", *data)
+    assert "Elms keep their leaves late." in changed.stdout
+    assert changed.stderr.startswith("1 indexed, 1 unchanged, 0 failed, 0 removed; 1 passage embedded for 1 paragraph")
 
 
 @pytest.mark.slow
@@ -186,7 +218,9 @@ def test_doctor_says_what_parses_what(tmp_path: Path) -> None:
     assert "loads offline: ok" in result.stdout
     assert "basic tier models: not installed" in result.stdout
     assert ".pdf: MinerU flash tier" in result.stdout
-    assert f"MINERU_HOME={tmp_path / 'd' / 'mineru'} mineru-kit models download --tier basic" in result.stdout
+    kit = Path(sys.executable).parent / "mineru-kit"  # by its path: a venv's bin is seldom on PATH
+    assert kit.is_absolute() and os.access(kit, os.X_OK)
+    assert f"MINERU_HOME={tmp_path / 'd' / 'mineru'} {kit} models download --tier basic" in result.stdout
     assert not (Path.home() / ".mineru").exists(), "nothing is written to the user's home"
 
 
@@ -217,12 +251,72 @@ def test_index_waits_for_every_file_and_fails_loudly(
 
 
 def test_doctor_names_the_files_it_will_not_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from server import cli
+    from server import cli, doctor
 
     docs = tmp_path / "docs"
     write(docs, "notes.md", DOC)
-    (docs / "photos.zip").write_bytes(b"PK")
-    cli.main(["doctor", "-f", str(docs), "--data-dir", str(tmp_path / "data")])
+    for i in range(doctor.SKIPPED_SHOWN + 1):
+        (docs / f"photos-{i:02}.zip").write_bytes(b"PK")
+    cli.main(["doctor", str(docs), "--data-dir", str(tmp_path / "data")])
     out = capsys.readouterr().out
-    assert "folders: 1 document(s) to index, 1 file(s) not indexed" in out
-    assert "  photos.zip — not a supported type (.zip)" in out
+    assert f"folders: 1 document(s) to index, {doctor.SKIPPED_SHOWN + 1} file(s) not indexed" in out
+    assert "  photos-00.zip — not a supported type (.zip)" in out
+    toc = Path(sys.executable).parent / "deepread-mcp"
+    assert f"… and 1 more ({toc} toc {docs} --skipped --data-dir {tmp_path / 'data'} lists them all" in out
+
+
+def isolated(tmp_path: Path, **env: str) -> dict[str, str]:
+    """A user data dir of the test's own, and no folders from the outer environment."""
+    return {"XDG_DATA_HOME": str(tmp_path / "share"), "DEEPREAD_FOLDERS": "", **env}
+
+
+@pytest.mark.parametrize("query", [["toc"], ["search", "heron"], ["read", "1", "0"]])
+def test_a_folder_never_indexed_is_not_indexed_by_a_query(tmp_path: Path, query: list[str]) -> None:
+    docs = tmp_path / "docs"
+    write(docs, "notes.md", DOC)
+    named = run(query[0], str(docs), *query[1:], env=isolated(tmp_path))
+    assert named.returncode == 2 and named.stdout == ""
+    assert f"{docs} is not indexed yet: run `deepread-mcp index {docs}`" in named.stderr
+    by_variable = run(*query, env=isolated(tmp_path, DEEPREAD_FOLDERS=str(docs)))
+    assert by_variable.returncode == 2 and "is not indexed yet" in by_variable.stderr
+    elsewhere = run(*query, "-f", str(docs), "--data-dir", str(tmp_path / "data"), env=isolated(tmp_path))
+    assert elsewhere.returncode == 2
+    assert f"run `deepread-mcp index {docs} --data-dir {tmp_path / 'data'}`" in elsewhere.stderr
+    assert not (tmp_path / "share").exists() and not (tmp_path / "data").exists(), "nothing indexed, nothing made"
+
+
+@pytest.mark.slow
+def test_a_query_without_a_folder_answers_from_the_one_indexed(tmp_path: Path) -> None:
+    alpha, beta = tmp_path / "alpha", tmp_path / "beta"
+    write(alpha, "notes.md", DOC)
+    write(beta, "weather.md", WEATHER)
+    env = isolated(tmp_path)
+
+    none = run("toc", env=env)
+    assert none.returncode == 2
+    assert "no folder is indexed yet: run `deepread-mcp index FOLDER`, then `deepread-mcp toc FOLDER`" in none.stderr
+
+    assert run("index", str(alpha), env=env).returncode == 0
+    one = run("search", "where does the heron wait", "-k", "1", env=env)
+    assert one.returncode == 0 and one.stderr == "" and "Field Notes > Birds" in one.stdout
+    assert "(1) notes.md — Field Notes" in run("toc", env=env).stdout
+
+    assert run("index", "-f", str(beta), env=env).returncode == 0
+    several = run("toc", env=env)
+    assert several.returncode == 2 and several.stdout == ""
+    assert f"2 are indexed; name one (`deepread-mcp toc FOLDER`) or set DEEPREAD_FOLDERS:\n  {alpha}\n  {beta}\n" in (
+        several.stderr
+    )
+    assert "to index another: `deepread-mcp index FOLDER`" in several.stderr
+    chosen = run("toc", env=isolated(tmp_path, DEEPREAD_FOLDERS=str(beta)))
+    assert chosen.returncode == 0 and "(1) weather.md — Weather" in chosen.stdout
+
+
+def test_config_asks_for_a_folder(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    asked = run("config", env=isolated(tmp_path))
+    assert asked.returncode == 2 and asked.stdout == ""
+    assert "name the folders to serve: deepread-mcp config FOLDER" in asked.stderr
+    from_variable = run("config", env=isolated(tmp_path, DEEPREAD_FOLDERS=str(docs)))
+    assert from_variable.returncode == 0 and f'"serve",\n        "{docs}"' in from_variable.stdout

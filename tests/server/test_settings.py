@@ -283,23 +283,16 @@ def test_folder_arguments_beat_deepread_folders(
         assert built(command, gamma).folder_paths() == [gamma], f"{command}: arguments replace the variable"
     assert built(gamma).folder_paths() == [gamma], "`deepread-mcp FOLDER` serves FOLDER"
     assert built("serve", gamma, alpha).folder_paths() == [gamma, alpha]
-    assert built("toc", "-f", gamma, "-f", beta).folder_paths() == [gamma, beta]
-    assert built("search", "query", "--folder", gamma).folder_paths() == [gamma]
     assert built("serve").index_dir() == built("serve", beta, alpha).index_dir(), "the same set from either source"
 
 
-def test_toc_search_read_default_to_the_current_folder(built: Callable[..., Settings], tmp_path: Path) -> None:
-    assert built("toc").folder_paths() == [tmp_path]
-    assert built("search", "anything").folder_paths() == [tmp_path]
-    assert built("read", "1", "0").folder_paths() == [tmp_path]
-
-
-def test_toc_uses_deepread_folders_when_no_folder_flag_is_given(
-    built: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch, docs: tuple[Path, Path, Path]
+@pytest.mark.parametrize("command", ["serve", "index"])
+def test_every_command_takes_folders_named_or_with_f(
+    built: Callable[..., Settings], command: str, docs: tuple[Path, Path, Path]
 ) -> None:
-    alpha = docs[0]
-    monkeypatch.setenv("DEEPREAD_FOLDERS", str(alpha))
-    assert built("toc").folder_paths() == [alpha]
+    alpha, beta, gamma = docs
+    assert built(command, "-f", gamma, "-f", beta).folder_paths() == [gamma, beta]
+    assert built(command, alpha, "--folder", gamma).folder_paths() == [alpha, gamma], "named first, then -f"
 
 
 def test_a_folder_whose_name_holds_the_path_separator_can_be_served(

@@ -149,7 +149,7 @@ def test_a_document_removed_while_its_vectors_are_made_leaves_none_behind(
         (doc,) = lib.store.documents()
         calls = []
 
-        def pace(paragraphs: int, seconds: float) -> None:
+        def pace(paragraphs: int, seconds: float, passages: int) -> None:
             calls.append(paragraphs)
             if len(calls) == 2:  # after the first batch is in
                 assert lib.vectors.ids_for_document(doc.doc_id), "the first batch was added"
