@@ -89,10 +89,10 @@ BRIEF_DOCUMENT_LINE = 12  # the least a document's line costs in the map of a fo
 # share of the budget: what a model needs to choose a document and a section, not their sizes.
 FIRST_MAP_SHARE = 0.3
 FOLDER_NOTE = (
-    "[sec_id] section title; +N counts the sections not listed. get_toc(doc_id=D) shows a document's "
-    "sections with their sizes and pages, get_toc(doc_id=D, sec_id=S) a section's; read_section(doc_id=D, "
-    "sec_id=S) reads one (sec_id=0: the text before the first heading)."
+    "get_toc(doc_id=D) shows a document's sections with their sizes and pages, get_toc(doc_id=D, sec_id=S) "
+    "a section's; read_section(doc_id=D, sec_id=S) reads one (sec_id=0: the text before the first heading)."
 )
+FOLDED_NOTE = "+N counts the sections not listed."
 
 
 class TocBuilder:
@@ -166,8 +166,9 @@ class TocBuilder:
         trees = [Tree.load(self.store, d, brief=True) for d in ready]
         opened = fold_folder(trees, budget, max_depth)
         documents = [self._document_info(t, opened.shown[id(t)], brief=True) for t in trees]
+        folded = any(s.hidden for d in documents for s in d.sections)
         if ready:
-            notes.append(FOLDER_NOTE)
+            notes.insert(0, f"{FOLDED_NOTE} {FOLDER_NOTE}" if folded else FOLDER_NOTE)
         if opened.cut:
             notes.append(more_note(trees[0].doc.doc_id, *opened.cut))
         cut = len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
@@ -178,7 +179,7 @@ class TocBuilder:
             path=path,
             n_documents=len(ready),
             brief=True,
-            truncated=any(s.hidden for d in documents for s in d.sections) or opened.cut is not None or cut,
+            truncated=folded or opened.cut is not None or cut,
             hint=" ".join(notes) or None,
         )
 
@@ -250,7 +251,7 @@ class TocBuilder:
         if folders:
             lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '
         notes.insert(0, lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}.")
-        notes.append(FOLDER_NOTE)
+        notes.insert(1, f"{FOLDED_NOTE} {FOLDER_NOTE}")
         return Toc(
             documents=documents,
             path=path,
