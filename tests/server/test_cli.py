@@ -38,11 +38,11 @@ def test_index_toc_search_read(tmp_path: Path) -> None:
     index = run("index", str(docs), *data)
     assert index.returncode == 0, index.stderr
     assert "1 indexed, 0 unchanged, 0 failed, 0 removed" in index.stderr
-    assert index.stdout.startswith("(1) notes.md — Field Notes | 3 sections, 2 paragraphs")
+    assert index.stdout.startswith("(1) notes.md — Field Notes | 15 tokens | +2 sections")
 
     toc = run("toc", "-f", str(docs), *data)
     assert "0 indexed, 1 unchanged" in toc.stderr
-    assert "\n    [1] Birds | 9 tokens\n" in toc.stdout
+    assert "\n  [1] Birds\n" in toc.stdout
     one = run("toc", "-f", str(docs), *data, "--doc", "1", "--sec", "2")
     assert "[2] Trees" in one.stdout and "[1] Birds" not in one.stdout
 
