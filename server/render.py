@@ -8,6 +8,7 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 
 from __future__ import annotations
 
+from indexer.answers.titles import repeats_path
 from indexer.models import DocumentInfo, PageView, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse.formats import SUPPORTED_EXTENSIONS
 from indexer.search.retrieve import shown_path
@@ -71,7 +72,8 @@ def _opens(doc: DocumentInfo) -> str:
 
 
 def _brief_document(doc: DocumentInfo, compact: bool) -> list[str]:
-    """A document in the map of a folder: `(id) path — title | N pages`, then its sections as
+    """A document in the map of a folder: `(id) path — title | N pages` (no title when it is only
+    the file's name), then its sections as
     `[sec_id] title +N` (no sizes or pages: its own map has them), indented by level; the root is
     the document's line, and `+N more sections` counts the top-level ones not listed. `compact`
     (one of many documents, paged): a warning is a count."""
@@ -85,7 +87,8 @@ def _brief_document(doc: DocumentInfo, compact: bool) -> list[str]:
             mark = f" | +{_count(root.hidden, 'section')}"
         else:
             mark = f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
-    lines = [f"({doc.doc_id}) {doc.path} — {doc.title}{size}{pending}{warnings}{mark}"]
+    title = "" if repeats_path(doc.title, doc.path) else f" — {doc.title}"
+    lines = [f"({doc.doc_id}) {doc.path}{title}{size}{pending}{warnings}{mark}"]
     if doc.warnings:
         lines.append("  Warnings: " + "; ".join(doc.warnings))
     if doc.root_alone:

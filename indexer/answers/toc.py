@@ -36,7 +36,7 @@ from indexer.answers.folding import (
     more_note,
     unfold,
 )
-from indexer.answers.titles import folder_titles
+from indexer.answers.titles import folder_titles, repeats_path
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
@@ -187,6 +187,7 @@ class TocBuilder:
         """A document's line in the map of a folder, with its mark (`+N sections`, `+N more
         sections`, or the call that reads a document without headings)."""
         path, title = shorten_path(self.display_path(d), COMPACT_PATH), compact_title(self.title(d))
+        title = "" if repeats_path(title, path) else title
         line = count_tokens(f"({d.doc_id}) — | {d.n_pages or d.n_tokens:,} pages") + count_tokens(path)
         line += count_tokens(title) + (
             READS_MARK if d.n_sections <= 1 else count_tokens(f"+{d.n_sections:,} more sections")

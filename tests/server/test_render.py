@@ -144,6 +144,8 @@ def test_the_map_of_a_folder_names_sections_without_sizes_and_counts_the_rest() 
     )
     report.n_warnings = 2
     assert render_toc(Toc(documents=[report], compact=True)).endswith(" | 2 warning(s) | +8 sections")
+    notes.title, notes.warnings = "otters (file name)", []  # only the file's name: the path says it already
+    assert render_toc(Toc(documents=[notes], brief=True)).startswith("(5) notes/otters.md | 40 tokens | ")
 
 
 def test_toc_root_keeps_a_title_of_its_own() -> None:
