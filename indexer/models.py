@@ -196,6 +196,11 @@ class Toc(BaseModel):
         default_factory=list, description="With many documents: the sub-folders of the folder shown, with their counts."
     )
     compact: bool = Field(False, description="Too many documents for their sections: one line each, paged.")
+    brief: bool = Field(
+        False,
+        description="The map of a folder: each document's line and its sections' ids and titles, folded with "
+        "counts (sizes and pages: get_toc(doc_id)).",
+    )
     page: int = Field(1, description="Which page of the document list this is (1-based).")
     n_pages: int = Field(1, description="Pages the document list takes at this token budget.")
     n_documents: int = Field(0, description="Readable documents in the folder shown, on all pages.")

@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """\
 deepread answers questions over a folder of documents by locating, then reading.
-1. get_toc shows every document with its sections (ids, sizes): the map.
+1. get_toc() shows every document with its top-level sections: the map. get_toc(doc_id=N) shows one document's
+   sections with their sizes (what reading each costs) and pages.
 2. retrieve finds the paragraphs that match a query; each hit has coordinates (doc_id, sec_id, para_idx).
 3. read_section reads a section in order, from a hit's coordinates, to get the whole passage.
 Prefer reading the section a hit lands in over stitching many small hits together.
@@ -163,14 +164,16 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     @server.tool(
         annotations=READ_ONLY,
         description=(
-            "The map of the folder: call this first. Without doc_id: every document (`(doc_id) path — title`) "
-            'with its sections; path="FOLDER/" shows only the documents under a folder. With doc_id: that '
-            "document's table of contents; with sec_id too: that section's subtree. Lines read "
-            "`[sec_id] Title | N tokens | p.A–B`, indented by depth; tokens are what read_section costs. Branches "
-            "that do not fit are folded and marked `+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to "
-            "open one. A folder of many documents is listed one line per document, in pages, with its sub-folders "
-            "and their counts: the note names the call for the next page. A financial statement, a note or a "
-            "chapter is usually a section of its own: read it directly with read_section."
+            "The map of the folder: call this first, with no arguments. It lists every document "
+            "(`(doc_id) path — title | N pages`) with its top-level sections (`[sec_id] title`, `+N` where N "
+            "sections below are not listed), in a small share of the token budget. Then get_toc(doc_id=D) shows the "
+            "document you chose: its sections, lines `[sec_id] Title | N tokens | p.A–B` indented by depth, where "
+            "tokens are what read_section costs; with sec_id too, that section's subtree. A branch that does not "
+            "fit is folded and marked `+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to open it. "
+            'path="FOLDER/" shows only the documents under a folder; a folder of many documents is listed one line '
+            "per document, in pages, with its sub-folders and their counts: the note names the call for the next "
+            "page. A financial statement, a note or a chapter is usually a section of its own: read it directly "
+            "with read_section."
         ),
     )
     async def get_toc(
@@ -187,7 +190,8 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
                 ge=0,
                 le=20,
                 description="Deepest level to list (with sec_id: levels below it); 0 = document lines "
-                "only, each with a +N mark for what it holds.",
+                "only, each with a +N mark for what it holds. Without doc_id, every document's sections to that "
+                "depth, in up to the whole token budget (without max_depth the map keeps to a small share).",
             ),
         ] = None,
         after: Annotated[

@@ -6,11 +6,12 @@ GUIDE = """\
 You answer questions from a folder of documents using four tools.
 
 How to work:
-1. Look at the table of contents below (or call get_toc) to see which documents and sections exist,
-   and how many tokens each section costs to read. A branch marked "+N sections" is folded:
-   get_toc(doc_id, sec_id) opens it. A financial statement, a note or a chapter is usually a section
-   of its own: read it directly. A large folder is listed one line per document, in pages, with its
-   sub-folders: get_toc(path="FOLDER/") shows one folder, get_toc(page=N) the next page.
+1. Look at the table of contents below (or call get_toc()): every document with its top-level sections.
+   Choose the document, then call get_toc(doc_id=N): its sections and how many tokens each costs to read.
+   A branch marked "+N" is folded: get_toc(doc_id, sec_id) opens it. A financial statement, a note or a
+   chapter is usually a section of its own: read it directly. A large folder is listed one line per
+   document, in pages, with its sub-folders: get_toc(path="FOLDER/") shows one folder, get_toc(page=N)
+   the next page.
 2. Use retrieve to land in the right place: it returns single paragraphs with coordinates
    (doc_id, sec_id, para_idx), their page and section path. Search with words the document would use;
    scope with doc_ids when you know the document, or with path="FOLDER/" when you know the folder.

@@ -8,6 +8,7 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 
 from __future__ import annotations
 
+from indexer.answers.titles import repeats_path
 from indexer.models import DocumentInfo, PageView, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse.formats import SUPPORTED_EXTENSIONS
 from indexer.search.retrieve import shown_path
@@ -29,7 +30,10 @@ def render_toc(toc: Toc) -> str:
             )
         )
     for doc in toc.documents:
-        lines.append((_compact_line(doc) if toc.compact else _document_line(doc)) + _opens(doc))
+        if toc.brief or toc.compact:
+            lines.extend(_brief_document(doc, toc.compact))
+            continue
+        lines.append(_document_line(doc) + _opens(doc))
         if doc.warnings:
             lines.append("  Warnings: " + "; ".join(doc.warnings))
         if not doc.root_alone:
@@ -67,12 +71,34 @@ def _opens(doc: DocumentInfo) -> str:
     return f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
 
 
-def _compact_line(doc: DocumentInfo) -> str:
-    """One of many documents: `(id) path — title | N pages | N tokens`."""
-    pages = f" | {doc.n_pages} pages" if doc.n_pages else ""
+def _brief_document(doc: DocumentInfo, compact: bool) -> list[str]:
+    """A document in the map of a folder: `(id) path — title | N pages` (no title when it is only
+    the file's name), then its sections as
+    `[sec_id] title +N` (no sizes or pages: its own map has them), indented by level; the root is
+    the document's line, and `+N more sections` counts the top-level ones not listed. `compact`
+    (one of many documents, paged): a warning is a count."""
+    size = f" | {doc.n_pages:,} pages" if doc.n_pages else f" | {doc.n_tokens:,} tokens"
     pending = "" if doc.semantic else " | vectors pending"
-    warnings = f" | {doc.n_warnings} warning(s)" if doc.n_warnings else ""
-    return f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {doc.n_tokens:,} tokens{pending}{warnings}"
+    warnings = f" | {doc.n_warnings} warning(s)" if compact and doc.n_warnings else ""
+    root = doc.sections[0] if doc.sections and doc.sections[0].sec_id == 0 else None
+    mark = ""
+    if doc.root_alone and root is not None:
+        if root.hidden:
+            mark = f" | +{_count(root.hidden, 'section')}"
+        else:
+            mark = f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
+    title = "" if repeats_path(doc.title, doc.path) else f" — {doc.title}"
+    lines = [f"({doc.doc_id}) {doc.path}{title}{size}{pending}{warnings}{mark}"]
+    if doc.warnings:
+        lines.append("  Warnings: " + "; ".join(doc.warnings))
+    if doc.root_alone:
+        return lines
+    for s in doc.sections:
+        if s.sec_id != 0:
+            lines.append(f"{'  ' * s.level}[{s.sec_id}] {s.title}" + (f" +{s.hidden:,}" if s.hidden else ""))
+    if root is not None and root.hidden:
+        lines.append(f"  +{root.hidden:,} more {'section' if root.hidden == 1 else 'sections'}")
+    return lines
 
 
 ROOT_TITLE = "(opening text)"

@@ -6,6 +6,11 @@ sibling groups before large ones: small branches are shown whole, a branch of 30
 sub-sections stays folded, and the structure that matters (parts, items, statements, notes)
 survives in one answer. Back matter (signatures, appendices, a filing's exhibits) opens last.
 `indexer.answers.toc` renders the result and names the call that opens each folded branch.
+
+The map of a folder is brief (`Tree.load(..., brief=True)`): a section is its id and its title cut
+short, a folded one its count; sizes and pages are in the document's own map. Every document's
+top-level sections come before any document's deeper ones, and when they do not all fit, each
+document gets an even share and lists its largest (`list_tops`).
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ from dataclasses import dataclass, field
 
 from indexer.models import SectionInfo
 from indexer.store.database import DocumentRow, SectionRow, Store
-from indexer.tokens import count_tokens
+from indexer.tokens import count_tokens, shorten
 
 # Rendered cost of a section line and its marks, beyond the tokens of its title.
 SECTION_LINE = 14  # [id] title | N tokens | p.A–B
 HIDDEN_MARK = 22  # | +N sections: get_toc(doc_id=D, sec_id=S)
 MORE_LINE = 40  # … N more sub-sections of [S] …
+BRIEF_TITLE = 10  # a section's title in the map of a folder is cut to this
 
 # Headings after which a document's back matter begins (a filing's exhibits follow its signatures).
 _BACK_MATTER = re.compile(
@@ -40,21 +46,35 @@ class Tree:
     cost: dict[int, int] = field(default_factory=dict)  # rendered line, without a hidden mark
     back_from: int | None = None  # the first back-matter section (Signatures, Appendix, …): opened last
     total: int = 0  # what the whole tree costs open: how large the document's map is
+    mark: dict[int, int] = field(default_factory=dict)  # what each section's +N mark costs when folded
+    weight: dict[int, int] = field(default_factory=dict)  # tokens of each subtree, the section's own included
 
     @classmethod
-    def load(cls, store: Store, doc: DocumentRow) -> Tree:
-        sections = [section_info(r) for r in store.sections(doc.doc_id)]
+    def load(cls, store: Store, doc: DocumentRow, brief: bool = False) -> Tree:
+        """`brief`: as the map of a folder shows it (titles cut to BRIEF_TITLE, no sizes)."""
+        sections = [section_info(r, brief) for r in store.sections(doc.doc_id)]
         by_id = {s.sec_id: s for s in sections}
         for s in sections:
             if s.parent is not None and s.parent in by_id:
                 by_id[s.parent].children.append(s.sec_id)
         size = {s.sec_id: 0 for s in sections}
+        weight = {s.sec_id: s.n_tokens for s in sections}
         for s in reversed(sections):  # children come after their parents
             if s.parent is not None and s.parent in size:
                 size[s.parent] += 1 + size[s.sec_id]
-        cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(opening text)"
+                weight[s.parent] += weight[s.sec_id]
+        if brief:  # `[sec_id] title +N`, counted as rendered
+            cost = {s.sec_id: count_tokens(f"[{s.sec_id}] {s.title}") for s in sections}
+            mark = {s.sec_id: count_tokens(f"+{size[s.sec_id]:,}") for s in sections}
+        else:
+            cost = {s.sec_id: SECTION_LINE + max(count_tokens(s.title), 6) for s in sections}  # root: "(opening text)"
+            mark = dict.fromkeys(size, HIDDEN_MARK)
         back = [s.sec_id for s in sections if 1 <= s.level <= 2 and _BACK_MATTER.match(s.title)]
-        return cls(doc, sections, by_id, size, cost, back[0] if back else None, sum(cost.values()))
+        return cls(doc, sections, by_id, size, cost, back[0] if back else None, sum(cost.values()), mark, weight)
+
+    def listed(self, sec_id: int) -> int:
+        """What listing a section costs: its line, and its mark when it has sub-sections."""
+        return self.cost[sec_id] + (self.mark[sec_id] if self.by_id[sec_id].children else 0)
 
 
 @dataclass
@@ -105,7 +125,7 @@ def unfold(tops: list[tuple[Tree, int]], budget: int, max_level: int | None, aft
             continue
         children = children_of(tree, sec_id)
         # Opening a section drops its +N mark and adds its children, each possibly marked.
-        extra = cost + sum(HIDDEN_MARK for c in children if tree.by_id[c].children) - HIDDEN_MARK
+        extra = cost + sum(tree.mark[c] for c in children if tree.by_id[c].children) - tree.mark[sec_id]
         if extra <= budget:
             budget -= extra
             for c in children:
@@ -114,7 +134,7 @@ def unfold(tops: list[tuple[Tree, int]], budget: int, max_level: int | None, aft
         elif single is not None and tree is single[0] and sec_id == single[1]:
             listed = 0
             for c in children:  # the requested section: list its children as far as they fit (one at least)
-                line = tree.cost[c] + (HIDDEN_MARK if tree.by_id[c].children else 0)
+                line = tree.listed(c)
                 if listed and line > budget - MORE_LINE:
                     break
                 budget -= line
@@ -126,6 +146,46 @@ def unfold(tops: list[tuple[Tree, int]], budget: int, max_level: int | None, aft
         elif len(tops) > 1:
             blocked = total if blocked is None else min(blocked, total)
     return result
+
+
+def fold_folder(trees: list[Tree], budget: int, max_level: int | None) -> Unfolded:
+    """The sections the map of a folder lists: breadth first (`unfold`) while every document's
+    top-level sections fit, else as many of each document's as its share allows (`list_tops`)."""
+    roots = [(t, 0) for t in trees if 0 in t.by_id]
+    opened = unfold(roots, budget, max_level)
+    if max_level == 0 or all(opened.shown[id(t)][0] == 0 for t, _ in roots):
+        return opened
+    return Unfolded(list_tops(trees, budget))
+
+
+def list_tops(trees: list[Tree], budget: int) -> dict[int, dict[int, int]]:
+    """Each document's top-level sections within `budget` tokens, in the shape `unfold` gives
+    (per tree: shown section → descendants it hides). In rounds, every document lists its next
+    section: its body's largest first (the most text beneath them), its back matter last. A
+    document whose next section does not fit lists no more (a smaller one further down would be
+    listed for its short title, not its size); the others are counted on its root (the
+    document's line pays for that count)."""
+    rooted = [t for t in trees if 0 in t.by_id]
+    queues = {}
+    for tree in rooted:
+        back = tree.back_from if tree.back_from is not None else len(tree.sections)
+        queues[id(tree)] = sorted(tree.by_id[0].children, key=lambda c: (c >= back, -tree.weight[c], c))
+    chosen: dict[int, set[int]] = {id(t): set() for t in rooted}
+    open_ = list(rooted)
+    while open_:
+        for tree in list(open_):
+            queue = queues[id(tree)]
+            if not queue or tree.listed(queue[0]) > budget:
+                open_.remove(tree)
+                continue
+            budget -= tree.listed(queue[0])
+            chosen[id(tree)].add(queue.pop(0))
+    shown: dict[int, dict[int, int]] = {id(t): {} for t in trees}
+    for tree in rooted:
+        tops, listed = tree.by_id[0].children, chosen[id(tree)]
+        shown[id(tree)][0] = sum(1 + tree.size[c] for c in tops if c not in listed)
+        shown[id(tree)].update({c: tree.size[c] for c in tops if c in listed})
+    return shown
 
 
 def more_note(doc_id: int, sec_id: int, last: int, left: int) -> str:
@@ -144,10 +204,10 @@ def ancestors(tree: Tree, sec_id: int) -> list[int]:
     return path[::-1]
 
 
-def section_info(row: SectionRow) -> SectionInfo:
+def section_info(row: SectionRow, brief: bool = False) -> SectionInfo:
     return SectionInfo(
         sec_id=row.sec_id,
-        title=row.title,
+        title=shorten(row.title, BRIEF_TITLE) if brief else row.title,
         level=row.level,
         parent=row.parent,
         children=[],

@@ -54,6 +54,12 @@ def shown_titles(docs: Iterable[Titled]) -> dict[int, str]:
     return shown
 
 
+def repeats_path(title: str, path: str) -> bool:
+    """A title that is only the file's name, which the document's path already shows: the map of a
+    folder leaves it out of the document's line."""
+    return title.endswith(NAMED_BY_FILE) and title[: -len(NAMED_BY_FILE)] in path
+
+
 class _Listed(Titled, Protocol):
     @property
     def readable(self) -> bool: ...

@@ -28,8 +28,15 @@ from indexer.answers.folders import (
     shorten_path,
     subfolders,
 )
-from indexer.answers.folding import HIDDEN_MARK, SECTION_LINE, Tree, ancestors, more_note, unfold
-from indexer.answers.titles import folder_titles
+from indexer.answers.folding import (
+    HIDDEN_MARK,
+    Tree,
+    ancestors,
+    fold_folder,
+    more_note,
+    unfold,
+)
+from indexer.answers.titles import folder_titles, repeats_path
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
@@ -75,6 +82,17 @@ WARNING_TOKENS = 60  # a document's warning is cut to this in its own map …
 BRIEF_WARNING_TOKENS = 24  # … and to this, the first one only, in the map of all documents
 WARNINGS_LINE = 8  # Warnings: … (+N more: get_toc(doc_id=D))
 PENDING_MARK = 6  # | vectors pending
+READS_MARK = 16  # | read_section(doc_id=D, sec_id=0) reads it: a document without headings
+BRIEF_DOCUMENT_LINE = 12  # the least a document's line costs in the map of a folder
+
+# The map of a folder, asked without max_depth (the first call every host makes), takes this
+# share of the budget: what a model needs to choose a document and a section, not their sizes.
+FIRST_MAP_SHARE = 0.3
+FOLDER_NOTE = (
+    "get_toc(doc_id=D) shows a document's sections with their sizes and pages, get_toc(doc_id=D, sec_id=S) "
+    "a section's; read_section(doc_id=D, sec_id=S) reads one (sec_id=0: the text before the first heading)."
+)
+FOLDED_NOTE = "+N counts the sections not listed."
 
 
 class TocBuilder:
@@ -95,9 +113,12 @@ class TocBuilder:
         self, max_depth: int | None, path: str | None = None, page: int = 1, docs: list[DocumentRow] | None = None
     ) -> Toc:
         """Every document of the folder shown (`path`, a prefix of the paths shown, and `docs`,
-        the documents under it; all when None), each folded per branch to share the budget; when
-        their lines alone do not fit, one compact line each, in pages, with the sub-folders and
-        their counts (`_compact`)."""
+        the documents under it; all when None), each with its sections as the map of a folder
+        shows them (ids and titles, folded with counts). Without `max_depth` (the first call a host
+        makes) it takes FIRST_MAP_SHARE of the budget: each document's line and its top-level
+        sections, deeper ones where room remains; with it, up to the whole budget. When the
+        documents' lines alone do not fit, one compact line each, in pages, with the sub-folders
+        and their counts (`_compact`)."""
         if docs is None:
             docs = self.store.documents()
             self._shown = folder_titles(docs)  # the titles need every document: these are all of them
@@ -106,7 +127,8 @@ class TocBuilder:
         ready = [d for d in docs if d.readable]
         pending_rows = [d for d in docs if d.status in ("pending", "indexing")]
         failed_rows = [d for d in docs if d.status == "failed"]
-        budget = self.token_budget - NOTES
+        share = self.token_budget if max_depth is not None else int(self.token_budget * FIRST_MAP_SHARE)
+        budget = share - NOTES
         notes: list[str] = []
 
         # Files still indexing and failed files (on page 1 of a paged map; later pages count them
@@ -120,7 +142,7 @@ class TocBuilder:
             reason = shorten(d.reason or "unknown", REASON_TOKENS)
             retry = retry_note(d)
             line = FAILED_LINE + count_tokens(self.display_path(d)) + count_tokens(reason) + count_tokens(retry or "")
-            if line > budget // 2 - cost or cost + line > self.token_budget // 4:
+            if line > budget // 2 - cost or cost + line > share // 4:
                 notes.append(
                     f"{len(failed_rows) - len(failed):,} more file(s) failed; get_toc(doc_id=N) gives one's reason."
                 )
@@ -135,43 +157,46 @@ class TocBuilder:
         if page > 1 and fits:
             raise InvalidArgument(f"page={page}: {scope(path)} fits in one page; get_toc({path_arg(path)}) shows it")
         if not fits:
-            spent = self.token_budget - NOTES - budget
-            toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], spent)
+            toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], cost)
             if page == 1:
                 toc.pending, toc.failed = pending, failed
             toc.truncated = toc.truncated or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
             return toc
         budget -= sum(self._line_cost(d) for d in ready)
-        trees = [Tree.load(self.store, d) for d in ready]
-        roots = [(t, 0) for t in trees if 0 in t.by_id]
-        opened = unfold(roots, budget, max_depth)
+        trees = [Tree.load(self.store, d, brief=True) for d in ready]
+        opened = fold_folder(trees, budget, max_depth)
         documents = [self._document_info(t, opened.shown[id(t)], brief=True) for t in trees]
         folded = any(s.hidden for d in documents for s in d.sections)
-        if any(s.hidden for d in documents if not d.root_alone for s in d.sections):
-            notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
+        if ready:
+            notes.insert(0, f"{FOLDED_NOTE} {FOLDER_NOTE}" if folded else FOLDER_NOTE)
         if opened.cut:
             notes.append(more_note(trees[0].doc.doc_id, *opened.cut))
         cut = len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
-        truncated = folded or opened.cut is not None or cut
         return Toc(
             documents=documents,
             pending=pending,
             failed=failed,
             path=path,
             n_documents=len(ready),
-            truncated=truncated,
+            brief=True,
+            truncated=folded or opened.cut is not None or cut,
             hint=" ".join(notes) or None,
         )
 
     def _line_cost(self, d: DocumentRow) -> int:
-        """A document's line in the full map, with its root section's line (title and +N)."""
-        title = count_tokens(self.title(d))
-        line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
+        """A document's line in the map of a folder, with its mark (`+N sections`, `+N more
+        sections`, or the call that reads a document without headings)."""
+        path, title = shorten_path(self.display_path(d), COMPACT_PATH), compact_title(self.title(d))
+        title = "" if repeats_path(title, path) else title
+        line = count_tokens(f"({d.doc_id}) — | {d.n_pages or d.n_tokens:,} pages") + count_tokens(path)
+        line += count_tokens(title) + (
+            READS_MARK if d.n_sections <= 1 else count_tokens(f"+{d.n_sections:,} more sections")
+        )
         return line + _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
 
     def _fits(self, ready: list[DocumentRow], budget: int) -> bool:
-        """Whether every document's full line fits (checked without counting past the budget)."""
-        if len(ready) * (DOCUMENT_LINE + SECTION_LINE) > budget:
+        """Whether every document's line fits (checked without counting past the budget)."""
+        if len(ready) * BRIEF_DOCUMENT_LINE > budget:
             return False
         for d in ready:
             budget -= self._line_cost(d)
@@ -188,11 +213,11 @@ class TocBuilder:
         notes: list[str],
         spent: int,
     ) -> Toc:
-        """Too many documents for their full lines: page 1 lists the sub-folders (with their
-        counts) and every page as many documents as their longest lines would fit, one compact
-        line each, in path order, so a host sees every document in a known number of calls
-        (`spent`: what page 1's files still indexing and failed files took). What room a page
-        has left shows the sections of its documents."""
+        """Too many documents for their lines: page 1 lists the sub-folders (with their counts)
+        and every page as many documents as their longest lines would fit, one compact line each,
+        in path order, so a host sees every document in a known number of calls (`spent`: what
+        page 1's files still indexing and failed files took). Asked for a `max_depth`, what room
+        a page has left shows the sections of its documents."""
         ready = sorted(ready, key=self.display_path)
         folders: list[FolderInfo] = []
         counts = subfolders(ready, self.display_path, path)
@@ -215,12 +240,8 @@ class TocBuilder:
         if page > 1:
             folders = []
         budget -= sum(compact_cost(self.display_path(d), self.title(d)) for d in rows)
-        trees = [Tree.load(self.store, d) for d in rows]
-        roots = [(t, 0) for t in trees if 0 in t.by_id]
-        root_lines = sum(t.cost[0] + HIDDEN_MARK for t, _ in roots)
-        shown: dict[int, dict[int, int]] = {id(t): {} for t in trees}
-        if root_lines <= budget // 2:  # sections only where room remains, never a page of bare roots
-            shown = unfold(roots, budget - root_lines, max_depth).shown
+        trees = [Tree.load(self.store, d, brief=True) for d in rows]
+        shown = fold_folder(trees, budget, 0 if max_depth is None else max_depth).shown
         documents = [self._document_info(t, shown[id(t)], brief=True, compact=True) for t in trees]
         last = start + len(rows)
         where = f" under {path}/" if path else ""
@@ -230,18 +251,14 @@ class TocBuilder:
         lead = f"{len(ready):,} documents{where}, too many for their sections: one line each, in path order. "
         if folders:
             lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '
-        notes.insert(
-            0,
-            lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}; "
-            "get_toc(doc_id=N) opens a document.",
-        )
-        if any(s.hidden for d in documents if not d.root_alone for s in d.sections):
-            notes.append("Sections marked +N hide that many sub-sections: get_toc(doc_id, sec_id) opens one.")
+        notes.insert(0, lead + f"Page {page} of {n_pages} lists documents {start + 1:,}–{last:,}; {paging}.")
+        notes.insert(1, f"{FOLDED_NOTE} {FOLDER_NOTE}")
         return Toc(
             documents=documents,
             path=path,
             folders=folders,
             compact=True,
+            brief=True,
             page=page,
             n_pages=n_pages,
             n_documents=len(ready),
@@ -331,7 +348,8 @@ class TocBuilder:
         compact: bool = False,
     ) -> DocumentInfo:
         """`shown` maps each listed section to how many of its descendants stay hidden; `brief`:
-        in the map of all documents, where warnings are cut short."""
+        in the map of a folder, where paths, titles and warnings are cut short (as `_line_cost`
+        counts them); `compact`: a warning is a count."""
         sections = []
         for s in tree.sections:  # children: those listed here (`hidden` counts the rest)
             if s.sec_id in shown:
@@ -342,7 +360,7 @@ class TocBuilder:
                 sections.append(s.model_copy(update=update))
         doc = tree.doc
         path, title = self.display_path(doc), self.title(doc)
-        if compact:  # cut as `compact_cost` counts them
+        if brief:
             path, title = shorten_path(path, COMPACT_PATH), compact_title(title)
         return DocumentInfo(
             doc_id=doc.doc_id,

@@ -101,14 +101,16 @@ async def test_get_toc_text_and_structure(client: Client) -> None:
     ]
     text = result.content[0].text
     doc = manual["doc_id"]
-    # The document id once, on the document's line; sections indented by depth, no id lists.
-    assert f"({doc}) manual.md — Espresso Machine Manual | 6 sections, 7 paragraphs," in text
-    assert "\n      [3] 2.1 Single shot | 11 tokens\n" in text
+    # The document id once, on the document's line; sections indented by depth, no id lists;
+    # in the map of the folder no sizes (the document's own map has them).
+    assert f"({doc}) manual.md — Espresso Machine Manual | 74 tokens\n  [1] 1 Setup\n  [2] 2 Brewing\n" in text
+    assert "\n    [3] 2.1 Single shot\n" in text
     assert "children" not in text and f"({doc}) [" not in text
     assert "Failed: (1) broken.md — binary content" in text
 
-    one = (await client.call_tool("get_toc", {"doc_id": doc})).structured_content
-    assert [d["doc_id"] for d in one["documents"]] == [doc]
+    one = await client.call_tool("get_toc", {"doc_id": doc})
+    assert [d["doc_id"] for d in one.structured_content["documents"]] == [doc]
+    assert "\n      [3] 2.1 Single shot | 11 tokens\n" in one.content[0].text
 
 
 async def test_retrieve_then_read_section(client: Client) -> None:

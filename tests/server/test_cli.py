@@ -51,11 +51,11 @@ def test_index_toc_search_read(tmp_path: Path) -> None:
     index = run("index", str(docs), *data)
     assert index.returncode == 0, index.stderr
     assert "2 indexed, 0 unchanged, 0 failed, 0 removed; 3 passages embedded for 5 paragraphs" in index.stderr
-    assert index.stdout.startswith("(1) notes.md — Field Notes | 3 sections, 2 paragraphs")
+    assert index.stdout.startswith("(1) notes.md — Field Notes | 15 tokens | +2 sections")
 
     toc = run("toc", str(docs), *data)  # the folder named after the command, as for `index`
     assert toc.returncode == 0 and toc.stderr == "", "an index in line with the folder: no reconcile, no summary"
-    assert "\n    [1] Birds | 9 tokens\n" in toc.stdout
+    assert "\n  [1] Birds\n" in toc.stdout
     assert toc.stdout == run("toc", "-f", str(docs), *data).stdout, "-f names the same folder"
     one = run("toc", str(docs), *data, "--doc", "1", "--sec", "2")
     assert "[2] Trees" in one.stdout and "[1] Birds" not in one.stdout

@@ -119,6 +119,35 @@ def test_toc_documents_sections_pending_failed_and_note() -> None:
     assert render_toc(toc) == TOC
 
 
+def test_the_map_of_a_folder_names_sections_without_sizes_and_counts_the_rest() -> None:
+    """The first call: a document's line (pages, or tokens without them), its sections as
+    `[sec_id] title +N` indented by depth, the root's count of top-level sections not listed."""
+    report, notes = report_info(), notes_info()
+    report.sections[0].hidden = 2  # two top-level sections (and what is under them) not listed
+    report.semantic = False
+    notes.warnings = ["1 page without a text layer not read: OCR unavailable"]
+    toc = Toc(documents=[report, notes], brief=True, hint="get_toc(doc_id=D) shows a document's sections.")
+    assert render_toc(toc) == (
+        f"(3) reports/annual-2024.pdf — {REPORT} | 48 pages | vectors pending\n"
+        "  [1] 1 Results +1\n"
+        "    [2] 1.1 Revenue by region +3\n"
+        "  [4] 2 Outlook\n"
+        "  +2 more sections\n"
+        "(5) notes/otters.md — Otters | 40 tokens | read_section(doc_id=5, sec_id=0) reads it\n"
+        "  Warnings: 1 page without a text layer not read: OCR unavailable\n"
+        "Note: get_toc(doc_id=D) shows a document's sections."
+    )
+    report.sections = report.sections[:1]  # folded to its line
+    report.sections[0].hidden = 8
+    assert render_toc(Toc(documents=[report], brief=True)) == (
+        f"(3) reports/annual-2024.pdf — {REPORT} | 48 pages | vectors pending | +8 sections"
+    )
+    report.n_warnings = 2
+    assert render_toc(Toc(documents=[report], compact=True)).endswith(" | 2 warning(s) | +8 sections")
+    notes.title, notes.warnings = "otters (file name)", []  # only the file's name: the path says it already
+    assert render_toc(Toc(documents=[notes], brief=True)).startswith("(5) notes/otters.md | 40 tokens | ")
+
+
 def test_toc_root_keeps_a_title_of_its_own() -> None:
     """Only a root that repeats the document's title is shown as the text before the first heading."""
     doc = notes_info()

@@ -78,9 +78,11 @@ def test_the_map_tells_apart_documents_of_one_folder_titled_alike(
     write(folder, "memo-7.txt", "dear team,\n\nthe kettle is broken again and will be replaced on monday.\n")
     lib = open_library(folder)
     lib.reconcile()
-    text = render_toc(lib.toc(max_depth=0))
+    toc = lib.toc(max_depth=0)
+    text = render_toc(toc)
     assert "— Espresso Machine Manual (version 1.0) |" in text and "— Espresso Machine Manual (version 2.0) |" in text
-    assert "memo-7.txt — memo-7 (file name) |" in text
+    assert [d.title for d in toc.documents if d.path == "memo-7.txt"] == ["memo-7 (file name)"]
+    assert ") memo-7.txt | " in text, "a title that is only the file's name is left to the path in the map's text"
     hits = lib.retrieve("kettle broken", top_k=1).results
     assert hits[0].section_path[0] == "memo-7", "the document keeps its title; only the map adds to it"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.answers.toc import TocBuilder
+from indexer.answers.toc import FIRST_MAP_SHARE, TocBuilder
 from indexer.library import Library
 from indexer.tokens import count_tokens
 from server.render import render_toc
@@ -33,13 +33,13 @@ def test_toc_lists_documents_with_coordinates_and_sizes(library: Library) -> Non
     assert not toc.truncated and toc.pending == [] and toc.failed == []
 
 
-def test_at_depth_zero_each_document_is_one_line_with_the_call_that_opens_it(library: Library) -> None:
+def test_at_depth_zero_each_document_is_one_line_with_what_it_holds(library: Library) -> None:
     text = render_toc(library.toc(max_depth=0))
     guide, notes = doc_id(library, "guide.md"), doc_id(library, "notes.txt")
     lines = text.splitlines()
-    assert len(lines) == 3, text  # no root line "[0] (opening text)", no note about folded sections
-    assert lines[1].startswith(f"({guide}) guide.md — Gardening Guide | 6 sections, ")
-    assert lines[1].endswith(f" | get_toc(doc_id={guide}) opens it")
+    assert len(lines) == 4 and lines[-1].startswith("Note: "), text  # no root line "[0] (opening text)"
+    assert lines[1] == f"({guide}) guide.md — Gardening Guide | 101 tokens | +5 sections"
+    assert "get_toc(doc_id=D) shows a document's sections" in lines[-1], "the note says how to open one"
     assert any(line.endswith(f"read_section(doc_id={notes}, sec_id=0) reads it") for line in lines), text
 
 
@@ -47,7 +47,8 @@ def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
     """Whatever the budget: the larger paper opens its one wide branch only once the small note,
-    whose five sections cost more than that branch's one line, is open."""
+    whose five sections cost more than that branch's one line, is open (each lists its top-level
+    sections first, as far as its share of the map allows)."""
     write(
         folder, "numbered.md", "# Numbered\n\n" + "\n\n".join(f"## {i} Rule number {i}\n\nText." for i in range(1, 6))
     )
@@ -56,15 +57,15 @@ def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
     lib = open_library(folder)
     lib.reconcile()
     small_open = False
-    for budget in range(300, 1400, 20):
+    for budget in range(300, 5000, 40):
         toc = TocBuilder(lib.store, lib.display_path, budget).all_documents(None)
         if toc.compact:  # too small a budget for the two documents' lines
             continue
         small, large = sorted(toc.documents, key=lambda d: d.n_sections)
-        large_open = any(s.sec_id != 0 for s in large.sections)
+        large_open = any(s.level > 1 for s in large.sections)
         small_open = not any(s.hidden for s in small.sections)
         assert small_open or not large_open, budget
-        assert count_tokens(render_toc(toc)) <= budget
+        assert count_tokens(render_toc(toc)) <= budget * FIRST_MAP_SHARE, "the first map keeps to its share"
     assert small_open and large_open
 
 
@@ -75,9 +76,9 @@ def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(
     write(folder, "big.md", "# Big\n\n" + body)
     lib = open_library(folder, token_budget=1000)
     lib.reconcile()
-    toc = lib.toc()
+    doc = lib.toc().documents[0].doc_id
+    toc = lib.toc(doc_id=doc)
     assert toc.truncated
-    doc = toc.documents[0].doc_id
     listed = toc.documents[0].sections
     assert listed[0].sec_id == 0 and 10 < len(listed) < 301
     last = listed[-1].sec_id
@@ -94,16 +95,16 @@ def test_toc_is_cut_to_the_budget_and_says_how_to_get_the_rest(
         seen.extend(ids)
         last = ids[-1]
     assert seen == list(range(1, 301))
-    # With two documents the big one is folded, its size and the call that opens it shown.
+    # In the map of the folder the big one lists the headings its share allows and counts the rest.
     write(folder, "small.md", "# Small\n\n## One\n\ntext")
     lib.reconcile()
     both = lib.toc()
     big = next(d for d in both.documents if d.doc_id == doc)
-    assert len(big.sections) == 1 and big.sections[0].hidden == 300
-    assert (
-        f"(1) big.md — Big | 301 sections, 300 paragraphs, 600 tokens | v1 | get_toc(doc_id={doc}) opens it\n"
-        in render_toc(both)
-    )
+    shown = [s.sec_id for s in big.sections[1:]]
+    assert shown and big.sections[0].hidden == 300 - len(shown)
+    text = render_toc(both)
+    assert f"({doc}) big.md — Big | 600 tokens\n  [1] Heading number 0\n" in text
+    assert f"\n  +{300 - len(shown)} more sections\n" in text and count_tokens(text) <= 1000 * 0.3
 
 
 @pytest.mark.slow
