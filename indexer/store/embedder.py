@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -94,8 +95,28 @@ def load_fastembed(
     return factory(model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads)
 
 
+def model_languages(model_name: str) -> frozenset[str] | None:
+    """The languages a fastembed model reads (codes of `indexer.languages.NAMES`), from fastembed's
+    description of it ("…, English, …", "Multilingual (German, English)"); None for a model that
+    reads many ("Multilingual (~50 languages)") or one fastembed does not describe."""
+    from fastembed import TextEmbedding
+
+    from indexer.languages import NAMES
+
+    described = {m["model"].lower(): m.get("description", "") for m in TextEmbedding.list_supported_models()}
+    description = described.get(model_name.lower())
+    if not description:
+        return None
+    said = description.split("truncation")[0]
+    found = frozenset(code for code, name in NAMES.items() if re.search(rf"\b{name}\b", said))
+    if "multilingual" in said.lower() and not re.search(r"multilingual \((?!~)", said, re.I):
+        return None  # many languages, not named
+    return found or None
+
+
 class Embedder:
-    """Turns texts into unit-length vectors. `name` is what the index records."""
+    """Turns texts into unit-length vectors. `name` is what the index records; `languages` those
+    it reads (None: many)."""
 
     def __init__(self, models_dir: Path, model_name: str = DEFAULT_MODEL, threads: int | None = None):
         from fastembed import TextEmbedding  # heavy import, only when a model is really needed
@@ -114,6 +135,7 @@ class Embedder:
         except Exception as exc:  # fastembed raises bare ValueError/OSError for unknown or unreachable models
             raise ModelUnavailable(f"cannot load embedding model {model_name!r}: {exc}") from exc
         self.dim = len(self.embed(["probe"])[0])
+        self.languages = model_languages(_FASTEMBED_NAME if model_name == DEFAULT_MODEL else model_name)
 
     @property
     def providers(self) -> list[str]:
