@@ -6,7 +6,7 @@ question ("The next meeting is scheduled after the regatta.") above the one that
 Which words those are depends on the query's language, so the language is told first: by script
 for Chinese, Japanese and Korean (kana makes Japanese), else by which language's function words
 the text uses most (English when it uses none). The lists are the `stopwords` package's
-(Snowball's for English and most European languages); English adds the modal verbs it leaves out.
+(Snowball's for English), with the few words they leave out added (`_EXTRA`).
 
 Documents get a language the same way (from a sample of their text, `document_language`), so that
 a query in one language over documents in another can say so (`indexer.search.retrieve`).
@@ -45,7 +45,15 @@ _WORD_LANGUAGES = {
     "el": "Greek",
 }
 NAMES = {**_WORD_LANGUAGES, "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
-_EXTRA = {"en": {"can", "will"}}  # Snowball's English list keeps "can't" and "won't" but not these
+# What the package's lists leave out: Snowball's English keeps "can't" and "won't" but not these, and
+# its Romance lists miss their commonest words (checked against each language's most frequent words).
+_EXTRA = {
+    "en": {"can", "will"},
+    "fr": {"de", "un", "une"},
+    "es": {"de", "y", "que", "del", "se", "un"},
+    "pt": {"de", "que", "a", "do", "da"},
+    "it": {"in", "per"},
+}
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _KANA = "\u3040-\u30ff"

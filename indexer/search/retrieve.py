@@ -195,7 +195,8 @@ class Retriever:
         if other == total:
             unrelated = "so these hits are likely unrelated"
             return f"{query_in} and the documents searched are in {theirs}: {why}, {unrelated}. {how}"
-        return f"{query_in}; {other} of the {total} documents searched are in {theirs}, not found by it: {why}. {how}"
+        are = "is" if other == 1 else "are"
+        return f"{query_in}; {other} of the {total} documents searched {are} in {theirs}, not found by it: {why}. {how}"
 
     def _coverage(self, doc_ids: list[int] | None, waiting: set[int]) -> Coverage | None:
         """How many of the documents searched semantic search covers, while it does not cover all
