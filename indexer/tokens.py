@@ -14,7 +14,8 @@ way, without the function words of its language (`indexer.languages`), and finds
 the words of its CJK text: a word of two characters is a bigram, a longer one the
 phrase of its bigrams (which FTS5 matches where they stand in a row: the word
 itself), so a query matches words, not single characters met anywhere. Chinese
-is cut into words by jieba; Japanese at its kana, where its grammar is written.
+is cut into words by jieba; Japanese at its kana, where its grammar is written;
+Korean, which writes spaces but joins particles to words, gives its bigrams.
 """
 
 from __future__ import annotations
@@ -116,8 +117,12 @@ def query_terms(text: str) -> list[str]:
         if term not in stop and term not in seen:
             seen[term] = None
     for run in _CJK_RUN_RE.findall(lowered):
-        for word in _cjk_words(run, stop):
-            if (term := _cjk_term(word)) not in seen:
+        if _HANGUL_RE.search(run):  # a Korean word carries its particle ("장비를"): its bigrams, each alone
+            found = [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
+        else:
+            found = [_cjk_term(word) for word in _cjk_words(run, stop)]
+        for term in found:
+            if term not in seen and term not in stop:
                 seen[term] = None
     return list(seen)
 
@@ -145,11 +150,11 @@ _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _cjk_words(run: str, stop: frozenset[str]) -> list[str]:
-    """The words of a run of CJK characters but its function words: Korean writes spaces between
-    its words, so a run is one; Japanese (it writes kana) is cut where hiragana, its particles and
-    endings, stands (the whole run when it is all hiragana); Chinese is cut by jieba."""
-    if _HANGUL_RE.search(run) or not (_HAN_RE.search(run) or _HIRAGANA_RE.search(run)):
-        return [run]  # Korean, or katakana alone: one word
+    """The words of a run of Chinese or Japanese characters but its function words: Japanese (it
+    writes kana) is cut where hiragana, its particles and endings, stands (the whole run when it is
+    all hiragana); Chinese is cut by jieba."""
+    if not (_HAN_RE.search(run) or _HIRAGANA_RE.search(run)):
+        return [run]  # katakana alone: one word
     if _HIRAGANA_RE.search(run):
         words = [w for w in _HIRAGANA_RE.split(run) if w and w not in stop]
         return words or [run]

@@ -39,7 +39,7 @@ def test_query_terms_find_cjk_words() -> None:
     assert query_terms("黒字") == ["黒字"]
     assert query_terms("目を守るには") == ["目", "守"], "Japanese is cut where its hiragana stands"
     assert query_terms("サングラス") == ["サン ング グラ ラス"]
-    assert query_terms("안전 장비") == ["안전", "장비"]
+    assert query_terms("안전 장비를") == ["안전", "장비", "비를"], "Korean: bigrams, its particle aside"
 
 
 def test_count_tokens_counts_words_punctuation_and_cjk_characters() -> None:
