@@ -73,8 +73,7 @@ def open_for_keywords(folder: Path, data_dir: Path, parse_cache: Path) -> Librar
     )
     lib = Library(config)
     lib.reconcile(wait=False)
-    while any(d.status in ("pending", "indexing") for d in lib.store.documents()):
-        time.sleep(1)
+    lib.finish_parses()  # every document structured; its vectors may still be coming
     return lib
 
 
