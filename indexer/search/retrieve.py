@@ -99,7 +99,8 @@ class Retriever:
         if titles is not None and (doc_ids is None or len(doc_ids) > 1):
             _name_documents(groups, titles())
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
-        available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
+        crossing = self._languages_apart(query, doc_ids)  # said before the hits, and paid for like them
+        available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query) - count_tokens(crossing or "")
         # While even the least share does not fit, the lowest-ranked hits go (and, for a lone
         # hit, its farthest neighbours).
         omitted = 0
@@ -139,7 +140,6 @@ class Retriever:
                 f"Semantic search covers {coverage.semantic} of {coverage.documents} documents so far (the rest are "
                 "being embedded); keyword search covers all."
             )
-        crossing = self._languages_apart(query, doc_ids)
         if results and found.lexical_matched is False and not crossing:
             cautions.append(
                 "None of the query's words occurs in the documents searched: these hits are only near in meaning; "

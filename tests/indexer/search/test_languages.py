@@ -11,6 +11,8 @@ import pytest
 
 from indexer.languages import apart, language_of
 from indexer.library import Library
+from indexer.tokens import count_tokens
+from server.render import render_retrieve
 from tests.conftest import write
 from tests.indexer.search.languages_fixtures import CHINESE, EQUIPMENT, HANDBOOK, JAPANESE, NOTES
 
@@ -126,6 +128,21 @@ def test_a_query_in_another_language_is_flagged(cjk_folder: Path, open_library: 
     assert "This query is in Chinese and the documents searched are in English" in reverse, reverse
     assert lib.retrieve("surplus", doc_ids=[docs["club.md"]]).caution is None
     assert lib.retrieve("结余", doc_ids=[docs["zh.md"]]).caution is None
+
+
+def test_the_caution_is_paid_from_the_budget(cjk_folder: Path, open_library: Callable[..., Library]) -> None:
+    """A tight budget holds the answer with its caution: the hits share what the caution leaves."""
+    log = "".join(
+        f"第{i}次训练：队员在水面上练习划船技术，教练记录每位队员的成绩和进步情况，并提出改进建议。\n\n"
+        for i in range(40)
+    )
+    write(cjk_folder, "log.txt", f"训练记录\n\n{log}")
+    budget = 600
+    lib = open_library(cjk_folder, token_budget=budget)
+    lib.reconcile()
+    result = lib.retrieve("what should I wear to protect my eyes", top_k=10, before=2, after=2)
+    assert result.caution and "Chinese" in result.caution
+    assert len(result.results) >= 2 and count_tokens(render_retrieve(result)) <= budget
 
 
 def test_languages_are_told_by_script_and_function_words() -> None:
