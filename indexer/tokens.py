@@ -6,15 +6,26 @@ longer than 12 characters one per 4 characters, a run of digits one per 3, as to
 enough to run on every paragraph. It is what `n_tokens` and every budget in the
 tool answers mean; `clip_to_tokens` cuts a text to a budget by the same count.
 
-`lexical_terms` is the tokenizer of the BM25 index and its queries: lower-case
-words, plus every compound kept whole (`10-k`, `3.2.1`, `$1,234`, `item_7a`) so
-that codes, numbers and names match exactly, and CJK text as single characters
-and bigrams (it has no spaces).
+`lexical_terms` is the tokenizer of the BM25 index: lower-case words, plus every
+compound kept whole (`10-k`, `3.2.1`, `$1,234`, `item_7a`) so that codes, numbers
+and names match exactly, and CJK text as single characters and bigrams (it has no
+spaces), each run's bigrams in a row. `query_terms` makes a query's terms the same
+way, without the function words of its language (`indexer.languages`), and finds
+the words of its CJK text: a word of two characters is a bigram, a longer one the
+phrase of its bigrams (which FTS5 matches where they stand in a row: the word
+itself), so a query matches words, not single characters met anywhere. Chinese
+is cut into words by jieba; Japanese at its kana, where its grammar is written;
+Korean, which writes spaces but joins particles to words, gives its bigrams.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from functools import cache
+from typing import Any
+
+from indexer.languages import query_stop_words
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]", re.UNICODE)
@@ -25,16 +36,6 @@ _WORD_RE = re.compile(rf"[^\W{_CJK}]+", re.UNICODE)
 _COMPOUND_RE = re.compile(rf"[^\W{_CJK}]+(?:[-./,:'][^\W{_CJK}]+)*", re.UNICODE)
 _CJK_RUN_RE = re.compile(rf"[{_CJK}]+")
 _JOINERS = re.compile(r"[-./,:']")
-
-# Words too common to carry meaning in a query. Kept short on purpose: BM25's
-# IDF already discounts common words; this only stops a long question from
-# matching every paragraph through "the" and "of".
-STOPWORDS = frozenset(
-    """a an and are as at be by for from has have how i in is it its of on or that the this
-    to was were what when where which who why will with you your do does did can could
-    would should about into than then there these those their they them we our""".split()
-)
-
 
 TOKEN_COUNT_VERSION = "3"  # bump when count_tokens changes: stored counts are then made again
 LONG_WORD = 12  # longer words count one token per CHARS_PER_TOKEN characters
@@ -104,9 +105,73 @@ SENTENCE_END = re.compile(r"[.?!:;]\s*$")  # a query or a token that ends a sent
 
 
 def query_terms(text: str) -> list[str]:
-    """Distinct meaningful terms of a query, in order of first appearance."""
+    """Distinct meaningful terms of a query, in order of first appearance: its words but the
+    function words of its language, and the words of its CJK text (a phrase of bigrams for a
+    word of three characters or more)."""
+    stop = query_stop_words(text)
     seen: dict[str, None] = {}
-    for term in lexical_terms(text):
-        if term not in STOPWORDS and term not in seen:
+    lowered = text[:LEXICAL_MAX_CHARS].lower()
+    terms = _WORD_RE.findall(lowered)
+    terms += [_JOINERS.sub("_", run) for run in _COMPOUND_RE.findall(lowered) if _JOINERS.search(run)]
+    for term in terms:
+        if term not in stop and term not in seen:
             seen[term] = None
+    for run in _CJK_RUN_RE.findall(lowered):
+        if _HANGUL_RE.search(run):  # a Korean word carries its particle ("장비를"): its bigrams, each alone
+            found = [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
+        else:
+            found = [_cjk_term(word) for word in _cjk_words(run, stop)]
+        for term in found:
+            if term not in seen and term not in stop:
+                seen[term] = None
     return list(seen)
+
+
+def _joined_characters(words: list[str], stop: frozenset[str]) -> list[str]:
+    """The words but the function words, single characters in a row joined into one: a word the
+    segmenter does not know (a name, a Japanese word read as Chinese: "黒字") comes out as its
+    characters."""
+    joined: list[str] = []
+    single = False  # the word before was a single character, kept
+    for word in words:
+        if word in stop or not word.strip():
+            single = False
+        elif len(word) == 1 and single:
+            joined[-1] += word
+        else:
+            joined.append(word)
+            single = len(word) == 1
+    return joined
+
+
+_HIRAGANA_RE = re.compile(r"[\u3040-\u309f]+")
+_HANGUL_RE = re.compile(r"[\uac00-\ud7af]")
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _cjk_words(run: str, stop: frozenset[str]) -> list[str]:
+    """The words of a run of Chinese or Japanese characters but its function words: Japanese (it
+    writes kana) is cut where hiragana, its particles and endings, stands (the whole run when it is
+    all hiragana); Chinese is cut by jieba."""
+    if not (_HAN_RE.search(run) or _HIRAGANA_RE.search(run)):
+        return [run]  # katakana alone: one word
+    if _HIRAGANA_RE.search(run):
+        words = [w for w in _HIRAGANA_RE.split(run) if w and w not in stop]
+        return words or [run]
+    return _joined_characters(_jieba().lcut(run), stop)
+
+
+def _cjk_term(word: str) -> str:
+    """A CJK word as BM25 finds it: a character, a bigram, or the phrase of its bigrams."""
+    if len(word) <= 2:
+        return word
+    return " ".join(word[i : i + 2] for i in range(len(word) - 1))
+
+
+@cache
+def _jieba() -> Any:  # jieba publishes no types
+    """jieba's tokenizer, its dictionary loaded on the first Chinese query (about a second)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # it announces loading its dictionary on stderr
+    return jieba.Tokenizer()

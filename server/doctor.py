@@ -28,6 +28,7 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
         print(f"embedding model: {embedder.name} ({embedder.dim} dimensions) loads offline: ok")
         runs_on = ", ".join(p.removesuffix("ExecutionProvider") for p in embedder.providers) or "unknown"
         print(f"  runs on: {runs_on} (CUDA when onnxruntime-gpu is installed and a GPU is visible; see the README)")
+        print(f"  reads: {reads(embedder.languages)}")
     except ModelUnavailable as exc:
         ok = False
         print(f"embedding model: {exc}")
@@ -64,6 +65,22 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
     if folders := [f for f in settings.folder_paths() if f.is_dir()]:
         report_skipped(folders, settings, args)
     return 0 if ok else 1
+
+
+MULTILINGUAL_EXAMPLE = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+
+
+def reads(languages: frozenset[str] | None) -> str:
+    """The languages the embedding model reads, and how to read others."""
+    from indexer.languages import name
+
+    if languages is None:
+        return "many languages (a multilingual model, or one fastembed does not describe)"
+    named = ", ".join(sorted(name(code) for code in languages))
+    return (
+        f"{named} only; for documents or questions in other languages set DEEPREAD_EMBEDDING_MODEL to a "
+        f"multilingual fastembed model, e.g. {MULTILINGUAL_EXAMPLE} (downloaded once)"
+    )
 
 
 SKIPPED_SHOWN = 20

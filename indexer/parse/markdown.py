@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from indexer.models import Block, ParsedDocument
+from indexer.parse.numbering import is_cjk_heading
 
 _md = MarkdownIt("commonmark").enable("table").enable("strikethrough")
 # Blocks only: inline parsing of every table cell and paragraph is what made a 45 MB file take
@@ -55,6 +56,10 @@ def parse_markdown(source: str) -> ParsedDocument:
             i = _skip_to_close(tokens, i)
         elif tok.type == "paragraph_open":
             text = _source(lines, tok)
+            if "\n" not in text and is_cjk_heading(text):  # "第一章 总则" on a line of its own: a heading
+                blocks.append(Block("heading", text.strip(), level=1, inferred=True))
+                i = _skip_to_close(tokens, i)
+                continue
             kind = "figure" if _IMAGE_ONLY_RE.match(text) else "equation" if text.lstrip().startswith("$$") else "text"
             _add_paragraph(blocks, kind, text)
             i = _skip_to_close(tokens, i)

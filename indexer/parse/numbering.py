@@ -4,7 +4,8 @@ Used when a source gives no trustworthy heading levels (plain text, PDFs from
 MinerU's flash tier, where every heading is level 2). Schemes nest in the
 order a document introduces them: in a 10-K, "PART I" comes first and
 "Item 1A." inside it; in a paper, "1 Introduction" is top and "2.1" one level
-down; in a Chinese report, "第一节" then "一、" then "（一）".
+down; in a Chinese report, "第一节" then "一、" then "（一）"; in a Japanese one "第1章",
+"第1節", "1．"; in a Korean one "제1장", "제1절".
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CJK_NUM = "一二三四五六七八九十百零〇两"
+_CJK_NUM = "一二三四五六七八九十百千零〇两壹贰叁肆伍陆柒捌玖拾"  # \d also matches fullwidth digits (１２３)
 _ROMAN = r"[IVXLC]+"
 
 # (scheme, pattern); the first match wins. Decimal numbers carry their own depth.
@@ -23,19 +24,33 @@ _SCHEMES: list[tuple[str, re.Pattern[str]]] = [
     ("item", re.compile(r"^items?\s+\d+[A-Z]?\b", re.I)),
     ("note", re.compile(r"^note\s+\d+\b", re.I)),
     ("appendix", re.compile(r"^appendix\s+([A-Z]|\d+)\b", re.I)),
-    ("cjk-chapter", re.compile(rf"^第[{_CJK_NUM}\d]+[章编部]")),
-    ("cjk-section", re.compile(rf"^第[{_CJK_NUM}\d]+节")),
-    ("cjk-article", re.compile(rf"^第[{_CJK_NUM}\d]+条")),
+    ("cjk-chapter", re.compile(rf"^第\s?[{_CJK_NUM}\d]+\s?[章编編部篇卷回]")),
+    ("cjk-section", re.compile(rf"^第\s?[{_CJK_NUM}\d]+\s?[节節]")),
+    ("cjk-article", re.compile(rf"^第\s?[{_CJK_NUM}\d]+\s?[条條]")),
+    ("ko-chapter", re.compile(r"^제\s?\d+\s?[장편부]")),
+    ("ko-section", re.compile(r"^제\s?\d+\s?절")),
+    ("ko-article", re.compile(r"^제\s?\d+\s?조")),
     ("cjk-enum", re.compile(rf"^[{_CJK_NUM}]+[、.．]")),
     ("cjk-paren", re.compile(rf"^[（(][{_CJK_NUM}]+[）)]")),
+    ("cjk-number", re.compile(r"^\d{1,2}[、．]\s*[^\s\d]")),  # "1、总则", "１．概要": no space after, as CJK writes
     ("paren-number", re.compile(r"^[（(]\d{1,2}[）)]\s*\S")),
     ("roman", re.compile(rf"^{_ROMAN}\.\s+\S")),
     ("letter", re.compile(r"^[A-Z]\.\s+[A-Z]")),
 ]
 # Schemes named by a word ("Item 7."), as opposed to bare numbers, letters or numerals.
 KEYWORD_SCHEMES = frozenset(
-    {"part", "chapter", "article", "item", "note", "appendix", "cjk-chapter", "cjk-section", "cjk-article"}
+    {
+        *("part", "chapter", "article", "item", "note", "appendix"),
+        *("cjk-chapter", "cjk-section", "cjk-article", "ko-chapter", "ko-section", "ko-article"),
+    }
 )
+_CJK_SCHEMES = KEYWORD_SCHEMES - {"part", "chapter", "article", "item", "note", "appendix"} | {
+    "cjk-enum",
+    "cjk-paren",
+    "cjk-number",
+}
+_CJK_SENTENCE_END = re.compile(r"[。！？；，：.!?;,:]\s*$")
+MAX_CJK_HEADING = 40  # characters: a numbered line longer than this is a numbered paragraph
 _DECIMAL = re.compile(r"^(?:section\s+)?(\d{1,2}(?:\.\d{1,3})*)\.?\s+\S", re.I)
 _LETTER_DECIMAL = re.compile(r"^([A-Z](?:\.\d{1,3})+)\.?\s+\S")
 
@@ -80,6 +95,19 @@ def is_back_matter(title: str) -> bool:
 class Numbering:
     scheme: str
     depth: int  # 1 except for decimal numbers: "2.1.3" has depth 3
+
+
+def is_cjk_heading(line: str) -> bool:
+    """A line standing alone that a CJK document numbers as a heading ("第一章 总则", "第1節 概要",
+    "一、基本情况", "（一）", "제1장 총칙"): short, and no sentence (it does not end like one)."""
+    text = line.strip()
+    found = numbering(text)
+    return (
+        found is not None
+        and found.scheme in _CJK_SCHEMES
+        and len(text) <= MAX_CJK_HEADING
+        and not _CJK_SENTENCE_END.search(text)
+    )
 
 
 def numbering(title: str) -> Numbering | None:

@@ -1,8 +1,8 @@
 """Plain text → blocks.
 
 Plain text declares no structure, so headings are inferred (and marked so):
-setext-style underlines, short numbered lines (`2.1 Methods`), and short
-ALL-CAPS lines standing alone. Blocks are separated by blank lines; a block
+setext-style underlines, short numbered lines (`2.1 Methods`, `第一章 总则`), and
+short ALL-CAPS lines standing alone. Blocks are separated by blank lines; a block
 whose lines all start with a bullet or number is a list.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from indexer.models import Block, ParsedDocument
+from indexer.parse.numbering import is_cjk_heading
 
 _UNDERLINE_RE = re.compile(r"^(=+|-+|~+|\^+|\*+)\s*$")
 # "2.1 Methods", "Chapter 3 Results", "IV. Discussion", "B) Appendix": a letter or roman numeral
@@ -50,6 +51,8 @@ def _classify(lines: list[str]) -> list[Block]:
 
 def _heading(line: str) -> Block | None:
     text = line.strip()
+    if is_cjk_heading(text):  # its level comes from its numbering (`indexer.structure.sections`)
+        return Block("heading", text, level=1, inferred=True)
     if len(text) > 80 or _SENTENCE_END_RE.search(text) or line.startswith((" ", "\t")):
         return None
     match = _NUMBERED_HEADING_RE.match(text)

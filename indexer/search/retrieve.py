@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from indexer import languages
 from indexer.errors import InvalidArgument
 from indexer.models import Coverage, RetrievedParagraph, RetrieveResult, section_paths
 from indexer.search.hybrid import HybridSearch, Ranked
@@ -98,7 +99,8 @@ class Retriever:
         if titles is not None and (doc_ids is None or len(doc_ids) > 1):
             _name_documents(groups, titles())
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
-        available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query)
+        crossing = self._languages_apart(query, doc_ids)  # said before the hits, and paid for like them
+        available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query) - count_tokens(crossing or "")
         # While even the least share does not fit, the lowest-ranked hits go (and, for a lone
         # hit, its farthest neighbours).
         omitted = 0
@@ -138,7 +140,7 @@ class Retriever:
                 f"Semantic search covers {coverage.semantic} of {coverage.documents} documents so far (the rest are "
                 "being embedded); keyword search covers all."
             )
-        if results and found.lexical_matched is False:
+        if results and found.lexical_matched is False and not crossing:
             cautions.append(
                 "None of the query's words occurs in the documents searched: these hits are only near in meaning; "
                 "check them, or search with the words the document would use."
@@ -149,6 +151,8 @@ class Retriever:
                 f"No document searched contains {names}: these hits match the query's other words "
                 '(check the spelling, or write it out as the documents would: "free cash flow" for FCF).'
             )
+        if crossing:
+            cautions.append(crossing)
         notes = []
         if not results:
             notes.append("No paragraph matched. Rephrase with words the document would use, or browse get_toc.")
@@ -168,6 +172,31 @@ class Retriever:
             caution=" ".join(cautions) or None,
             hint=" ".join(notes) or None,
         )
+
+    def _languages_apart(self, query: str, doc_ids: list[int] | None) -> str | None:
+        """What the query cannot find for being in another language than documents searched."""
+        counts = self.store.languages(doc_ids)
+        reads = self.search.embedder.languages
+        apart = {code: n for code, n in counts.items() if code is not None and languages.apart(query, code, reads)}
+        if not apart:
+            return None
+        said = languages.language_of(query)
+        query_in = f"This query is in {languages.name(said)}" if said else "This query is in Latin letters"
+        theirs = " or ".join(
+            languages.name(code) for code in sorted(apart, key=lambda c: (-apart[c], languages.name(c)))
+        )
+        reads_only = ", ".join(sorted(languages.name(code) for code in reads or ()))
+        why = (
+            f"keyword search cannot match them and the embedding model ({self.search.embedder.name}) reads "
+            f"{reads_only} only"
+        )
+        how = f"Search in {theirs}, or index with a multilingual model (DEEPREAD_EMBEDDING_MODEL; see the README)."
+        total, other = sum(counts.values()), sum(apart.values())
+        if other == total:
+            unrelated = "so these hits are likely unrelated"
+            return f"{query_in} and the documents searched are in {theirs}: {why}, {unrelated}. {how}"
+        are = "is" if other == 1 else "are"
+        return f"{query_in}; {other} of the {total} documents searched {are} in {theirs}, not found by it: {why}. {how}"
 
     def _coverage(self, doc_ids: list[int] | None, waiting: set[int]) -> Coverage | None:
         """How many of the documents searched semantic search covers, while it does not cover all

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from indexer.errors import DeepreadError, IndexDamaged, NotReady
+from indexer.languages import document_language
 from indexer.models import DocumentStructure
 from indexer.store.connection import connect
 from indexer.store.health import set_aside
@@ -243,6 +244,7 @@ class Store(KeywordSearch):
                 "title": structure.title,
                 "detail": structure.detail,
                 "named_by_file": int(structure.named_by_file),
+                "language": document_language(p.text for p in structure.paragraphs if not p.junk),
                 "n_pages": structure.n_pages,
                 "n_sections": len(structure.sections),
                 "n_paras": len(structure.paragraphs),
@@ -290,6 +292,18 @@ class Store(KeywordSearch):
             " ORDER BY n_paras, doc_id"
         )
         return [typed(DocumentRow, r) for r in rows]
+
+    def languages(self, doc_ids: list[int] | None) -> dict[str | None, int]:
+        """How many readable documents (of these) are written in each language (None: not told)."""
+        scope, params = "", []
+        if doc_ids is not None:
+            scope, params = f" AND doc_id IN ({','.join('?' * len(doc_ids))})", list(doc_ids)
+        rows = self._query(
+            "SELECT language, count(*) AS n FROM documents WHERE status IN ('ready', 'indexing') AND n_sections > 0"
+            f"{scope} GROUP BY language",
+            params,
+        )
+        return {r["language"]: r["n"] for r in rows}
 
     def forget_file_facts(self, suffixes: frozenset[str] | None = None) -> None:
         """Make the next reconcile re-index every file, or those with these suffixes

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shutil
 import threading
 from collections.abc import Callable, Sequence
@@ -97,11 +98,31 @@ def load_fastembed(
     return factory(model_name=model_name, cache_dir=str(models_dir / "fastembed"), threads=threads)
 
 
+def model_languages(model_name: str) -> frozenset[str] | None:
+    """The languages a fastembed model reads (codes of `indexer.languages.NAMES`), from fastembed's
+    description of it ("…, English, …", "Multilingual (German, English)"); None for a model that
+    reads many ("Multilingual (~50 languages)") or one fastembed does not describe."""
+    from fastembed import TextEmbedding
+
+    from indexer.languages import NAMES
+
+    described = {m["model"].lower(): m.get("description", "") for m in TextEmbedding.list_supported_models()}
+    description = described.get(model_name.lower())
+    if not description:
+        return None
+    said = description.split("truncation")[0]
+    found = frozenset(code for code, name in NAMES.items() if re.search(rf"\b{name}\b", said))
+    if "multilingual" in said.lower() and not re.search(r"multilingual \((?!~)", said, re.I):
+        return None  # many languages, not named
+    return found or None
+
+
 class Embedder:
     """Turns texts into unit-length vectors. `name` is what the index records.
 
     The model is loaded at the first text embedded (or `dim` asked): a process that only reads
-    the map or a section never loads fastembed and ONNX Runtime, about half a second of CPU."""
+    the map or a section never loads fastembed and ONNX Runtime, about half a second of CPU.
+    `languages`: those it reads (None: many)."""
 
     def __init__(self, models_dir: Path, model_name: str = DEFAULT_MODEL, threads: int | None = None):
         self.name = model_name
@@ -136,6 +157,11 @@ class Embedder:
     def dim(self) -> int:
         """The vectors' length (loads the model)."""
         return len(self.embed(["probe"])[0])
+
+    @functools.cached_property
+    def languages(self) -> frozenset[str] | None:
+        """The languages the model reads (None: many); fastembed's description, no model loaded."""
+        return model_languages(_FASTEMBED_NAME if self.name == DEFAULT_MODEL else self.name)
 
     @property
     def providers(self) -> list[str]:

@@ -134,6 +134,12 @@ def _m010_document_title_facts(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE documents ADD COLUMN named_by_file INTEGER NOT NULL DEFAULT 0")
 
 
+def _m011_document_language(db: sqlite3.Connection) -> None:
+    """The language a document is written in (`indexer.languages`): a query in another says so.
+    Documents indexed before have none until they are structured again."""
+    db.execute("ALTER TABLE documents ADD COLUMN language TEXT")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -146,4 +152,5 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m008_document_retries,
     _m009_paragraph_junk,
     _m010_document_title_facts,
+    _m011_document_language,
 ]

@@ -32,6 +32,7 @@ class DocumentRow:
     retried_at: float | None = None  # when last
     detail: str | None = None  # the period, date or version the document states (`indexer.answers.titles`)
     named_by_file: int = 0  # 1: nothing in the document names it; its title is the file's name
+    language: str | None = None  # the language its text is written in (`indexer.languages`), if told
 
     @property
     def warning_list(self) -> list[str]:

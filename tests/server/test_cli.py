@@ -216,6 +216,9 @@ def test_doctor_says_what_parses_what(tmp_path: Path) -> None:
     result = run("doctor", "--data-dir", str(tmp_path / "d"))
     assert result.returncode == 0, result.stderr
     assert "loads offline: ok" in result.stdout
+    assert "reads: English only; for documents or questions in other languages set DEEPREAD_EMBEDDING_MODEL" in (
+        result.stdout
+    )
     assert "basic tier models: not installed" in result.stdout
     assert ".pdf: MinerU flash tier" in result.stdout
     kit = Path(sys.executable).parent / "mineru-kit"  # by its path: a venv's bin is seldom on PATH

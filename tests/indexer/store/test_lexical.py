@@ -26,6 +26,20 @@ def test_lexical_terms_keep_codes_numbers_and_cjk() -> None:
 
 def test_query_terms_drop_stopwords_and_duplicates() -> None:
     assert query_terms("What is the revenue of the company and the revenue growth?") == ["revenue", "company", "growth"]
+    assert query_terms("money left over after expenses") == ["money", "left", "expenses"]
+    assert query_terms("quels sont les frais de la saison") == ["frais", "saison"], "French function words"
+    assert query_terms("Form 10-K for 2023") == ["form", "10", "k", "2023", "10_k"], "codes and numbers stay"
+
+
+def test_query_terms_find_cjk_words() -> None:
+    """A word of two characters is a bigram, a longer one the phrase of its bigrams; Chinese function
+    words ("的") go; characters the segmenter does not know stay one word ("黒字", Japanese)."""
+    assert query_terms("年底的结余") == ["年底", "结余"]
+    assert query_terms("俱乐部的太阳镜") == ["俱乐 乐部", "太阳 阳镜"]
+    assert query_terms("黒字") == ["黒字"]
+    assert query_terms("目を守るには") == ["目", "守"], "Japanese is cut where its hiragana stands"
+    assert query_terms("サングラス") == ["サン ング グラ ラス"]
+    assert query_terms("안전 장비를") == ["안전", "장비", "비를"], "Korean: bigrams, its particle aside"
 
 
 def test_count_tokens_counts_words_punctuation_and_cjk_characters() -> None:

@@ -278,10 +278,34 @@ def test_flat_pdf_like_headings_get_depth_from_numbering() -> None:
         ("B) Appendix", True),
         ("2.1 Methods", True),
         ("Chapter 3 Results", True),
+        ("第一章 总则", True),
+        ("第１節　概要", True),
+        ("一、基本情况", True),
+        ("（二）联系人", True),
+        ("１．目的", True),
+        ("제2장 총칙", True),
+        ("一、会员应当遵守俱乐部的章程。", False),  # a numbered sentence
+        (
+            "第一章俱乐部成立于一九八五年，会员每周在船库集合训练，俱乐部的宗旨是推广划船运动，欢迎新会员加入",
+            False,
+        ),  # long
     ],
 )
 def test_plain_text_numbering_needs_a_real_number(line: str, is_heading: bool) -> None:
     assert (parse_text(line).blocks[0].kind == "heading") is is_heading
+    assert (parse_markdown(line).blocks[0].kind == "heading") is (is_heading and not line[0].isascii())
+
+
+def test_cjk_numbered_headings_nest_in_text_and_markdown() -> None:
+    source = "公司年报\n\n第一章 总则\n\n本报告说明公司概况。\n\n第一节 目的\n\n一、范围\n\n适用于全体员工。\n\n第二章 财务\n\n全年结余一千二百元。\n"
+    for structure in (build(parse_text(source), "f.txt"), build(parse_markdown(source), "f.md")):
+        assert [(s.level, s.title) for s in structure.sections] == [
+            (0, "公司年报"),
+            (1, "第一章 总则"),
+            (2, "第一节 目的"),
+            (3, "一、范围"),
+            (1, "第二章 财务"),
+        ]
 
 
 def test_text_without_spaces_is_split_too() -> None:
