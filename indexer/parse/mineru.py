@@ -37,8 +37,10 @@ from indexer.models import Block, ParsedDocument
 from indexer.parse import pictures
 from indexer.parse.filing_cover import cover_title, is_filing
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
+from indexer.parse.hygiene import repair_items
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
+from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
 from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
 
 log = logging.getLogger(__name__)
@@ -122,13 +124,16 @@ class MineruParser:
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
         listed = raw.get("outline", []) if self.options.use_outline else []
         outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in listed]
+        items = repair_items(raw["content_list"])  # mojibake and symbol-font glyphs (`hygiene`)
         parsed = blocks_from_content_list(
-            raw["content_list"],
+            items,
             raw.get("page_count"),
             paged=paged,
             heading_levels_reliable=levels_reliable,
             outline=outline,
         )
+        if suffix in SHEET_FORMATS:  # a grid of cells: Markdown pipes, not HTML (`sheets`)
+            parsed.blocks = sheets_as_markdown(parsed.blocks)
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
@@ -137,7 +142,7 @@ class MineruParser:
             cover_title(parsed.blocks)
             or citation_title(parsed.blocks)
             or (title if metadata_title_ok(title) else None)
-            or (first_page_title(raw["content_list"], path.stem) if paged and not is_filing(parsed.blocks) else None)
+            or (first_page_title(items, path.stem) if paged and not is_filing(parsed.blocks) else None)
         )
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
         return parsed
