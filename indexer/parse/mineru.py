@@ -58,7 +58,9 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".epub": (False, True),
 }
 # Bump when the worker's output or its mapping changes, so cached parses are redone.
-CACHE_VERSION = 4  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages
+CACHE_VERSION = 5  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages;
+# 5: the text layer inside a box is read as whole words (a version-4 parse is upgraded without MinerU: `_upgraded`)
+UPGRADABLE = 4  # the earlier version whose parses `_upgraded` brings up to this one
 
 
 # A file's parse may take this long plus so much per MB of file, or per page of a PDF once
@@ -117,8 +119,12 @@ class MineruParser:
         """`patience` scales the time limit (a retry of a file that ran out of time gets more)."""
         suffix = path.suffix.lower()
         paged, levels_reliable = MINERU_FORMATS[suffix]
-        raw = self._cached(content_hash, pdf=suffix == ".pdf") or self._run(
-            path, content_hash, {"pictures_dir": os.path.abspath(self.options.pictures_dir)}, patience=patience
+        raw = (
+            self._cached(content_hash, pdf=suffix == ".pdf")
+            or self._upgraded(path, content_hash, pdf=suffix == ".pdf", patience=patience)
+            or self._run(
+                path, content_hash, {"pictures_dir": os.path.abspath(self.options.pictures_dir)}, patience=patience
+            )
         )
         if not raw.get("ok"):
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
@@ -158,12 +164,24 @@ class MineruParser:
         installed = sorted(p.name for p in models.iterdir() if p.is_dir()) if models.is_dir() else []
         return hashlib.sha1("\n".join(installed).encode()).hexdigest()[:8]
 
-    def _cache_path(self, content_hash: str) -> Path:
+    def _cache_path(self, content_hash: str, version: int = CACHE_VERSION) -> Path:
         """Keyed by the file's bytes and the installed models, so a better tier parses again."""
-        return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{CACHE_VERSION}.json.gz"
+        return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{version}.json.gz"
 
-    def _cached(self, content_hash: str, pdf: bool) -> dict | None:
-        path = self._cache_path(content_hash)
+    def _upgraded(self, path: Path, content_hash: str, pdf: bool, patience: float) -> dict | None:
+        """A parse cached by the previous version, brought up to this one in the child without
+        MinerU (a PDF's text-layer words read again), and cached; None when there is none."""
+        raw = self._cached(content_hash, pdf, version=UPGRADABLE)
+        if raw is None:
+            return None
+        if not pdf:  # nothing of an office file's parse changed
+            self._store(content_hash, raw)
+            return raw
+        upgraded = self._run(path, content_hash, {"upgrade": raw}, patience=patience)
+        return upgraded if upgraded.get("ok") else None
+
+    def _cached(self, content_hash: str, pdf: bool, version: int = CACHE_VERSION) -> dict | None:
+        path = self._cache_path(content_hash, version)
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
                 raw = json.load(f)

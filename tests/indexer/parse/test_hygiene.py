@@ -221,3 +221,60 @@ def test_xlsx_sheets_are_sections_of_markdown_tables(parser: DocumentParser, tmp
     tables = {s.sections[p.sec_id].title: p.text for p in s.paragraphs if p.kind == "table"}
     assert tables["Budget"] == "| Item | Q1 | Q2 |\n|---|---|---|\n| Rent | 1200 | 1250 |\n| Power |  | 80 |"
     assert tables["Staff"].splitlines()[-1] == "| Ben Ode | Intern, unpaid |  |", "a merged cell: its text, once"
+
+
+# --- a figure's text read from the text layer ------------------------------------------------
+
+
+def _labelled_pdf(path: Path) -> Path:
+    """A page with a chart's labels in the text layer, one line running past the chart's box."""
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.set_xy(20, 50)
+    pdf.cell(0, 6, "Quarterly revenue grew strongly across every region")
+    pdf.set_xy(20, 60)
+    pdf.cell(0, 6, "($4,369) ($3,827) 2,082 1,522")
+    pdf.output(str(path))
+    return path
+
+
+def test_text_inside_a_box_is_read_in_whole_words(tmp_path: Path) -> None:
+    """pdfium's bounded text cut the words the box's edge crossed: "Quarterly re", ",369)"."""
+    from indexer.parse.pdf_layers import fill_from_text_layer
+
+    path = _labelled_pdf(tmp_path / "chart.pdf")
+    # The box MinerU gives the chart: from the left margin to the middle of "revenue" and of "($4,369)".
+    items = [{"type": "image", "page_idx": 0, "bbox": [60, 150, 230, 230]}]
+    fill_from_text_layer(str(path), items)
+    assert items[0]["text_layer"] == "Quarterly revenue\n($4,369) ($3,827)"
+
+
+def test_a_pdf_parse_cached_by_the_previous_version_is_upgraded_without_mineru(
+    parser: DocumentParser, tmp_path: Path
+) -> None:
+    import gzip
+    import json
+
+    from indexer.parse.mineru import CACHE_VERSION, UPGRADABLE
+
+    path = _labelled_pdf(tmp_path / "chart.pdf")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    parse(parser, path)
+    current = parser.mineru._cache_path(digest)
+    with gzip.open(current, "rt", encoding="utf-8") as f:
+        raw = json.load(f)
+    # What version 4 cached: the chart's words cut at its box, and a mark that no parse by MinerU makes.
+    raw["content_list"].append(
+        {"type": "image", "page_idx": 0, "bbox": [60, 150, 230, 230], "text_layer": "Quarterly re"}
+    )
+    raw["made_by"] = "version 4"
+    with gzip.open(parser.mineru._cache_path(digest, UPGRADABLE), "wt", encoding="utf-8") as f:
+        json.dump(raw, f)
+    current.unlink()
+
+    s = parse(parser, path)
+    (figure,) = [p for p in s.paragraphs if p.kind == "figure"]
+    assert figure.text == "Quarterly revenue\n($4,369) ($3,827)"
+    with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
+        assert json.load(f)["made_by"] == "version 4", "upgraded from the old parse, not parsed again"
