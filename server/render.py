@@ -49,8 +49,16 @@ def _document_line(doc: DocumentInfo) -> str:
     pending = "" if doc.semantic else " | vectors pending"
     return (
         f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {_count(doc.n_sections, 'section')}, "
-        f"{_count(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}"
+        f"{_count(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}{_copies(doc)}"
     )
+
+
+def _copies(doc: DocumentInfo) -> str:
+    """Files with the document's bytes, listed on its line: `| also at a.pdf, b/a.pdf (+2 more)`."""
+    if not doc.copies:
+        return ""
+    more = f" (+{doc.n_copies - len(doc.copies)} more)" if doc.n_copies > len(doc.copies) else ""
+    return f" | also at {', '.join(doc.copies)}{more}"
 
 
 def _count(n: int, noun: str) -> str:

@@ -75,6 +75,8 @@ WARNING_TOKENS = 60  # a document's warning is cut to this in its own map …
 BRIEF_WARNING_TOKENS = 24  # … and to this, the first one only, in the map of all documents
 WARNINGS_LINE = 8  # Warnings: … (+N more: get_toc(doc_id=D))
 PENDING_MARK = 6  # | vectors pending
+COPIES_SHOWN = 3  # a document's line names this many of its copies' paths, and counts the rest
+COPIES_MARK = 8  # | also at …, … (+N more)
 
 
 class TocBuilder:
@@ -83,6 +85,7 @@ class TocBuilder:
         self.display_path = display_path
         self.token_budget = token_budget
         self._shown: dict[int, str] | None = None  # a builder answers one request, in one snapshot
+        self._copies: dict[int, list[str]] | None = None
 
     def title(self, doc: DocumentRow) -> str:
         """The title the map shows: what tells the document from others titled alike in the
@@ -90,6 +93,17 @@ class TocBuilder:
         if self._shown is None:
             self._shown = folder_titles(self.store.documents())
         return self._shown.get(doc.doc_id) or doc.title or doc.relpath
+
+    def copies(self, doc: DocumentRow) -> list[str]:
+        """The shown paths of a document's copies (files with its bytes), read once per answer."""
+        if self._copies is None:
+            found = self.store.copies_of()
+            self._copies = {i: [self.display_path(c) for c in rows] for i, rows in found.items()}
+        return self._copies.get(doc.doc_id, [])
+
+    def _copies_cost(self, doc: DocumentRow) -> int:
+        paths = self.copies(doc)
+        return COPIES_MARK + sum(count_tokens(p) + 1 for p in paths[:COPIES_SHOWN]) if paths else 0
 
     def all_documents(
         self, max_depth: int | None, path: str | None = None, page: int = 1, docs: list[DocumentRow] | None = None
@@ -167,6 +181,7 @@ class TocBuilder:
         """A document's line in the full map, with its root section's line (title and +N)."""
         title = count_tokens(self.title(d))
         line = DOCUMENT_LINE + count_tokens(self.display_path(d)) + title + max(title, 6) + SECTION_LINE + HIDDEN_MARK
+        line += self._copies_cost(d)
         return line + _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
 
     def _fits(self, ready: list[DocumentRow], budget: int) -> bool:
@@ -270,6 +285,7 @@ class TocBuilder:
             - HIDDEN_MARK
             - _warnings_cost(shown_warnings(doc, brief=False))
             - PENDING_MARK
+            - self._copies_cost(doc)
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
         for s in reversed(ancestors(tree, top)):
@@ -357,6 +373,8 @@ class TocBuilder:
             semantic=bool(doc.embedded),
             warnings=[] if compact else shown_warnings(doc, brief),
             n_warnings=len(doc.warning_list),
+            copies=[] if compact else self.copies(doc)[:COPIES_SHOWN],
+            n_copies=len(self.copies(doc)),
             sections=sections,
         )
 

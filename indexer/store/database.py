@@ -23,6 +23,7 @@ from pathlib import Path
 
 from indexer.errors import NotReady
 from indexer.models import DocumentStructure
+from indexer.store.copy_rows import CopyRows
 from indexer.store.keywords import KeywordSearch
 from indexer.store.migrations import MIGRATIONS
 from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
@@ -31,8 +32,9 @@ from indexer.tokens import lexical_terms
 SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upgrade the schema
 
 
-class Store(KeywordSearch):
-    """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`)."""
+class Store(KeywordSearch, CopyRows):
+    """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`;
+    files with a document's bytes: `CopyRows`)."""
 
     def __init__(self, path: Path, writer: bool = True):
         """`writer`: this process writes the index (and brings its schema up to date); another
