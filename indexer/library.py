@@ -135,16 +135,22 @@ class Library(OpenIndex):
         return [p for p, _ in self.skipped() if folder is None or p == folder or p.startswith(folder + "/")]
 
     def _under(self, folder: str) -> list[DocumentRow]:
-        """The documents whose shown path is `folder` or lies under it (`display_path`), found by
-        root and relative path in the store rather than by listing every document."""
+        """The documents whose shown path, or a copy's, is `folder` or lies under it (`display_path`),
+        found by root and relative path in the store rather than by listing every document."""
         if len(self.config.roots) == 1:
-            return self.store.documents_under(str(self.config.roots[0]), folder)
-        for root, label in self._labels.items():
-            if folder == label or folder.startswith(label + "/"):
-                return self.store.documents_under(root, folder[len(label) + 1 :])
-        return in_folder(
-            self.store.documents(), self.display_path, folder
-        )  # a part of a label ("work" of "work/notes")
+            found = self.store.documents_under(str(self.config.roots[0]), folder)
+        else:
+            labelled = [
+                (r, label) for r, label in self._labels.items() if folder == label or folder.startswith(label + "/")
+            ]
+            if labelled:
+                root, label = labelled[0]
+                found = self.store.documents_under(root, folder[len(label) + 1 :])
+            else:  # a part of a label ("work" of "work/notes")
+                found = in_folder(self.store.documents(), self.display_path, folder)
+        originals = {d.copy_of for d in found if d.is_copy and d.copy_of is not None} - {d.doc_id for d in found}
+        copied = [d for d in map(self.store.document, sorted(originals)) if d is not None]
+        return [d for d in found if not d.is_copy] + copied
 
     # --- retrieve --------------------------------------------------------------------
 
@@ -296,6 +302,11 @@ class Library(OpenIndex):
 
     def _ready_document(self, doc_id: int) -> DocumentRow:
         doc = self.store.document(doc_id) if 0 <= doc_id <= MAX_ID else None
+        if doc is not None and doc.is_copy:  # its id is never shown; its document's is
+            raise NotFound(
+                f"{self.display_path(doc)} is a copy of document {doc.copy_of} (the same bytes): "
+                f"use doc_id={doc.copy_of}"
+            )
         if doc is None:
             ids = [d.doc_id for d in self.store.documents() if d.readable]
             raise NotFound(f"there is no document {doc_id}; {_describe_ids(ids)} (call get_toc to list them)")

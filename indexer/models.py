@@ -151,6 +151,12 @@ class DocumentInfo(BaseModel):
         "the map of all documents, whole in get_toc(doc_id).",
     )
     n_warnings: int = Field(0, description="How many warnings it has (the compact map shows the count alone).")
+    copies: list[str] = Field(
+        default_factory=list,
+        description="Other paths of files with the same bytes: one document, indexed and found once (the first few; "
+        "n_copies counts them all).",
+    )
+    n_copies: int = 0
     sections: list[SectionInfo] = Field(default_factory=list)
 
     @property

@@ -36,6 +36,8 @@ def choose(settings: Settings, command: str, scope: Scope) -> Settings | str:
     if problem := folder_problem(folders):
         return problem
     covered = index_folders(settings.index_dir())
+    if covered is None and (settings.index_dir() / "index.sqlite3").is_file():
+        covered = folders  # an index that cannot be read (damaged): opening it makes it again
     # One index per set of folders in the user data dir; a --data-dir may hold another set's.
     if covered is None or (settings.data_dir is not None and set(covered) != set(folders)):
         named = " and ".join(str(f) for f in folders)

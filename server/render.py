@@ -53,8 +53,16 @@ def _document_line(doc: DocumentInfo) -> str:
     pending = "" if doc.semantic else " | vectors pending"
     return (
         f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {_count(doc.n_sections, 'section')}, "
-        f"{_count(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}"
+        f"{_count(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}{_copies(doc)}"
     )
+
+
+def _copies(doc: DocumentInfo) -> str:
+    """Files with the document's bytes, listed on its line: `| also at a.pdf, b/a.pdf (+2 more)`."""
+    if not doc.copies:
+        return ""
+    more = f" (+{doc.n_copies - len(doc.copies)} more)" if doc.n_copies > len(doc.copies) else ""
+    return f" | also at {', '.join(doc.copies)}{more}"
 
 
 def _count(n: int, noun: str) -> str:
@@ -88,7 +96,7 @@ def _brief_document(doc: DocumentInfo, compact: bool) -> list[str]:
         else:
             mark = f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
     title = "" if repeats_path(doc.title, doc.path) else f" — {doc.title}"
-    lines = [f"({doc.doc_id}) {doc.path}{title}{size}{pending}{warnings}{mark}"]
+    lines = [f"({doc.doc_id}) {doc.path}{title}{size}{pending}{warnings}{mark}{_copies(doc)}"]
     if doc.warnings:
         lines.append("  Warnings: " + "; ".join(doc.warnings))
     if doc.root_alone:

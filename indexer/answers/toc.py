@@ -93,6 +93,8 @@ FOLDER_NOTE = (
     "a section's; read_section(doc_id=D, sec_id=S) reads one (sec_id=0: the text before the first heading)."
 )
 FOLDED_NOTE = "+N counts the sections not listed."
+COPIES_SHOWN = 3  # a document's line names this many of its copies' paths, and counts the rest
+COPIES_MARK = 8  # | also at …, … (+N more)
 
 
 class TocBuilder:
@@ -101,6 +103,7 @@ class TocBuilder:
         self.display_path = display_path
         self.token_budget = token_budget
         self._shown: dict[int, str] | None = None  # a builder answers one request, in one snapshot
+        self._copies: dict[int, list[str]] | None = None
 
     def title(self, doc: DocumentRow) -> str:
         """The title the map shows: what tells the document from others titled alike in the
@@ -108,6 +111,17 @@ class TocBuilder:
         if self._shown is None:
             self._shown = folder_titles(self.store.documents())
         return self._shown.get(doc.doc_id) or doc.title or doc.relpath
+
+    def copies(self, doc: DocumentRow) -> list[str]:
+        """The shown paths of a document's copies (files with its bytes), read once per answer."""
+        if self._copies is None:
+            found = self.store.copies_of()
+            self._copies = {i: [self.display_path(c) for c in rows] for i, rows in found.items()}
+        return self._copies.get(doc.doc_id, [])
+
+    def _copies_cost(self, doc: DocumentRow) -> int:
+        paths = self.copies(doc)
+        return COPIES_MARK + sum(count_tokens(p) + 1 for p in paths[:COPIES_SHOWN]) if paths else 0
 
     def all_documents(
         self, max_depth: int | None, path: str | None = None, page: int = 1, docs: list[DocumentRow] | None = None
@@ -185,13 +199,14 @@ class TocBuilder:
 
     def _line_cost(self, d: DocumentRow) -> int:
         """A document's line in the map of a folder, with its mark (`+N sections`, `+N more
-        sections`, or the call that reads a document without headings)."""
+        sections`, or the call that reads a document without headings) and its copies' paths."""
         path, title = shorten_path(self.display_path(d), COMPACT_PATH), compact_title(self.title(d))
         title = "" if repeats_path(title, path) else title
         line = count_tokens(f"({d.doc_id}) — | {d.n_pages or d.n_tokens:,} pages") + count_tokens(path)
         line += count_tokens(title) + (
             READS_MARK if d.n_sections <= 1 else count_tokens(f"+{d.n_sections:,} more sections")
         )
+        line += self._copies_cost(d)
         return line + _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
 
     def _fits(self, ready: list[DocumentRow], budget: int) -> bool:
@@ -287,6 +302,7 @@ class TocBuilder:
             - HIDDEN_MARK
             - _warnings_cost(shown_warnings(doc, brief=False))
             - PENDING_MARK
+            - self._copies_cost(doc)
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
         for s in reversed(ancestors(tree, top)):
@@ -375,6 +391,8 @@ class TocBuilder:
             semantic=bool(doc.embedded),
             warnings=[] if compact else shown_warnings(doc, brief),
             n_warnings=len(doc.warning_list),
+            copies=[] if compact else self.copies(doc)[:COPIES_SHOWN],
+            n_copies=len(self.copies(doc)),
             sections=sections,
         )
 

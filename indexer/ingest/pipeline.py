@@ -150,7 +150,7 @@ class Indexer:
         report = ReconcileReport()
         known = {(d.root, d.relpath): d for d in self.store.documents()}
         gone = {(d.root, d.relpath): d for d in gone_docs}
-        gone_by_hash = {doc.content_hash: doc for doc in gone.values() if doc.content_hash}
+        gone_by_hash = {doc.content_hash: doc for doc in gone.values() if doc.content_hash and not doc.is_copy}
         total = len(files) + len(gone)
         done = 0
 
@@ -172,6 +172,8 @@ class Indexer:
         if progress and total:
             progress(Progress(0, total, "", "started"))  # get_toc reports indexing from the first moment
 
+        changed: list[int] = []
+
         def record(job: tuple[str, str, Path], outcome: Outcome) -> None:
             nonlocal done
             action = outcome.action
@@ -179,6 +181,8 @@ class Indexer:
                 report.deferred.append(job[2])
                 action = "unchanged"
             getattr(report, action).append(job[1])
+            if action in ("indexed", "failed") and (row := known.get(job[:2])):
+                changed.append(row.doc_id)  # a new version, or none: its copies may differ now
             done += 1
             if progress:
                 progress(Progress(done, total, job[1], action))
@@ -210,11 +214,20 @@ class Indexer:
             return report
 
         for doc in gone.values():
-            self.versions.remove(doc.doc_id)
+            heir = None if doc.is_copy else self.versions.copies.heir(doc, set(gone))
+            if heir is not None:  # a copy of it remains: the document lives on under the copy's path
+                self.store.promote(heir, doc.doc_id)
+                log.info("%s is gone; doc %d is now %s, its copy", doc.relpath, doc.doc_id, heir.relpath)
+            else:
+                self.versions.remove(doc.doc_id)
             report.removed.append(doc.relpath)
             done += 1
             if progress:
                 progress(Progress(done, total, doc.relpath, "removed"))
+        if stale := self.versions.copies.stale(changed):  # their document changed or failed: documents again
+            again = self.sync({(c.root, c.relpath): Path(c.root) / c.relpath for c in stale}, [], None, patience)
+            for name in ("indexed", "unchanged", "failed", "removed", "deferred"):
+                getattr(report, name).extend(getattr(again, name))
         return report
 
     # --- one file --------------------------------------------------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from indexer.errors import ParseError
+from indexer.ingest.copies import Copies
 from indexer.ingest.files import relative_key, title_from_name
 from indexer.models import DocumentStructure
 from indexer.parse.formats import EMPTY, UNREADABLE, DocumentParser, read_bytes
@@ -67,6 +68,7 @@ class Versions:
         self.max_file_bytes = max_file_bytes
         self.heading_context = heading_context
         self.on_commit: Callable[[], None] = lambda: None  # a version waits for vectors: wake the lane
+        self.copies = Copies(store, vectors, self.file_hash)
 
     def prepare(
         self, root: Path, path: Path, doc: DocumentRow | None, retry: float | None = None
@@ -93,6 +95,12 @@ class Versions:
                 self.fail(doc_id, ParseError(reason), {})
             return Outcome("failed")
         facts: dict[str, object] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+        if doc is not None and doc.is_copy:
+            if self.copies.still_a_copy(doc, path, stat):
+                return Outcome("unchanged")
+            log.info("%s no longer has the bytes of doc %s: indexed as a document of its own", relpath, doc.copy_of)
+            self.store.set_status(doc_id, "pending", None, size=None, mtime_ns=None, content_hash=None)
+            doc = self.store.document(doc_id)
         # A failure that may pass: a failed document, or a new version that failed while the previous stays.
         again = retry is not None and doc is not None and bool(doc.transient)
         # A file the server could not read, made readable since: a chmod changes neither size nor mtime.
@@ -120,7 +128,10 @@ class Versions:
         if not settled:  # written to while read: what was read may be half of it
             log.info("%s changed while it was read: reading it again once it settles", relpath)
             return Outcome("deferred")
-        facts["content_hash"] = hashlib.sha256(data).hexdigest()
+        facts["content_hash"] = digest = hashlib.sha256(data).hexdigest()
+        if original := self.copies.original_for(doc_id, digest):  # identical files: one document
+            self.copies.make(doc_id, original, facts)
+            return Outcome("indexed")
         if doc and doc.status in ("ready", "failed") and doc.content_hash == facts["content_hash"]:
             if not (doc.status == "failed" and doc.transient):  # a touch retries a failure that may pass
                 self.store.set_status(doc_id, doc.status, doc.reason, **facts)  # touched, same bytes
@@ -157,6 +168,11 @@ class Versions:
         outcomes: list[Outcome] = []
         waiting = False
         for p in batch:
+            content_hash = str(p.facts["content_hash"])
+            if original := self.copies.original_for(p.doc_id, content_hash):  # committed meanwhile, on another lane
+                self.copies.make(p.doc_id, original, p.facts)
+                outcomes.append(Outcome("indexed"))
+                continue
             existing = self.vectors.ids_for_document(p.doc_id)
             missing = {vid for vid in p.vec_ids if vid and vid not in existing}  # junk has no vector ("")
             if missing and given is not None:
@@ -168,6 +184,7 @@ class Versions:
             stale = existing - set(p.vec_ids)
             if stale:
                 self.vectors.delete(sorted(stale))
+            self.copies.absorb(p.doc_id, content_hash)
             waiting = waiting or bool(missing)
             log.info(
                 "indexed %s (doc %d): %d sections, %d paragraphs, %d waiting for vectors",

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from indexer.errors import FILE_SIZE_LIMIT, ParseError
 from indexer.models import ParsedDocument
+from indexer.parse.hygiene import decode_legacy, repair_lines
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
 from indexer.parse.text import parse_text
@@ -166,7 +167,9 @@ def check_archive(suffix: str, data: bytes) -> None:
 
 def decode_text(data: bytes) -> str:
     """Decode a text file: UTF-8 (a stray bad byte is replaced, not the whole file misread),
-    UTF-16 with or without a byte-order mark, else Windows-1252; refuse binary content."""
+    UTF-16 with or without a byte-order mark, else a legacy code page (Mac Roman or Windows-1252,
+    `hygiene.decode_legacy`); refuse binary content. Mojibake and private-use glyphs are mended
+    (`hygiene.repair_lines`)."""
     head = data[:8192]
     encoding = _utf16(head)
     if encoding:
@@ -181,11 +184,11 @@ def decode_text(data: bytes) -> str:
             bad = text.count("\ufffd")
             good = sum(1 for ch in text if ord(ch) > 127) - bad
             if good <= bad:  # no real UTF-8 beside the bad bytes: a legacy single-byte encoding
-                text = data.decode("cp1252", errors="replace")
+                text = decode_legacy(data)
     control = sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\n\r\t\f")
     if control > 0.05 * min(len(text), 8192):
         raise ParseError("binary content in a text file (control characters); is the extension wrong?")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return repair_lines(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _utf16(head: bytes) -> str | None:

@@ -1,7 +1,7 @@
 """Reading MinerU's content-list items: their text without markup, page, pages and type size.
 
-MinerU's flash tier leaves inline HTML and Markdown emphasis in its text (`<strong>`,
-`**…**`, links); the layout repair compares lines in a normalised form (no digits, no
+MinerU's flash tier leaves inline HTML, Markdown emphasis and escapes in its text (`<strong>`,
+`**…**`, links, `\\_`); the layout repair compares lines in a normalised form (no digits, no
 punctuation), so that "Page 3 of 40" on every page is one running footer.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
+
+from indexer.parse.hygiene import unescape_markdown
 
 _DIGITS = re.compile(r"\d+")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1")
@@ -33,8 +35,10 @@ def inline_html(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    text = html.unescape(inline_html(text)).replace("\\$", "$")
-    return " ".join(_BOLD.sub(r"\2", text).split())
+    """Plain text of MinerU's Markdown-flavoured text: tags, entities, bold and escapes gone
+    (escapes last, so that an escaped "\\*\\*" never reads as bold)."""
+    text = html.unescape(inline_html(text))
+    return " ".join(unescape_markdown(_BOLD.sub(r"\2", text)).split())
 
 
 def has_words(text: str) -> bool:

@@ -39,8 +39,10 @@ from indexer.models import Block, ParsedDocument
 from indexer.parse import pictures
 from indexer.parse.filing_cover import cover_title, is_filing
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
+from indexer.parse.hygiene import repair_items
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
+from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
 from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
 
 log = logging.getLogger(__name__)
@@ -58,7 +60,9 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".epub": (False, True),
 }
 # Bump when the worker's output or its mapping changes, so cached parses are redone.
-CACHE_VERSION = 4  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages
+CACHE_VERSION = 5  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages;
+# 5: the text layer inside a box is read as whole words (a version-4 parse is upgraded without MinerU: `_upgraded`)
+UPGRADABLE = 4  # the earlier version whose parses `_upgraded` brings up to this one
 
 
 # A file's parse may take this long plus so much per MB of file, or per page of a PDF once
@@ -117,20 +121,27 @@ class MineruParser:
         """`patience` scales the time limit (a retry of a file that ran out of time gets more)."""
         suffix = path.suffix.lower()
         paged, levels_reliable = MINERU_FORMATS[suffix]
-        raw = self._cached(content_hash, pdf=suffix == ".pdf") or self._run(
-            path, content_hash, {"pictures_dir": os.path.abspath(self.options.pictures_dir)}, patience=patience
+        raw = (
+            self._cached(content_hash, pdf=suffix == ".pdf")
+            or self._upgraded(path, content_hash, pdf=suffix == ".pdf", patience=patience)
+            or self._run(
+                path, content_hash, {"pictures_dir": os.path.abspath(self.options.pictures_dir)}, patience=patience
+            )
         )
         if not raw.get("ok"):
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
         listed = raw.get("outline", []) if self.options.use_outline else []
         outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in listed]
+        items = repair_items(raw["content_list"])  # mojibake and symbol-font glyphs (`hygiene`)
         parsed = blocks_from_content_list(
-            raw["content_list"],
+            items,
             raw.get("page_count"),
             paged=paged,
             heading_levels_reliable=levels_reliable,
             outline=outline,
         )
+        if suffix in SHEET_FORMATS:  # a grid of cells: Markdown pipes, not HTML (`sheets`)
+            parsed.blocks = sheets_as_markdown(parsed.blocks)
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
@@ -139,7 +150,7 @@ class MineruParser:
             cover_title(parsed.blocks)
             or citation_title(parsed.blocks)
             or (title if metadata_title_ok(title) else None)
-            or (first_page_title(raw["content_list"], path.stem) if paged and not is_filing(parsed.blocks) else None)
+            or (first_page_title(items, path.stem) if paged and not is_filing(parsed.blocks) else None)
         )
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
         return parsed
@@ -155,12 +166,24 @@ class MineruParser:
         installed = sorted(p.name for p in models.iterdir() if p.is_dir()) if models.is_dir() else []
         return hashlib.sha1("\n".join(installed).encode()).hexdigest()[:8]
 
-    def _cache_path(self, content_hash: str) -> Path:
+    def _cache_path(self, content_hash: str, version: int = CACHE_VERSION) -> Path:
         """Keyed by the file's bytes and the installed models, so a better tier parses again."""
-        return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{CACHE_VERSION}.json.gz"
+        return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{version}.json.gz"
 
-    def _cached(self, content_hash: str, pdf: bool) -> dict | None:
-        path = self._cache_path(content_hash)
+    def _upgraded(self, path: Path, content_hash: str, pdf: bool, patience: float) -> dict | None:
+        """A parse cached by the previous version, brought up to this one in the child without
+        MinerU (a PDF's text-layer words read again), and cached; None when there is none."""
+        raw = self._cached(content_hash, pdf, version=UPGRADABLE)
+        if raw is None:
+            return None
+        if not pdf:  # nothing of an office file's parse changed
+            self._store(content_hash, raw)
+            return raw
+        upgraded = self._run(path, content_hash, {"upgrade": raw}, patience=patience)
+        return upgraded if upgraded.get("ok") else None
+
+    def _cached(self, content_hash: str, pdf: bool, version: int = CACHE_VERSION) -> dict | None:
+        path = self._cache_path(content_hash, version)
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
                 raw = json.load(f)

@@ -108,9 +108,21 @@ def run_text(request: dict) -> dict:
     return {"ok": True, "tier": "text", "title": parsed.title, "blocks": [asdict(b) for b in parsed.blocks]}
 
 
+def run_upgrade(request: dict) -> dict:
+    """A PDF's parse cached by an earlier version, brought up to this one without MinerU: the text
+    read from the text layer inside boxes is read again, whole words (`pdf_layers.refill_text_layer`)."""
+    from indexer.parse.pdf_layers import refill_text_layer
+
+    raw = request["upgrade"]
+    refill_text_layer(request["path"], raw["content_list"])
+    return raw
+
+
 def run(request: dict) -> dict:
     if request.get("text"):
         return run_text(request)
+    if request.get("upgrade"):
+        return run_upgrade(request)
     path = request["path"]
     is_pdf = Path(path).suffix.lower() == ".pdf"
     warnings: list[str] = []

@@ -73,8 +73,9 @@ def read_outline(path: str, warnings: list[str]) -> list[dict]:
 
 
 def fill_from_text_layer(path: str, items: list[dict]) -> None:
-    """flash emits some tables as `equation` items without text: read their text
-    from the PDF's text layer inside the item's box (bbox is in 0–1000 page units)."""
+    """flash emits some tables as `equation` items without text, and pictures whose words are in
+    the text layer: read their text from the PDF's text layer inside the item's box (bbox is in
+    0–1000 page units), whole words only (`words_in_box`)."""
     todo = [
         it
         for it in items
@@ -86,24 +87,90 @@ def fill_from_text_layer(path: str, items: list[dict]) -> None:
         return
     import pypdfium2 as pdfium
 
+    by_page: dict[int, list[dict]] = {}
+    for it in todo:
+        by_page.setdefault(int(it["page_idx"]), []).append(it)
     pdf = pdfium.PdfDocument(path)
     try:
-        for it in todo:
-            page = pdf[int(it["page_idx"])]
+        for page_idx, page_items in by_page.items():
+            page = pdf[page_idx]
             width, height = page.get_size()
-            x0, y0, x1, y1 = it["bbox"]
             textpage = page.get_textpage()
-            text = textpage.get_text_bounded(
-                x0 * width / 1000, height - y1 * height / 1000, x1 * width / 1000, height - y0 * height / 1000
-            )
+            words = page_words(textpage)
             textpage.close()
             page.close()
-            text = text.replace("\r\n", "\n").strip()
-            if text:
-                it["type"] = "table" if it["type"] == "equation" else it["type"]
-                it["text_layer"] = text
+            for it in page_items:
+                x0, y0, x1, y1 = it["bbox"]
+                box = (x0 * width / 1000, height - y1 * height / 1000, x1 * width / 1000, height - y0 * height / 1000)
+                text = words_in_box(words, box)
+                if text:
+                    it["type"] = "table" if it["type"] == "equation" else it["type"]
+                    it["text_layer"] = text
     finally:
         pdf.close()
+
+
+def refill_text_layer(path: str, items: list[dict]) -> None:
+    """Read again the text an earlier version read from the text layer inside items' boxes."""
+    for it in items:
+        it.pop("text_layer", None)
+    fill_from_text_layer(path, items)
+
+
+# A word of the text layer: its text, the middle of its box (points, from the bottom left), and
+# whether it starts a line.
+Word = tuple[str, float, float, bool]
+
+
+def page_words(textpage: object) -> list[Word]:
+    """The words of a page's text layer in reading order, each with the middle of its box. A word
+    starts a line after a line break in the text, or when it shares less than half its height with
+    the word before, or starts left of it."""
+    import pypdfium2.raw as pdfium_c
+
+    raw = textpage.raw  # type: ignore[attr-defined]
+    words: list[Word] = []
+    chars: list[str] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    broken = False
+    last: tuple[float, float, float] | None = None  # the previous word's right edge, bottom and top
+
+    def close() -> None:
+        nonlocal broken, last
+        if chars:
+            left, bottom = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            right, top = max(b[2] for b in boxes), max(b[3] for b in boxes)
+            # On the line of the word before: half the shorter one's height shared, and not left of it.
+            if last is not None:
+                shared = min(top, last[2]) - max(bottom, last[1])
+                broken = broken or shared < min(top - bottom, last[2] - last[1]) / 2 or left < last[0] - (top - bottom)
+            words.append(("".join(chars), (left + right) / 2, (bottom + top) / 2, broken and bool(words)))
+            last = (right, bottom, top)
+            chars.clear()
+            boxes.clear()
+            broken = False
+
+    for i in range(pdfium_c.FPDFText_CountChars(raw)):
+        char = chr(pdfium_c.FPDFText_GetUnicode(raw, i) or 32)
+        if char.isspace() or not char.isprintable():
+            close()
+            broken = broken or char in "\r\n"
+            continue
+        chars.append(char)
+        boxes.append(textpage.get_charbox(i))  # type: ignore[attr-defined]
+    close()
+    return words
+
+
+def words_in_box(words: list[Word], box: tuple[float, float, float, float]) -> str:
+    """The words whose middle lies in the box (left, bottom, right, top), whole, a line each line:
+    pdfium's bounded text cuts a word the box's edge crosses ("Quarterly re", ",369)" for "($4,369)")."""
+    left, bottom, right, top = box
+    out = ""
+    for text, x, y, starts_line in words:
+        if left <= x <= right and bottom <= y <= top:
+            out += ("\n" if starts_line else " ") + text if out else text
+    return out
 
 
 def read_font_sizes(path: str, items: list[dict]) -> None:

@@ -32,6 +32,7 @@ from indexer.errors import DeepreadError, IndexDamaged, NotReady
 from indexer.languages import document_language
 from indexer.models import DocumentStructure
 from indexer.store.connection import connect
+from indexer.store.copy_rows import CopyRows
 from indexer.store.health import set_aside
 from indexer.store.keywords import KeywordSearch
 from indexer.store.migrations import MIGRATIONS
@@ -41,8 +42,9 @@ from indexer.tokens import lexical_terms
 SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upgrade the schema
 
 
-class Store(KeywordSearch):
-    """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`)."""
+class Store(KeywordSearch, CopyRows):
+    """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`;
+    files with a document's bytes: `CopyRows`)."""
 
     def __init__(self, path: Path, writer: bool = True, on_damage: Callable[[IndexDamaged], None] | None = None):
         """`writer`: this process writes the index (and brings its schema up to date); another

@@ -140,6 +140,14 @@ def _m011_document_language(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE documents ADD COLUMN language TEXT")
 
 
+def _m012_document_copies(db: sqlite3.Connection) -> None:
+    """A file identical to a document (same bytes) is a copy of it, not a document of its own: its row
+    keeps its path and file facts with status 'copy' and the document it copies (`indexer.ingest.copies`).
+    Each file indexed asks for documents with its bytes: by an index on the hash, not a scan."""
+    db.execute("ALTER TABLE documents ADD COLUMN copy_of INTEGER")
+    db.execute("CREATE INDEX documents_content_hash ON documents (content_hash)")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -153,4 +161,5 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m009_paragraph_junk,
     _m010_document_title_facts,
     _m011_document_language,
+    _m012_document_copies,
 ]

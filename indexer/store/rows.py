@@ -8,6 +8,8 @@ import sqlite3
 from dataclasses import dataclass, fields
 from typing import TypeVar
 
+COPY = "copy"  # a document row's status when its file is a copy of another document's (`copy_of`)
+
 
 @dataclass
 class DocumentRow:
@@ -33,10 +35,16 @@ class DocumentRow:
     detail: str | None = None  # the period, date or version the document states (`indexer.answers.titles`)
     named_by_file: int = 0  # 1: nothing in the document names it; its title is the file's name
     language: str | None = None  # the language its text is written in (`indexer.languages`), if told
+    copy_of: int | None = None  # status 'copy': the document whose file has the same bytes (`indexer.ingest.copies`)
 
     @property
     def warning_list(self) -> list[str]:
         return json.loads(self.warnings) if self.warnings else []
+
+    @property
+    def is_copy(self) -> bool:
+        """A file with the same bytes as a document, listed with it rather than as one of its own."""
+        return self.status == COPY
 
     @property
     def readable(self) -> bool:

@@ -46,7 +46,9 @@ from indexer.tokens import count_tokens
 # 11: a "Table of Contents" met after the body began (an index of a part's statements) does not hold what follows;
 # 12: a line that only says a table goes on overleaf ("(Continued on following page)") is no paragraph;
 # 13: a PDF's bookmark outline is its map; numbered steps, an index's letters and contents lines are text;
-# 14: CJK-numbered lines of text and Markdown ("第一章 总则", "第1節", "一、") are headings; documents get a language.
+# 14: CJK-numbered lines of text and Markdown ("第一章 总则", "第1節", "一、") are headings; documents get a language;
+#     text hygiene (`indexer.parse.hygiene`): mojibake mended, symbol-font glyphs read as "•" or dropped,
+#     MinerU's Markdown escapes gone from plain text; CSV files and sheets as Markdown tables.
 STRUCTURE_VERSION = "14"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
