@@ -29,7 +29,9 @@ from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, 
 from indexer.parse.filing_cover import stated_detail
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
-from indexer.parse.titles import is_banner, names_institution, opening_line_title
+from indexer.parse.title_lines import is_banner, names_institution
+from indexer.parse.title_text import mend, opening_text, same_title
+from indexer.parse.titles import opening_line_title
 from indexer.structure.tables import split_lines, split_table
 from indexer.tokens import count_tokens
 
@@ -68,7 +70,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     # type sizes to say otherwise, an unnumbered guessed heading standing first).
     typeset = first is not None and first.size is not None
     is_title = first is not None and (
-        first.text == parsed.title
+        same_title(first.text, parsed.title)
         or (
             not parsed.title
             and (_is_unique_top(ranks) or (not typeset and first.inferred and numbering_depth(first.text) is None))
@@ -89,10 +91,12 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         or (_after_institution(first.text, blocks) if first is not None and named_by_heading else None)
         or (_after_institution(opening_line, blocks) if opening_line else None)
     )
-    title = _short_title(named or fallback_title)
-    start = 0
-    if is_title:
-        start = 1
+    title = _short_title(mend(named, opening_text(blocks)) if named else fallback_title)
+    # The heading that prints the title (a paper's, under a line such as "Published as a
+    # conference paper at …") is the document's root, not a section that holds the whole paper.
+    title_at = 0 if is_title else _title_heading(blocks, parsed.title)
+    if title_at is not None:
+        blocks = blocks[:title_at] + blocks[title_at + 1 :]
         ranks = ranks[1:]
 
     root = Section(sec_id=0, title=title, level=0, parent=None)
@@ -101,7 +105,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     stack: list[tuple[float, Section]] = [(float("-inf"), root)]
     current = root
     rank_iter = iter(ranks)
-    for block in blocks[start:]:
+    for block in blocks:
         if block.kind == "heading":
             rank = next(rank_iter)
             while stack[-1][0] >= rank:
@@ -147,6 +151,21 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         detail=stated_detail(parsed.blocks),
         named_by_file=not named,
     )
+
+
+OPENING_BLOCKS = 12  # the title heading stands among the first blocks of the first page
+
+
+def _title_heading(blocks: list[Block], title: str | None) -> int | None:
+    """Where the first heading prints the document's title (`title`, the parser's), when only
+    text and pictures of the first page stand before it; None elsewhere."""
+    if not title:
+        return None
+    first_page = next((b.page for b in blocks if b.page is not None), None)
+    for at, block in enumerate(blocks[:OPENING_BLOCKS]):
+        if block.kind == "heading":
+            return at if block.page == first_page and same_title(block.text, title) else None
+    return None
 
 
 def _after_institution(title: str, blocks: list[Block]) -> str | None:

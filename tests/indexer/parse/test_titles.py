@@ -11,7 +11,9 @@ import pytest
 from indexer.library import Library
 from indexer.models import Block
 from indexer.parse.filing_cover import cover_title, is_filing, stated_detail
-from indexer.parse.titles import citation_title, first_page_title, is_banner, metadata_title_ok, names_institution
+from indexer.parse.stated_titles import citation_title, metadata_title_ok
+from indexer.parse.title_lines import is_banner, names_institution
+from indexer.parse.titles import first_page_title
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
