@@ -76,6 +76,7 @@ def prints_a_title(printed: Printed) -> bool:
             and letters >= 0.6 * len(line.replace(" ", ""))
             and not BANNER.search(line)
             and not line.rstrip().endswith((".", ",", ";", ":"))
+            and (line[:1].isalnum() or line[:1] in "\"'“")  # not markup, a bullet or a symbol
             and not _CONTACT_RE.search(line)
         ):
             return True

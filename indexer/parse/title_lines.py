@@ -29,10 +29,12 @@ def is_banner(text: str) -> bool:
     return bool(_BANNER_RE.search(text)) and len(text.split()) <= 10
 
 
-# An institution: a university, a college, a school or a department ("UNIVERSITYOF" as some
-# files spell it).
+# An institution: a university, a college, a school, a department, an agency, a research centre
+# ("UNIVERSITYOF" as some files spell it).
 _INSTITUTION_RE = re.compile(
-    r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic)(\b|of\b)", re.I
+    r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic|agency|ministry|"
+    r"bureau|council|commission|authority|center|centre)(\b|of\b)",
+    re.I,
 )
 # What says what a document is: a kind of document, or a course's or a form's code ("CEE 549").
 _DOCUMENT_KIND_RE = re.compile(

@@ -191,7 +191,23 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
         return None
     if names_kind_only(title):  # "User Manual": what about, the cover says in its next largest type
         title = _with_subject(title, [c for c in candidates if c[1] not in parts])
+    if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
+        title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
+
+
+def _with_issuer(title: str, others: list[tuple[str, float | None]]) -> str:
+    """The title after the institution a cover names in its largest type, when the title does
+    not name it already."""
+    issuers = [(text, size or 0.0) for text, size in others if names_institution(text) and reads_as_title(text)]
+    if not issuers:
+        return title
+    issuer = max(issuers, key=lambda i: i[1])[0].strip(" ,.")
+    have = set(re.findall(r"[^\W_]+", title.lower()))
+    words = [w for w in re.findall(r"[^\W_]+", issuer.lower()) if len(w) > 3]
+    if words and sum(w in have for w in words) >= 0.5 * len(words):
+        return title
+    return f"{issuer} — {title}"
 
 
 SUBJECT_WORDS = 10

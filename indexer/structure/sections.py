@@ -64,7 +64,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     headings = [b for b in blocks if b.kind == "heading"]
     ranks = _heading_ranks(headings)
 
-    first = blocks[0] if blocks and blocks[0].kind == "heading" else None
+    # The first block with words (a Markdown page may open with an anchor, `<a id="…"></a>`).
+    lead = next((k for k, b in enumerate(blocks) if b.kind != "text" or _TAG_RE.sub("", b.text).strip()), 0)
+    first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the front-matter title, or when
     # nothing else names the document and it is the only heading at its level (or, without
     # type sizes to say otherwise, an unnumbered guessed heading standing first).
@@ -80,7 +82,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     # banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION": the root holds it, unnamed by it).
     named_by_heading = (
         first is not None
-        and numbering_depth(first.text) is None
+        and (numbering_depth(first.text) is None or _is_unique_top(ranks))  # "Appendix A: Keywords" over its parts
         and (is_title or not typeset)
         and not is_banner(first.text)
     )
@@ -94,7 +96,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     title = _short_title(mend(named, opening_text(blocks)) if named else fallback_title)
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
-    title_at = 0 if is_title else _title_heading(blocks, parsed.title)
+    title_at = lead if is_title else _title_heading(blocks, parsed.title)
     if title_at is not None:
         blocks = blocks[:title_at] + blocks[title_at + 1 :]
         ranks = ranks[1:]
@@ -153,6 +155,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     )
 
 
+_TAG_RE = re.compile(r"<[^>]*>")
 OPENING_BLOCKS = 12  # the title heading stands among the first blocks of the first page
 
 
