@@ -131,6 +131,9 @@ def reads_as_title(text: str, item: dict | None = None) -> bool:
         and numbering_depth(text) is None  # "2. Textbook", "1 Introduction": an item or a chapter
         and len(_FIELD_RE.findall(text)) < 2  # "Term: … Office Hours: …": a form's fields
         and not is_contact(text)
+        and not (
+            _ROLE_LINE_RE.match(text) and len(words) <= ROLE_WORDS and not _DOCUMENT_KIND_RE.search(text)
+        )  # "Governor"
     )
 
 
@@ -153,6 +156,7 @@ _ROLES = (
     r"treasurer|attorney\s+general|comptroller|spokes(?:man|woman|person)|analyst|coordinator|officer|researcher"
 )
 _RANK = r"(?:(?:deputy|assistant|associate|acting|interim|senior|executive|vice|lieutenant|lt\.?)[\s-]+)*"
+ROLE_WORDS = 3  # a line this short that opens with a role names one
 _ROLE_LINE_RE = re.compile(rf"^\W*(?i:{_RANK}(?:{_ROLES}))\b", re.I)
 _NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
 _PERSON_NAME_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}$")

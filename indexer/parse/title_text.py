@@ -43,10 +43,35 @@ def mend(title: str, text: str) -> str:
     """`title` with its line-break hyphens joined, spaced and cased as `text` prints it."""
     title = _join_broken_words(_CODE_RE.sub("", clean(title)), text)
     squeezed = _squeezed(text)
+    title = RUN_RE.sub(lambda m: split_run(m.group(0), text), title)
     parts = _SEGMENT_RE.split(title)  # parts at even places, what separates them between
     return "".join(
         _cased(_spaced_as_printed(part, text, *squeezed), text) if k % 2 == 0 else part for k, part in enumerate(parts)
     )
+
+
+# A run of letters in one case, long enough to be words whose spaces the text layer lost
+# ("THEECOMMERCEGOLDRUSHININDIA"); a word in mixed case ("OnlineHelp") is printed so.
+RUN_RE = re.compile(r"\b(?:[A-Z]{12,}|[a-z]{12,})\b")
+_SHORT_WORDS = frozenset("a i e an as at by in is it of on or to up we".split())
+
+
+def split_run(run: str, text: str) -> str:
+    """ "THEECOMMERCEGOLDRUSHININDIA" → "THE E COMMERCE GOLDRUSH IN INDIA" (wordninja's English word
+    frequencies); a long word (a known one, or one the text writes too), or a run that splits into
+    fragments, as it is."""
+    import wordninja
+
+    if run.lower() in wordninja.DEFAULT_LANGUAGE_MODEL._wordcost or re.search(rf"\b{run}\b", text, re.I):
+        return run  # "INTERNATIONALIZATION", "ELECTROPHYSIOLOGICAL" where the text writes it
+    words = wordninja.split(run.lower())
+    if len(words) < 2 or any(len(w) < 3 and w not in _SHORT_WORDS for w in words):
+        return run
+    out, at = [], 0
+    for word in words:
+        out.append(run[at : at + len(word)])
+        at += len(word)
+    return " ".join(out)
 
 
 def _join_broken_words(title: str, text: str) -> str:
@@ -118,7 +143,7 @@ def _printed_form(run: list[str], text: str, squeezed: str, origin: list[int]) -
         start = squeezed.find(key, start + 1)
     if sum(forms.values()) <= same:  # the text prints it as the title does, as often or more
         return None
-    return max(forms, key=lambda f: (not _in_capitals(f), forms[f]))
+    return max(forms, key=lambda f: (not in_capitals(f), forms[f]))
 
 
 def _words(text: str) -> list[str]:
@@ -128,7 +153,7 @@ def _words(text: str) -> list[str]:
 CAPITALS_SHARE = 0.6  # of a title's letters in capitals, for it to be set in capitals
 
 
-def _in_capitals(text: str) -> bool:
+def in_capitals(text: str) -> bool:
     """Set in capitals: two words or more of three letters or more in capitals, and few letters
     in lower case ("University of Massachusetts ISENBERG SCHOOL OF MANAGEMENT FEDERAL TAX …")."""
     words = _WORD_RE.findall(text)
@@ -141,10 +166,10 @@ def _cased(part: str, text: str) -> str:
     """A part of a title set in capitals, cased as the text writes its words: a word the text
     writes with capitals inside ("iPhone", "LLMs", "NASA") so, a small word ("via", "of") in
     lower case, any other word capitalised."""
-    if not _in_capitals(part):
+    if not in_capitals(part):
         return part
     phrase = re.search(re.escape(part).replace(r"\ ", r"\s+"), text, re.I)
-    if phrase and not _in_capitals(phrase.group(0)) and phrase.group(0)[0].isupper():
+    if phrase and not in_capitals(phrase.group(0)) and phrase.group(0)[0].isupper():
         return " ".join(phrase.group(0).split())  # the whole name as the text writes it: "Acme plc"
     out, first = [], True
     for token in re.split(r"([^\W\d_]+)", part):

@@ -36,6 +36,7 @@ from indexer.parse.title_lines import (
     names_kind_only,
     reads_as_title,
 )
+from indexer.parse.title_text import RUN_RE, in_capitals, split_run
 
 OPENING_LINE_WORDS = 12
 TITLE_SCALE = 1.25  # a title is set at least this much larger than the page's text
@@ -59,19 +60,54 @@ def first_page_title(items: list[dict]) -> str | None:
     for page in pages[:2]:
         lines = [i for i in items if i.get("page_idx") == page and i.get("type") == "text" and i.get("bbox")]
         if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
-            lines = [
-                {**i, "type": "text", "text": i["text_layer"]}
+            pictures = [
+                i
                 for i in items
                 if i.get("page_idx") == page and i.get("type") == "image" and i.get("text_layer") and i.get("bbox")
             ]
-        if lines:
+            if len(pictures) == 1 and _area(pictures[0]["bbox"]) > HALF_PAGE:  # a scanned page
+                return _scanned_title(pictures[0]["text_layer"])
+            lines = [{**i, "type": "text", "text": i["text_layer"]} for i in pictures]
+        if not lines:
+            continue
+        title = _in_largest_type(items, page, lines)
+        if title is None and sum((line.get("font_size") or 0) > 1 for line in lines) < 0.5 * len(lines):
+            title = _opening_line(items, page)
+        # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
+        if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
+            return title
+    return None
+
+
+HALF_PAGE = 500_000  # of a page's 1000 × 1000 units
+_RUNNING_HEAD_RE = re.compile(r"^\d{1,4}\s+\D.{0,60}$|^\D.{0,60}\s\d{1,4}$")  # "BRECCIA-GASHES. 165"
+SCANNED_TITLE_LINES = 3
+
+
+def _respaced(text: str) -> str:
+    """A line that is one run of letters ("THEECOMMERCEGOLDRUSHININDIA") split into its words."""
+    return split_run(text, "") if RUN_RE.fullmatch(text) else text
+
+
+def _area(box: list[int]) -> int:
+    return max(box[2] - box[0], 0) * max(box[3] - box[1], 0)
+
+
+def _scanned_title(text: str) -> str | None:
+    """A scanned page's title, from the lines its text layer reads: the first run of lines set in
+    capitals (an old paper's "ON THE BRECCIA-GASHES OF THE DURHAM COAST AND / SOME RECENT …"),
+    after its running head, up to its byline."""
+    lines = [clean(line) for line in text.splitlines() if line.strip()][: OPENING_LINES * 2]
+    if lines and _RUNNING_HEAD_RE.match(lines[0]) and len(lines[0].split()) <= HEADLINE_WORDS:
+        lines = lines[1:]
+    run: list[str] = []
+    for line in lines:
+        if in_capitals(line) and reads_as_title(line.rstrip(".")) and len(run) < SCANNED_TITLE_LINES:
+            run.append(line)
+        elif run:
             break
-    else:
-        return None
-    title = _in_largest_type(items, page, lines)
-    if title is None and sum((line.get("font_size") or 0) > 1 for line in lines) < 0.5 * len(lines):
-        title = _opening_line(items, page)
-    return title
+    title = re.sub(r"(?<=[^\W\d_]) -(?=[^\W\d_])", "-", " ".join(run)).rstrip(" .")  # "BRECCIA -GASHES"
+    return title if len(title.split()) >= 2 else None
 
 
 OPENING_TOP = 350  # the opening line sits in the top third of its page
@@ -123,7 +159,8 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
     # little of its type), else each line's box.
     fonts = sum((line.get("font_size") or 0) > 1 for line in lines) >= 0.8 * len(lines)
     sized = [
-        (line, clean(line.get("text") or ""), size) for line, size in zip(lines, _sizes(lines, fonts), strict=True)
+        (line, _respaced(clean(line.get("text") or "")), size)
+        for line, size in zip(lines, _sizes(lines, fonts), strict=True)
     ]
     # A page with text on it has its title near the top, set larger than the text; a cover page
     # (no prose) has it wherever its largest type is, under a picture as often as above one.
@@ -155,7 +192,10 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
     if len(best[1].split()) < 2:  # a logo's word ("UCWeb") over the title set nearly as large
         phrases = [c for c in candidates if len(c[1].split()) >= 2 and c[2] >= WORD_OVER_PHRASE * best[2]]
         best = max(phrases, key=lambda c: c[2]) if phrases else best
-    if prose and best[2] < TITLE_SCALE * _body_size(sized):
+    # A kind of document named atop the page ("Help Guide" over the product's name) is its title
+    # however little larger it is set.
+    heads = names_kind_only(best[1]) and best[0]["bbox"][1] <= min(line["bbox"][1] for line in lines)
+    if prose and best[2] < TITLE_SCALE * _body_size(sized) and not heads:
         return None
     at = next(k for k, c in enumerate(sized) if c[0] is best[0])
     parts = [best[1]]
@@ -190,7 +230,7 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
     ):  # a fragment: "NRC 585 & GEOGRAPH 585 &"
         return None
     if names_kind_only(title):  # "User Manual": what about, the cover says in its next largest type
-        title = _with_subject(title, [c for c in candidates if c[1] not in parts])
+        title = _with_subject((best[0], title), [c for c in candidates if c[1] not in parts])
     if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
         title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
@@ -213,21 +253,23 @@ def _with_issuer(title: str, others: list[tuple[str, float | None]]) -> str:
 SUBJECT_WORDS = 10
 
 
-def _with_subject(kind: str, others: list[tuple[dict, str, float | None]]) -> str:
+def _with_subject(kind: tuple[dict, str], others: list[tuple[dict, str, float | None]]) -> str:
     """ "Coffee machine User Manual", "Object Storage Service Product Introduction": a title that
-    names only a kind of document, after the cover's largest other line that names a subject."""
+    names only a kind of document (`kind`: its line and text), after the line nearest to it on the
+    cover that names a subject."""
     subjects = [
-        (text, size)
-        for _, text, size in others
+        (line, text)
+        for line, text, size in others
         if size
         and len(text.split()) <= SUBJECT_WORDS
         and not names_kind_only(text)
         and sum(ch.isalpha() for ch in text) >= 3
     ]
     if not subjects:
-        return kind
-    subject = max(subjects, key=lambda s: s[1] or 0)[0]
-    return f"{subject} {kind}"
+        return kind[1]
+    top = kind[0]["bbox"][1]
+    subject = min(subjects, key=lambda s: abs(s[0]["bbox"][1] - top))[1]
+    return f"{subject} {kind[1]}"
 
 
 def _sizes(lines: list[dict], fonts: bool) -> list[float | None]:
