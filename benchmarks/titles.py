@@ -134,15 +134,22 @@ def first_pages(path: Path, pages: int, work: Path) -> Path:
 
 def printed(structure: DocumentStructure) -> Printed:
     """What the document prints (`titles_flags.Printed`): its first page's lines in reading order
-    (the first page with text; for a file without pages, its opening) and its opening pages' text."""
+    (the first page with text), or for a file without pages its opening line (its first heading,
+    else its first paragraph's first line), and its opening pages' text."""
     by_section: dict[int, list] = {}
     for p in structure.paragraphs:
         by_section.setdefault(p.sec_id, []).append(p)
     pages = [p.page for p in structure.paragraphs if p.page is not None and p.kind == "text"]
     first = min(pages) if pages else None
     lines: list[str] = []
-    for section in structure.sections:
-        if section.sec_id and (first is None or section.page_start == first):
+    if first is None:
+        opening = by_section.get(0, [])
+        if opening and opening[0].text.strip():
+            lines = [opening[0].text.strip().splitlines()[0]]
+        elif len(structure.sections) > 1:
+            lines = [structure.sections[1].title]
+    for section in structure.sections if first is not None else []:
+        if section.sec_id and section.page_start == first:
             lines.append(section.title)
         for p in by_section.get(section.sec_id, []):
             if p.kind in ("text", "list") and p.page == first:
@@ -276,7 +283,8 @@ def main() -> None:
             named = [course_named(shown[e.doc_id], courses.get(e.path.stem, "")) for e in entries]
             cells["course"] = f"{sum(named)}/{len(entries)}"
         by_file = sum(e.named_by_file for e in entries)
-        found = {e.doc_id: flags(shown[e.doc_id], bool(e.named_by_file), e.printed) for e in entries}
+        # The map's own additions (a period, a file's name that tells alike titles apart) aside.
+        found = {e.doc_id: flags(e.title, bool(e.named_by_file), e.printed) for e in entries}
         for e in entries:
             by_kind.setdefault(e.kind, []).append(found[e.doc_id])
         counts = [sum(flag in found[e.doc_id] for e in entries) for flag in FLAGS]

@@ -44,6 +44,7 @@ _DOCUMENT_KIND_RE = re.compile(
     re.I,
 )
 INSTITUTION_WORDS = 12
+_SUBJECT_RE = re.compile(r"\b(in|for|to|at|about|on|with)\s", re.I)  # a subject's words before the institution's
 # Words that say only what kind of document it is ("User Manual", "Product Introduction",
 # "Course Syllabus"), not what it is about.
 _KIND_WORDS = frozenset(
@@ -71,10 +72,12 @@ def names_institution(text: str) -> bool:
     """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
     who issued a document (a syllabus, a handbook), not what it is."""
     text = text.strip(" .")
+    found = _INSTITUTION_RE.search(text)
     return (
         len(text.split()) <= INSTITUTION_WORDS
-        and bool(_INSTITUTION_RE.search(text))
+        and found is not None
         and not _DOCUMENT_KIND_RE.search(text)
+        and not _SUBJECT_RE.search(text[: found.start()])  # "Teaching Mathematics in Elementary School 2"
     )
 
 

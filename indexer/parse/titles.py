@@ -329,19 +329,12 @@ def _type_size(item: dict) -> float | None:
     return math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1) / chars) if chars else None
 
 
-def says_less(title: str, file_name: str) -> bool:
-    """A title of a word or two that the file's name has too, with more ("Syllabus" for
-    "270 Syllabus Fall 2022"): the name says more."""
-    words, named = set(re.findall(r"[^\W_]+", title.lower())), set(re.findall(r"[^\W_]+", file_name.lower()))
-    return len(words) <= 2 and words < named
-
-
-def opening_line_title(text: str, file_name: str = "") -> str | None:
+def opening_line_title(text: str) -> str | None:
     """A file without pages or headings (plain text, a letter in DOCX) whose first line is short
     and reads like a title ("Quarterly Safety Review", not "Dear Ms Li," or a sentence)."""
     line = clean(text.strip().split("\n", 1)[0])
     ok = len(line.split()) <= OPENING_LINE_WORDS and not line.endswith((".", ",", ";", ":"))
-    return line if ok and reads_as_title(line) and not says_less(line, file_name) else None
+    return line if ok and reads_as_title(line) else None
 
 
 def _stacked(above: dict, below: dict) -> bool:

@@ -29,7 +29,7 @@ from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, 
 from indexer.parse.filing_cover import stated_detail
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
-from indexer.parse.title_lines import is_banner, names_institution
+from indexer.parse.title_lines import is_banner, names_institution, names_kind_only
 from indexer.parse.title_text import mend, opening_text, same_title
 from indexer.parse.titles import opening_line_title
 from indexer.structure.tables import split_lines, split_table
@@ -87,11 +87,11 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         and not is_banner(first.text)
     )
     opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
-    opening_line = opening_line_title(opening.text, fallback_title) if opening else None
+    opening_line = opening_line_title(opening.text) if opening else None
     named = (
         parsed.title
-        or (_after_institution(first.text, blocks) if first is not None and named_by_heading else None)
-        or (_after_institution(opening_line, blocks) if opening_line else None)
+        or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
+        or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
     )
     title = _short_title(mend(named, opening_text(blocks)) if named else fallback_title)
     # The heading that prints the title (a paper's, under a line such as "Published as a
@@ -171,15 +171,21 @@ def _title_heading(blocks: list[Block], title: str | None) -> int | None:
     return None
 
 
-def _after_institution(title: str, blocks: list[Block]) -> str | None:
-    """The document's opening line or heading (`title`, its first block's); when that names an
-    institution alone ("University of Massachusetts, Amherst" in a Word file's Title style),
-    the line after it names the document (the course) when it reads as a title; else nothing
-    does (the institution is who issued it, not what it is)."""
-    if not names_institution(title):
-        return title
-    after = opening_line_title(blocks[1].text) if len(blocks) > 1 else None
-    return after if after and not names_institution(after) else None
+NEXT_BLOCKS = 3  # the line after an opening line is among the blocks right after it
+
+
+def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
+    """The document's opening line or heading (`title`, its block `at`), or what the line after it
+    adds: an institution alone ("University of Massachusetts, Amherst" in a Word file's Title
+    style) issued the document the next line names (the course), else nothing names it; a kind
+    of document alone ("Syllabus") is completed by the next line ("Biology 544, Ornithology,
+    Spring 2023 Syllabus")."""
+    lines = [b for b in blocks[at + 1 : at + 1 + NEXT_BLOCKS] if b.kind in ("heading", "text")]  # past a picture
+    after = opening_line_title(lines[0].text) if lines else None
+    after = after if after and not names_institution(after) and not names_kind_only(after) else None
+    if names_institution(title):
+        return after
+    return f"{after} {title}" if names_kind_only(title) and after else title
 
 
 def _short_title(text: str) -> str:

@@ -374,3 +374,13 @@ def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_pape
     assert (
         structure.paragraphs[0].text == "Published as a conference paper at ICLR 2031"
     )  # the root holds the front matter
+
+
+def test_an_opening_line_that_names_only_a_kind_takes_the_next_and_an_institution_gives_way() -> None:
+    from indexer.parse.markdown import parse_markdown
+    from indexer.structure.sections import build
+
+    course = "# Syllabus\n\n## Biology 544, Ornithology, Spring 2031\n\nBirds, their songs and their flight.\n"
+    assert build(parse_markdown(course), fallback_title="x").title == "Biology 544, Ornithology, Spring 2031 Syllabus"
+    issued = "# Northwind University\n\n# Teaching Mathematics in Elementary School 2\n\nFractions and place value.\n"
+    assert build(parse_markdown(issued), fallback_title="x").title == "Teaching Mathematics in Elementary School 2"
