@@ -48,7 +48,10 @@ from indexer.tokens import count_tokens
 # 11: a "Table of Contents" met after the body began (an index of a part's statements) does not hold what follows;
 # 12: a line that only says a table goes on overleaf ("(Continued on following page)") is no paragraph;
 # 13: a PDF's bookmark outline is its map; numbered steps, an index's letters and contents lines are text.
-STRUCTURE_VERSION = "13"
+# 14: titles for every kind (metadata only where the cover agrees, no contact line or person's name, a
+#     cover's subject and issuer, words cased and spaced as the text prints them); a paper's title on
+#     page 1 is its root, not a section holding the paper.
+STRUCTURE_VERSION = "14"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
