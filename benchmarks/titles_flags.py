@@ -12,7 +12,8 @@ lines (`Printed.first_lines`) and its opening text (`Printed.text`, the first pa
   title of address before it ("Dr.", "Governor");
 * **banner**: a page's boilerplate (the SEC header, "Table of Contents", "FOR IMMEDIATE RELEASE");
 * **leftover**: a tool's or a file system's leftover (an underscore, a file extension, a long
-  number, words run together that the document prints apart or nowhere, a code in brackets);
+  number, words run together that the document prints apart or nowhere, a code in brackets, a
+  run of letters whose spaces the text layer lost);
 * **hyphen**: a word broken at a line's end and kept broken ("AB-STRACTION" where the text says
   "abstraction");
 * **capitals**: set in capitals throughout (three words or more, acronyms aside).
@@ -44,7 +45,8 @@ _CONTACT_RE = re.compile(
     re.I,
 )
 _LEFTOVER_RE = re.compile(
-    r"_|\.(pdf|docx?|pptx?|xlsx?|indd|qxd|rtf|txt)\b|\b\d{6,}\b|^microsoft\s+\w+\s+-|\(\s*\d+\s*,\s*[a-z]{2}\s*\)",
+    r"_|\.(pdf|docx?|pptx?|xlsx?|indd|qxd|rtf|txt)\b|\b\d{6,}\b|^microsoft\s+\w+\s+-|\(\s*\d+\s*,\s*[a-z]{2}\s*\)|"
+    r"\b(?:[A-Z]{22,}|[a-z]{22,})\b",  # words whose spaces the text layer lost
     re.I,
 )
 _JOINED_RE = re.compile(r"\b\w*[a-z]{2}[A-Z][a-z]{2}\w*\b")  # "NewApproachComprehensive"

@@ -1,21 +1,17 @@
-"""What to call a document: its cover page when it has a standard one, else its metadata title
-when that is a real title, else the title set on its first page, else (in `indexer.structure.sections.build`)
-its first heading or its file name.
+"""What to call a document (`document_title`): its cover page when it is a filing's, the title
+a report asks to be cited by, its metadata title when the cover agrees with it
+(`indexer.parse.stated_titles`), else the title set on its first page (`first_page_title`), else
+(in `indexer.structure.sections.build`) its first heading or opening line, or its file name.
 
 In a folder of downloads the file name is often an archive id, a hash or a slug, while page 1
 says plainly what the document is: a paper's title in the largest type, a report's title below
-its "FOR RELEASE" line. The largest type is estimated from each line's box and length (the
-square root of its area per character), which needs no font information: the text layer's
-sizes are missing or in arbitrary units in many PDFs, and scans have none.
-
-PDF metadata titles are often not titles at all: an accession number (`0000004962-23-000006`),
-a template's leftover (`Document`, `Microsoft Word - F20_10K_VFinal`), or another document's
-(a 10-K saved over last year's proxy statement). A filing's cover page says exactly what it is
-(`indexer.parse.filing_cover`). A report that says how to cite it names its own title in the
-citation ("Recommended citation: …, "Title""). A page's boilerplate (the SEC header, "Table of
-Contents", "FOR IMMEDIATE RELEASE") is never a title (`is_banner`), and a line that names an
-institution alone ("University of Massachusetts, Amherst") is the issuer of what the next line
-names (`names_institution`).
+its "FOR RELEASE" line, a manual's kind ("User Manual") over or under what it is for. The
+largest type comes from the text layer's font sizes, or is estimated from each line's box and
+length (the square root of its area per character): the text layer's sizes are missing or in
+arbitrary units in many PDFs, and scans have none. What a line of the page is when it is not the
+title (a banner, a byline, a contact line, a person's name, an institution) is
+`indexer.parse.title_lines`; a title's words are mended as the text prints them in
+`indexer.parse.title_text`.
 """
 
 from __future__ import annotations
