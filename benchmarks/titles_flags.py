@@ -53,6 +53,7 @@ _JOINED_RE = re.compile(r"\b\w*[a-z]{2}[A-Z][a-z]{2}\w*\b")  # "NewApproachCompr
 _HYPHEN_RE = re.compile(r"\b([A-Za-z]{2,})-\s?([A-Za-z]{2,})\b")
 _ACRONYM_LETTERS = 4  # a capitalised word this short may be an acronym ("NASA", "UK")
 _TITLE_WORDS = 20
+CONTENTS_ENTRIES = 5
 
 
 @dataclass
@@ -69,7 +70,10 @@ def _words(text: str) -> str:
 
 def prints_a_title(printed: Printed) -> bool:
     """The first page has a line a person could call the document by: 2–20 words, mostly
-    letters, not a banner, a sentence, a contact line or a date."""
+    letters, not a banner, a sentence, a contact line or a date; a contents page (lines led by
+    their page numbers) prints none."""
+    if sum(bool(re.match(r"\d{1,3}\s+[A-Z]", line)) for line in printed.first_lines) >= CONTENTS_ENTRIES:
+        return False
     for line in printed.first_lines:
         words = line.split()
         letters = sum(ch.isalpha() for ch in line)
@@ -115,9 +119,10 @@ def is_banner(title: str) -> bool:
 def is_leftover(title: str, printed: Printed) -> bool:
     """A tool's leftover: an underscore, an extension, an id, a bracketed code, or words run
     together that the document does not print so."""
-    if _LEFTOVER_RE.search(title):
-        return True
     text = printed.text
+    underscored = re.findall(r"\S*_\S*", title)  # a code's name the text prints too is no leftover
+    if _LEFTOVER_RE.search(title) and not (underscored and all(u in text for u in underscored)):
+        return True
     return any(joined not in text for joined in _JOINED_RE.findall(title))
 
 

@@ -108,7 +108,7 @@ _DATE_LINE_RE = re.compile(
     re.I,
 )
 _LETTER_SPACED_RE = re.compile(r"(?<!\S)(?:[^\W\d_] ){3,}[^\W\d_](?!\S)")  # "C o u r s e"
-_CLOCK_RE = re.compile(r"\b\d{1,2}:\d{2}\b")  # a time of day: a schedule's line
+_CLOCK_RE = re.compile(r"\b\d{1,2}:\d{2}(?!\d)")  # a time of day ("11:30am", "9:05-9:55"): a schedule's line
 _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
 TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)

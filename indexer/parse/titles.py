@@ -180,7 +180,10 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
         if size
         and reads_as_title(text, line if prose or len(text.split()) < 2 else None)
         and not names_institution(text)
+        and not is_schedule(text)
         and not is_person(text, [c[1] for c in sized[max(k - 1, 0) : k + 2] if c[0] is not line])
+        # sized by boxes alone, a page of text has its title in its top third, not among its tables
+        and (fonts or not prose or line["bbox"][1] < OPENING_TOP)
     ]
     if not candidates:
         return None
