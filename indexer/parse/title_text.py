@@ -188,7 +188,8 @@ _LEGAL_FORMS = {"inc": "Inc", "corp": "Corp", "co": "Co", "ltd": "Ltd", "plc": "
 def _cased_word(word: str, text: str, first: bool) -> str:
     if word.lower() in _LEGAL_FORMS and not first:
         return _LEGAL_FORMS[word.lower()]
-    forms = Counter(re.findall(rf"\b{re.escape(word)}\b", text, re.I))
+    # how the text writes the word, not inside an address ("nus.edu.sg")
+    forms = Counter(re.findall(rf"(?<![\w./@]){re.escape(word)}(?![\w@/]|\.\w)", text, re.I))
     written = [f for f in forms if not f.isupper()]
     if forms and not written and len(word) <= ACRONYM_LETTERS + 1:
         return word  # the text writes it in capitals too: an acronym ("MGM", "CVS")

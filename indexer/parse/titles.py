@@ -16,6 +16,7 @@ title (a banner, a byline, a contact line, a person's name, an institution) is
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -57,13 +58,16 @@ def first_page_title(items: list[dict]) -> str | None:
         lines = [i for i in items if i.get("page_idx") == page and i.get("type") == "text" and i.get("bbox")]
         if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
             pictures = [
-                i
+                {**i, "type": "text", "text": i.get("text_layer") or i.get("content")}
                 for i in items
-                if i.get("page_idx") == page and i.get("type") == "image" and i.get("text_layer") and i.get("bbox")
+                if i.get("page_idx") == page
+                and i.get("type") == "image"
+                and (i.get("text_layer") or i.get("content"))
+                and i.get("bbox")
             ]
             if len(pictures) == 1 and _area(pictures[0]["bbox"]) > HALF_PAGE:  # a scanned page
-                return _scanned_title(pictures[0]["text_layer"])
-            lines = [{**i, "type": "text", "text": i["text_layer"]} for i in pictures]
+                return _scanned_title(pictures[0]["text"])
+            lines = pictures
         if not lines:
             continue
         title = _in_largest_type(items, page, lines)
@@ -90,18 +94,28 @@ def _area(box: list[int]) -> int:
 
 
 def _scanned_title(text: str) -> str | None:
-    """A scanned page's title, from the lines its text layer reads: the first run of lines set in
-    capitals (an old paper's "ON THE BRECCIA-GASHES OF THE DURHAM COAST AND / SOME RECENT …"),
-    after its running head, up to its byline."""
+    """A page that is one picture, titled by the lines read from it (its text layer, or OCR's):
+    an institution and the line after it ("NUS BUSINESS SCHOOL" over "BACHELOR OF BUSINESS
+    ADMINISTRATION"), else the first run of lines set in capitals after the running head (an old
+    paper's "ON THE BRECCIA-GASHES OF THE DURHAM COAST AND / SOME RECENT …", up to its byline),
+    else its first short lines ("Undergraduate / Prospectus")."""
     lines = [clean(line) for line in text.splitlines() if line.strip()][: OPENING_LINES * 2]
     if lines and _RUNNING_HEAD_RE.match(lines[0]) and len(lines[0].split()) <= HEADLINE_WORDS:
         lines = lines[1:]
+    for line, after in itertools.pairwise(lines):
+        if names_institution(line) and reads_as_title(after) and not names_institution(after):
+            return f"{line} — {after}"
     run: list[str] = []
     for line in lines:
         if in_capitals(line) and reads_as_title(line.rstrip(".")) and len(run) < SCANNED_TITLE_LINES:
             run.append(line)
         elif run:
             break
+    if not run:  # no capitals: the opening short lines
+        for line in lines[:SCANNED_TITLE_LINES]:
+            if len(line.split()) > HEADLINE_WORDS or not reads_as_title(line):
+                break
+            run.append(line)
     title = re.sub(r"(?<=[^\W\d_]) -(?=[^\W\d_])", "-", " ".join(run)).rstrip(" .")  # "BRECCIA -GASHES"
     return title if len(title.split()) >= 2 else None
 

@@ -384,3 +384,21 @@ def test_an_opening_line_that_names_only_a_kind_takes_the_next_and_an_institutio
     assert build(parse_markdown(course), fallback_title="x").title == "Biology 544, Ornithology, Spring 2031 Syllabus"
     issued = "# Northwind University\n\n# Teaching Mathematics in Elementary School 2\n\nFractions and place value.\n"
     assert build(parse_markdown(issued), fallback_title="x").title == "Teaching Mathematics in Elementary School 2"
+
+
+def test_a_page_that_is_one_picture_is_titled_by_the_lines_read_from_it() -> None:
+    def picture(text: str, key: str = "content") -> list[dict]:
+        return [{"type": "image", "page_idx": 0, "bbox": [0, 0, 1000, 1000], key: text}]
+
+    brochure = "EMBARK ON\nYOUR JOURNEY WITH\nNORTHWIND BUSINESS SCHOOL\nBACHELOR OF BUSINESS ADMINISTRATION\nBe BOLD"
+    assert first_page_title(picture(brochure)) == "NORTHWIND BUSINESS SCHOOL — BACHELOR OF BUSINESS ADMINISTRATION"
+    scan = (
+        "BRECCIA -GASHES. 165\nON THE BRECCIA -GASHES OF THE DURHAM COAST AND\nSOME RECENT EARTH-SHAKES AT SUNDERLAND.\n"
+        "By G. A. LEBOUR, M.A., F.G.S.,\nTHE town of Sunderland is built upon the Permian Magnesian Limestone."
+    )
+    title = first_page_title(picture(scan, "text_layer"))
+    assert title == "ON THE BRECCIA-GASHES OF THE DURHAM COAST AND SOME RECENT EARTH-SHAKES AT SUNDERLAND"
+    assert mend(title, "breccia-gashes of the coast; earth-shakes") == (
+        "On the Breccia-Gashes of the Durham Coast and Some Recent Earth-Shakes at Sunderland"
+    )
+    assert first_page_title(picture("Undergraduate\nProspectus")) == "Undergraduate Prospectus"
