@@ -188,7 +188,10 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     after = after if after and not names_institution(after) and not names_kind_only(after) else None
     if names_institution(title):
         return after
-    return f"{after} {title}" if names_kind_only(title) and after else title
+    # A heading after a kind alone is its first section ("Grading") unless it names the subject by
+    # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
+    subject = after if after and (lines[0].kind == "text" or re.search(r"\d", after)) else None
+    return f"{subject} {title}" if names_kind_only(title) and subject else title
 
 
 def _short_title(text: str) -> str:
