@@ -43,6 +43,7 @@ import tempfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from benchmarks import append_result
 from benchmarks.retrieval_sets import qasper_markdown
@@ -132,14 +133,21 @@ def first_pages(path: Path, pages: int, work: Path) -> Path:
     return copy
 
 
+def _prints(paragraph: Any) -> bool:
+    """A paragraph of words: text, a list, or a picture's words (a cover that is a picture)."""
+    return paragraph.kind in ("text", "list") or (
+        paragraph.kind == "figure" and not paragraph.text.startswith("[picture without")
+    )
+
+
 def printed(structure: DocumentStructure) -> Printed:
     """What the document prints (`titles_flags.Printed`): its first page's lines in reading order
     (the first page with text), or for a file without pages its opening line (its first heading,
     else its first paragraph's first line), and its opening pages' text."""
-    by_section: dict[int, list] = {}
+    by_section: dict[int, list[Any]] = {}
     for p in structure.paragraphs:
         by_section.setdefault(p.sec_id, []).append(p)
-    pages = [p.page for p in structure.paragraphs if p.page is not None and p.kind == "text"]
+    pages = [p.page for p in structure.paragraphs if p.page is not None and _prints(p)]
     first = min(pages) if pages else None
     lines: list[str] = []
     if first is None:
@@ -152,7 +160,7 @@ def printed(structure: DocumentStructure) -> Printed:
         if section.sec_id and section.page_start == first:
             lines.append(section.title)
         for p in by_section.get(section.sec_id, []):
-            if p.kind in ("text", "list") and p.page == first:
+            if _prints(p) and p.page == first:
                 lines.extend(line.strip() for line in p.text.splitlines() if line.strip())
         if len(lines) >= FIRST_LINES:
             break

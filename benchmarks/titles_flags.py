@@ -16,7 +16,8 @@ lines (`Printed.first_lines`) and its opening text (`Printed.text`, the first pa
   run of letters whose spaces the text layer lost);
 * **hyphen**: a word broken at a line's end and kept broken ("AB-STRACTION" where the text says
   "abstraction");
-* **capitals**: set in capitals throughout (three words or more, acronyms aside).
+* **capitals**: set in capitals throughout (three words or more, one of them longer than an
+  acronym, two when the title is longer).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _CONTACT_RE = re.compile(
     re.I,
 )
 _LEFTOVER_RE = re.compile(
-    r"_|\.(pdf|docx?|pptx?|xlsx?|indd|qxd|rtf|txt)\b|\b\d{6,}\b|^microsoft\s+\w+\s+-|\(\s*\d+\s*,\s*[a-z]{2}\s*\)|"
+    r"_|\.(pdf|docx?|pptx?|xlsx?|indd|qxd|rtf|txt)\b|\b\d{6,}\b|^microsoft\s+\w+\s+-|[(（]\s*\d+\s*[,，]\s*[a-z]{2}\s*[)）]|"
     r"\b(?:[A-Z]{22,}|[a-z]{22,})\b",  # words whose spaces the text layer lost
     re.I,
 )
@@ -142,7 +143,7 @@ def in_capitals(title: str) -> bool:
     words = re.findall(r"[^\W\d_]+", title.split(" — ")[0])
     long_caps = [w for w in words if w.isupper() and len(w) > _ACRONYM_LETTERS]
     lower = [w for w in words if not w.isupper() and len(w) > 3]
-    return len(words) >= 3 and len(long_caps) >= 2 and not lower
+    return len(words) >= 3 and bool(long_caps) and len(long_caps) >= min(2, len(words) - 2) and not lower
 
 
 FLAGS = ("file name", "contact", "person", "banner", "leftover", "hyphen", "capitals")

@@ -19,7 +19,7 @@ TEXT_CHARS = 100_000  # the opening text read for how the document writes its wo
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into nor of on or per the to via vs with within without".split()
 )
-_BROKEN_RE = re.compile(r"\b([^\W\d_]{2,})-\s?([^\W\d_]{2,})\b")
+_BROKEN_RE = re.compile(r"\b([^\W\d_]{2,})\s?-\s?([^\W\d_]{2,})\b")
 # A bracketed code after a title: an issue and a language ("（01,en）"), a revision ("(rev. 3)").
 _CODE_RE = re.compile(r"\s*[(（]\s*(?:\d+\s*[,，]\s*[a-z]{2}|[a-z]{2}\s*[,，]\s*\d+|rev\.?\s*\d+)\s*[)）]\s*$", re.I)
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
@@ -75,13 +75,16 @@ def split_run(run: str, text: str) -> str:
 
 
 def _join_broken_words(title: str, text: str) -> str:
-    """ "AB-STRACTION" → "ABSTRACTION" when the text writes "abstraction" and never "ab-straction"."""
+    """ "AB-STRACTION" → "ABSTRACTION" when the text writes "abstraction" and never "ab-straction";
+    "EARTH - SHAKES" → "EARTH-SHAKES" when it writes "earth-shakes"."""
 
     def joined(found: re.Match[str]) -> str:
-        whole = found.group(1) + found.group(2)
-        hyphenated = rf"\b{re.escape(found.group(1))}-\s?{re.escape(found.group(2))}\b"
-        if re.search(rf"\b{re.escape(whole)}\b", text, re.I) and not re.search(hyphenated, text, re.I):
-            return whole
+        first, second = found.group(1), found.group(2)
+        hyphenated = rf"\b{re.escape(first)}-\s?{re.escape(second)}\b"
+        if re.search(rf"\b{re.escape(first + second)}\b", text, re.I) and not re.search(hyphenated, text, re.I):
+            return first + second
+        if " " in found.group(0) and re.search(rf"\b{re.escape(first)}-{re.escape(second)}\b", text, re.I):
+            return f"{first}-{second}"
         return found.group(0)
 
     return _BROKEN_RE.sub(joined, title)

@@ -234,7 +234,7 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
     # headings after it are set.
     headline = len(title.split()) >= HEADLINE_WORDS
     later = [i for i in items if (i.get("page_idx") or 0) > page]
-    if prose and not headline and _set_like_a_later_heading(best[0], best[2], later):
+    if prose and not headline and not heads and _set_like_a_later_heading(best[0], best[2], later):
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
