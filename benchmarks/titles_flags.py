@@ -132,7 +132,8 @@ def has_hyphen_break(title: str, printed: Printed) -> bool:
     text = printed.text.lower()
     for found in _HYPHEN_RE.finditer(title):
         whole = (found.group(1) + found.group(2)).lower()
-        if re.search(rf"\b{whole}\b", text) and found.group(0).lower().replace(" ", "") not in text:
+        hyphenated = rf"\b{found.group(1).lower()}\s?-\s?{found.group(2).lower()}\b"
+        if re.search(rf"\b{whole}\b", text) and not re.search(hyphenated, text):
             return True
     return False
 

@@ -28,12 +28,12 @@ _SEGMENT_RE = re.compile(r"(\s+[—–]\s+|:\s+)")  # a title's parts: "ACME COR
 
 
 def opening_text(blocks: list[Block]) -> str:
-    """The document's opening text as its paragraphs write it (headings aside: they are set
-    for the eye, in capitals as often as not)."""
+    """The document's opening text as its paragraphs and pictures write it (headings aside: they
+    are set for the eye, in capitals as often as not)."""
     parts: list[str] = []
     size = 0
     for block in blocks:
-        if block.kind in ("text", "list", "table") and size < TEXT_CHARS:
+        if block.kind in ("text", "list", "table", "figure") and size < TEXT_CHARS:
             parts.append(block.text)
             size += len(block.text)
     return "\n".join(parts)

@@ -140,8 +140,9 @@ def _opening_line(items: list[dict], page: int) -> str | None:
             beside = [clean(other.get("text") or "") for other in lines[max(k - 1, 0) : k + 2] if other is not line]
             if named := _TITLE_FIELD_RE.search(line.get("text") or ""):  # "**Course Title:** ECE 4670: …"
                 return clean(named.group(1))
+            issued = k > 0 and names_institution(clean(lines[k - 1].get("text") or ""))
             if (
-                2 <= len(text.split()) <= OPENING_LINE_WORDS
+                2 <= len(text.split()) <= (TITLE_MAX_WORDS if issued else OPENING_LINE_WORDS)  # under its issuer
                 and reads_as_title(text)
                 and not is_schedule(text)
                 and not text.endswith((".", ",", ";", ":"))
