@@ -27,26 +27,31 @@ ACRONYM_LETTERS = 4  # a word this short, in capitals and found nowhere else, is
 _SEGMENT_RE = re.compile(r"(\s+[—–]\s+|:\s+)")  # a title's parts: "ACME CORP — Form 10-K, …"
 
 
-def opening_text(blocks: list[Block]) -> str:
-    """The document's opening text as its paragraphs and pictures write it (headings aside: they
-    are set for the eye, in capitals as often as not)."""
+def opening_text(blocks: list[Block], pictures: bool = False) -> str:
+    """The document's opening text as its paragraphs write it (headings aside: they are set for
+    the eye, in capitals as often as not), or the words read from its pictures (a scan's), which
+    say how words are broken and spaced but not how they are cased (a slide sets them in capitals)."""
+    kinds = ("figure",) if pictures else ("text", "list", "table")
     parts: list[str] = []
     size = 0
     for block in blocks:
-        if block.kind in ("text", "list", "table", "figure") and size < TEXT_CHARS:
+        if block.kind in kinds and size < TEXT_CHARS:
             parts.append(block.text)
             size += len(block.text)
     return "\n".join(parts)
 
 
-def mend(title: str, text: str) -> str:
-    """`title` with its line-break hyphens joined, spaced and cased as `text` prints it."""
-    title = _join_broken_words(_CODE_RE.sub("", clean(title)), text)
-    squeezed = _squeezed(text)
-    title = RUN_RE.sub(lambda m: split_run(m.group(0), text), title)
+def mend(title: str, text: str, pictures: str = "") -> str:
+    """`title` with its line-break hyphens joined and spaced as `text` (and the words read from
+    its `pictures`) print it, cased as `text` writes its words."""
+    printed = f"{text}\n{pictures}" if pictures else text
+    title = _join_broken_words(_CODE_RE.sub("", clean(title)), printed)
+    squeezed = _squeezed(printed)
+    title = RUN_RE.sub(lambda m: split_run(m.group(0), printed), title)
     parts = _SEGMENT_RE.split(title)  # parts at even places, what separates them between
     return "".join(
-        _cased(_spaced_as_printed(part, text, *squeezed), text) if k % 2 == 0 else part for k, part in enumerate(parts)
+        _cased(_spaced_as_printed(part, printed, *squeezed), text) if k % 2 == 0 else part
+        for k, part in enumerate(parts)
     )
 
 

@@ -96,7 +96,9 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
         or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
     )
-    title = _short_title(mend(named, opening_text(blocks)) if named else fallback_title)
+    title = _short_title(
+        mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else fallback_title
+    )
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     title_at = lead if is_title else _title_heading(blocks, parsed.title)
