@@ -50,3 +50,19 @@ def test_whole_folder_landing_and_reading_within_a_word_budget() -> None:
     empty: Counter[str] = Counter()
     assert found(Unit(empty, empty, 10, frozenset({5}), frozenset(), "a.pdf"))
     assert not found(Unit(empty, empty, 10, frozenset({5}), frozenset(), "b.pdf"))
+
+
+def test_the_titles_scorer_flags_what_a_reader_would_not_accept() -> None:
+    from benchmarks.titles_flags import Printed, flags
+
+    cover = Printed(["Jane Roe", "Governor", "Strategic Plan 2031–2033"], "The plan's abstraction of goals.")
+    assert flags("x1f5 (file name)", True, cover) == ["file name"]  # page 1 prints a title
+    assert flags("scan-0042 (file name)", True, Printed(["#$%& '", "!"], "")) == []  # it prints none
+    assert flags("Jane Roe", False, cover) == ["person"]
+    assert flags("Jane Roe, Director, Global Attitudes Research", False, cover) == ["contact", "person"]
+    assert flags("Table of Contents", False, cover) == ["banner"]
+    assert flags("Campaign_038_Introducing_AC_Whitepaper_v5e", False, cover) == ["leftover"]
+    assert flags("The Limes NewApproachComprehensive Report", False, cover) == ["leftover"]
+    assert flags("Skill Composition via Ab-straction", False, cover) == ["hyphen"]
+    assert flags("SKILL COMPOSITION VIA ABSTRACTION", False, cover) == ["capitals"]
+    assert flags("NASA Strategic Plan 2031–2033", False, cover) == []

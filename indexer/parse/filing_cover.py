@@ -165,7 +165,8 @@ def period(text: str) -> str | None:
         return None
     kind = " ".join(found.group(1).lower().split())
     kind = "quarter" if "quarter" in kind else kind
-    return f"{kind} ended {' '.join(found.group(2).split())}".replace(" ,", ",")
+    month, rest = found.group(2).split(maxsplit=1)
+    return f"{kind} ended {month.capitalize()} {' '.join(rest.split())}".replace(" ,", ",")  # "MAY 29" → "May 29"
 
 
 def cover_title(blocks: list[Block]) -> str | None:

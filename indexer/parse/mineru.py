@@ -37,13 +37,12 @@ from pathlib import Path
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
 from indexer.models import Block, ParsedDocument
 from indexer.parse import pictures
-from indexer.parse.filing_cover import cover_title, is_filing
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.hygiene import repair_items
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
-from indexer.parse.titles import citation_title, first_page_title, metadata_title_ok
+from indexer.parse.titles import document_title
 
 log = logging.getLogger(__name__)
 
@@ -145,13 +144,7 @@ class MineruParser:
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
-        title = (raw.get("title") or "").strip()
-        parsed.title = (
-            cover_title(parsed.blocks)
-            or citation_title(parsed.blocks)
-            or (title if metadata_title_ok(title) else None)
-            or (first_page_title(items, path.stem) if paged and not is_filing(parsed.blocks) else None)
-        )
+        parsed.title = document_title(parsed.blocks, items, raw.get("title") or "", path.stem, paged)
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
         return parsed
 

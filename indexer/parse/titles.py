@@ -1,139 +1,41 @@
-"""What to call a document: its cover page when it has a standard one, else its metadata title
-when that is a real title, else the title set on its first page, else (in `indexer.structure.sections.build`)
-its first heading or its file name.
+"""What to call a document (`document_title`): its cover page when it is a filing's, the title
+a report asks to be cited by, its metadata title when the cover agrees with it
+(`indexer.parse.stated_titles`), else the title set on its first page (`first_page_title`), else
+(in `indexer.structure.sections.build`) its first heading or opening line, or its file name.
 
 In a folder of downloads the file name is often an archive id, a hash or a slug, while page 1
 says plainly what the document is: a paper's title in the largest type, a report's title below
-its "FOR RELEASE" line. The largest type is estimated from each line's box and length (the
-square root of its area per character), which needs no font information: the text layer's
-sizes are missing or in arbitrary units in many PDFs, and scans have none.
-
-PDF metadata titles are often not titles at all: an accession number (`0000004962-23-000006`),
-a template's leftover (`Document`, `Microsoft Word - F20_10K_VFinal`), or another document's
-(a 10-K saved over last year's proxy statement). A filing's cover page says exactly what it is
-(`indexer.parse.filing_cover`). A report that says how to cite it names its own title in the
-citation ("Recommended citation: …, "Title""). A page's boilerplate (the SEC header, "Table of
-Contents", "FOR IMMEDIATE RELEASE") is never a title (`is_banner`), and a line that names an
-institution alone ("University of Massachusetts, Amherst") is the issuer of what the next line
-names (`names_institution`).
+its "FOR RELEASE" line, a manual's kind ("User Manual") over or under what it is for. The
+largest type comes from the text layer's font sizes, or is estimated from each line's box and
+length (the square root of its area per character): the text layer's sizes are missing or in
+arbitrary units in many PDFs, and scans have none. What a line of the page is when it is not the
+title (a banner, a byline, a contact line, a person's name, an institution) is
+`indexer.parse.title_lines`; a title's words are mended as the text prints them in
+`indexer.parse.title_text`.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
 from indexer.models import Block
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
-from indexer.parse.junk import is_junk
 from indexer.parse.numbering import numbering_depth
-
-# A template's or a tool's leftover, or a file name, saved as the title.
-_PLACEHOLDER_RE = re.compile(
-    r"^(microsoft|untitled|powerpoint presentation|slide \d|document\s*\d*$|title$|presentation\d*$)"
-    r"|\.(docx?|pptx?|xlsx?|pdf|indd|qxd|rtf|txt|tex|dvi)\b|\bexhibit\s+\d",  # a filing system's label
-    re.I,
+from indexer.parse.stated_titles import citation_title, cover_text, metadata_agrees, metadata_title_ok
+from indexer.parse.title_lines import (
+    TITLE_MAX_WORDS,
+    clean,
+    is_person,
+    is_schedule,
+    names_institution,
+    names_kind_only,
+    reads_as_title,
 )
+from indexer.parse.title_text import RUN_RE, in_capitals, split_run
 
-
-def metadata_title_ok(title: str) -> bool:
-    """A metadata title worth showing: a few words, not a tool's placeholder, a file id or a banner."""
-    title = title.strip()
-    return (
-        len(title.split()) >= 2
-        and not _PLACEHOLDER_RE.search(title)
-        and not re.fullmatch(r"[\d\W_]+", title)
-        and not is_banner(title)
-    )
-
-
-# A page's furniture that names no document: the commission's header, a contents page's caption,
-# a release line, a form's name or an exhibit's number standing alone, a report's checkbox line.
-_BANNER_RE = re.compile(
-    r"securities\s+and\s+exchange\s+commission|^washington,?\s+d\.?\s*c\.?\b|^(table\s+of\s+)?contents$|^index$|"
-    r"^(for\s+(immediate\s+)?release|embargoed|(news|press|media)\s+release|\(mark\s+one\))|"
-    r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]*\d[\w-]*$|^exhibit\s+[\d.]+\w?$",
-    re.I,
-)
-
-
-def is_banner(text: str) -> bool:
-    """A page's boilerplate, never a document's title ("UNITED STATES SECURITIES AND EXCHANGE
-    COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE")."""
-    text = " ".join(re.sub(r"[*_#]+", " ", text).split()).strip(" .:;,-–—")
-    return bool(_BANNER_RE.search(text)) and len(text.split()) <= 10
-
-
-_CITATION_RE = re.compile(
-    r"\b(recommended|suggested|preferred)\s+citation\b|\bcite\s+(this\s+\w+\s+)?as\b|\bplease\s+cite\b", re.I
-)
-_QUOTED_RE = re.compile(r"[\"“]([^\"“”]{8,240}?)[,.]?[\"”]")
-CITATION_PAGES = 4  # a report says how to cite it on its cover or the pages right after
-
-
-def citation_title(blocks: list[Block]) -> str | None:
-    """The title a report gives in the citation it asks for ("Recommended citation: Pew Research
-    Center, March 2021, "Americans' Views of China""), when that is a title (2–25 words)."""
-    for block in blocks:
-        if block.page is not None and block.page > CITATION_PAGES:
-            break
-        found = _CITATION_RE.search(block.text)
-        if found is None:
-            continue
-        quoted = _QUOTED_RE.search(block.text, found.end())
-        if quoted:
-            title = _clean(quoted.group(1)).strip(" ,.")
-            if 2 <= len(title.split()) <= 25 and not is_banner(title):
-                return title
-    return None
-
-
-# An institution: a university, a college, a school or a department ("UNIVERSITYOF" as some
-# files spell it).
-_INSTITUTION_RE = re.compile(
-    r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic)(\b|of\b)", re.I
-)
-# What says what a document is: a kind of document, or a course's or a form's code ("CEE 549").
-_DOCUMENT_KIND_RE = re.compile(
-    r"(?-i:\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b)|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|"
-    r"strategy|statement|catalog|catalogue|brochure|prospectus|bulletin|newsletter|proceedings|agenda|minutes|notes|"
-    r"outline|introduction|principles|fundamentals|seminar|lab|laboratory)s?\b",
-    re.I,
-)
-INSTITUTION_WORDS = 12
-
-
-def names_institution(text: str) -> bool:
-    """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
-    who issued a document (a syllabus, a handbook), not what it is."""
-    text = text.strip(" .")
-    return (
-        len(text.split()) <= INSTITUTION_WORDS
-        and bool(_INSTITUTION_RE.search(text))
-        and not _DOCUMENT_KIND_RE.search(text)
-    )
-
-
-# Lines on a first page that are not its title: a release line, contacts, a byline, a citation,
-# a journal's or publisher's furniture.
-_BOILERPLATE_RE = re.compile(
-    r"^(for (immediate )?release|embargoed|for (media|further)|media contact|contact|recommended citation|"
-    r"table of contents|contents$|hosted by|by\b|prepared (by|for)|presented (by|to)|submitted (by|to)|"
-    r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|confidential|issue\b|date\b|version\b|"
-    r"received\b|accepted\b|published\b|available online|doi\b|arxiv\b|volume\b|vol\.|abstract$|keywords?\b)",
-    re.I,
-)
-_ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov)\b", re.I)
-_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
-_DATE_LINE_RE = re.compile(
-    rf"^[\W\d_]*(({_MONTHS})[a-z]*\.?[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
-    r"^(spring|summer|fall|autumn|winter)(\s+(term|semester|quarter|session))?\s*,?\s*\d{4}$",  # a term: "FALL 2021"
-    re.I,
-)
-_FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
-_MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
-TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
-TITLE_MAX_WORDS = 20
+OPENING_LINE_WORDS = 12
 TITLE_SCALE = 1.25  # a title is set at least this much larger than the page's text
 PROSE_WORDS = 30  # a line of text this long is the document's text, not its title page
 PROSE_LINES, PROSE_LINE_WORDS = 3, 12  # … and so are this many lines this long
@@ -144,32 +46,133 @@ _ENTRY_RE = re.compile(r"^\d{1,3}\s+[A-Z]")  # "19 School of Mechanical …": a 
 CONTENTS_ENTRIES = 5
 
 
-def first_page_title(items: list[dict], file_name: str = "") -> str | None:
+def first_page_title(items: list[dict]) -> str | None:
     """The title set on a document's first page (its second, when the first is a picture): the
     line in the largest type near the top that is not boilerplate, with the lines set like it
-    right below or above it (a title on two or three lines; not the authors under it). None
-    when no line reads like a title, or when a word or two the file's name (`file_name`)
-    has too, with more, is all there is."""
+    right below or above it (a title on two or three lines; not the authors under it); a title
+    that names only a kind of document ("User Manual") with the subject the cover names. Where
+    the text layer gives no type sizes and no line's box stands out, the page's opening line
+    when it reads as a title. None when no line reads like a title."""
     pages = sorted({i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)})
     for page in pages[:2]:
         lines = [i for i in items if i.get("page_idx") == page and i.get("type") == "text" and i.get("bbox")]
-        if lines:
+        if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
+            pictures = [
+                {**i, "type": "text", "text": i.get("text_layer") or i.get("content")}
+                for i in items
+                if i.get("page_idx") == page
+                and i.get("type") == "image"
+                and (i.get("text_layer") or i.get("content"))
+                and i.get("bbox")
+            ]
+            if len(pictures) == 1 and _area(pictures[0]["bbox"]) > HALF_PAGE:  # a scanned page
+                return _scanned_title(pictures[0]["text"])
+            lines = pictures
+        if not lines:
+            continue
+        title = _in_largest_type(items, page, lines)
+        if title is None and sum((line.get("font_size") or 0) > 1 for line in lines) < 0.5 * len(lines):
+            title = _opening_line(items, page)
+        # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
+        if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
+            return title
+    return None
+
+
+HALF_PAGE = 500_000  # of a page's 1000 × 1000 units
+_RUNNING_HEAD_RE = re.compile(r"^\d{1,4}\s+\D.{0,60}$|^\D.{0,60}\s\d{1,4}$")  # "BRECCIA-GASHES. 165"
+SCANNED_TITLE_LINES = 3
+
+
+def _respaced(text: str) -> str:
+    """A line that is one run of letters ("THEECOMMERCEGOLDRUSHININDIA") split into its words."""
+    return split_run(text, "") if RUN_RE.fullmatch(text) else text
+
+
+def _area(box: list[int]) -> int:
+    return max(box[2] - box[0], 0) * max(box[3] - box[1], 0)
+
+
+def _scanned_title(text: str) -> str | None:
+    """A page that is one picture, titled by the lines read from it (its text layer, or OCR's):
+    an institution and the line after it ("NUS BUSINESS SCHOOL" over "BACHELOR OF BUSINESS
+    ADMINISTRATION"), else the first run of lines set in capitals after the running head (an old
+    paper's "ON THE BRECCIA-GASHES OF THE DURHAM COAST AND / SOME RECENT …", up to its byline),
+    else its first short lines ("Undergraduate / Prospectus")."""
+    lines = [clean(line) for line in text.splitlines() if line.strip()][: OPENING_LINES * 2]
+    if lines and _RUNNING_HEAD_RE.match(lines[0]) and len(lines[0].split()) <= HEADLINE_WORDS:
+        lines = lines[1:]
+    for line, after in itertools.pairwise(lines):
+        if names_institution(line) and reads_as_title(after) and not names_institution(after):
+            return f"{line} — {after}"
+    run: list[str] = []
+    for line in lines:
+        if in_capitals(line) and reads_as_title(line.rstrip(".")) and len(run) < SCANNED_TITLE_LINES:
+            run.append(line)
+        elif run:
             break
-    else:
-        return None
+    if not run:  # no capitals: the opening short lines
+        for line in lines[:SCANNED_TITLE_LINES]:
+            if len(line.split()) > HEADLINE_WORDS or not reads_as_title(line):
+                break
+            run.append(line)
+    title = re.sub(r"(?<=[^\W\d_]) -(?=[^\W\d_])", "-", " ".join(run)).rstrip(" .")  # "BRECCIA -GASHES"
+    return title if len(title.split()) >= 2 else None
+
+
+OPENING_TOP = 350  # the opening line sits in the top third of its page
+OPENING_LINES = 4  # … among its first lines
+_TITLE_FIELD_RE = re.compile(r"\btitle\s*:\W*\s*([^*\n]{3,120}?)\s*(?:\*\*|\n|$)", re.I)  # a form's "Title:" field
+
+
+def _opening_line(items: list[dict], page: int) -> str | None:
+    """The page's first line that reads as a title, among its first few at the top (a syllabus
+    from a word processor: "Cancer Biology, Fall 2021 Syllabus" in bold body type), a page header
+    only when no line of text does; an institution's name is passed over for the line after it."""
+    for kinds in (("text",), ("header",)):
+        lines = [
+            i
+            for i in items
+            if i.get("page_idx") == page and i.get("type") in kinds and i.get("bbox") and i["bbox"][1] < OPENING_TOP
+        ]
+        for k, line in enumerate(lines[:OPENING_LINES]):
+            text = clean(line.get("text") or "")
+            beside = [clean(other.get("text") or "") for other in lines[max(k - 1, 0) : k + 2] if other is not line]
+            if named := _TITLE_FIELD_RE.search(line.get("text") or ""):  # "**Course Title:** ECE 4670: …"
+                return clean(named.group(1))
+            issued = k > 0 and names_institution(clean(lines[k - 1].get("text") or ""))
+            if (
+                2 <= len(text.split()) <= (TITLE_MAX_WORDS if issued else OPENING_LINE_WORDS)  # under its issuer
+                and reads_as_title(text)
+                and not is_schedule(text)
+                and not text.endswith((".", ",", ";", ":"))
+                and not names_institution(text)
+                and not is_person(text, beside)
+            ):
+                after = [clean(other.get("text") or "") for other in lines[k + 1 : k + 2]]
+                if names_kind_only(text) and after and reads_as_title(after[0]) and not names_institution(after[0]):
+                    return f"{after[0]} {text}"  # "COURSE SYLLABUS" over "CHEM 101 General Chemistry"
+                return text
+    return None
+
+
+def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | None:
     # Below a "Contents" caption the lines are chapters, none of them the document's title.
     contents = [
         i["bbox"][1]
         for i in items
-        if i.get("page_idx") == page and i.get("bbox") and _CONTENTS_RE.match(_clean(i.get("text") or ""))
+        if i.get("page_idx") == page and i.get("bbox") and _CONTENTS_RE.match(clean(i.get("text") or ""))
     ]
     lines = [i for i in lines if not contents or i["bbox"][1] < min(contents)]
-    if sum(bool(_ENTRY_RE.match(_clean(i.get("text") or ""))) for i in lines) >= CONTENTS_ENTRIES:
+    if sum(bool(_ENTRY_RE.match(clean(i.get("text") or ""))) for i in lines) >= CONTENTS_ENTRIES:
         return None  # a contents page without its caption: lines led by their page numbers
     # The text layer's font sizes when most lines have one (a multi-line paragraph's box says
     # little of its type), else each line's box.
     fonts = sum((line.get("font_size") or 0) > 1 for line in lines) >= 0.8 * len(lines)
-    sized = [(line, _clean(line.get("text") or ""), _font_size(line) if fonts else _type_size(line)) for line in lines]
+    sized = [
+        (line, _respaced(clean(line.get("text") or "")), size)
+        for line, size in zip(lines, _sizes(lines, fonts), strict=True)
+    ]
     # A page with text on it has its title near the top, set larger than the text; a cover page
     # (no prose) has it wherever its largest type is, under a picture as often as above one.
     # (Running text comes as paragraphs, or, from OCR, as its lines: long single lines that are
@@ -188,10 +191,14 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
     # A single word low on a cover is a brand's mark ("TOYOTA" under the picture), not a title.
     candidates = [
         (line, text, size)
-        for line, text, size in sized
+        for k, (line, text, size) in enumerate(sized)
         if size
-        and _reads_as_title(text, line if prose or len(text.split()) < 2 else None)
+        and reads_as_title(text, line if prose or len(text.split()) < 2 else None)
         and not names_institution(text)
+        and not is_schedule(text)
+        and not is_person(text, [c[1] for c in sized[max(k - 1, 0) : k + 2] if c[0] is not line])
+        # sized by boxes alone, a page of text has its title in its top third, not among its tables
+        and (fonts or not prose or line["bbox"][1] < OPENING_TOP)
     ]
     if not candidates:
         return None
@@ -199,7 +206,10 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
     if len(best[1].split()) < 2:  # a logo's word ("UCWeb") over the title set nearly as large
         phrases = [c for c in candidates if len(c[1].split()) >= 2 and c[2] >= WORD_OVER_PHRASE * best[2]]
         best = max(phrases, key=lambda c: c[2]) if phrases else best
-    if prose and best[2] < TITLE_SCALE * _body_size(sized):
+    # A kind of document named atop the page ("Help Guide" over the product's name) is its title
+    # however little larger it is set.
+    heads = names_kind_only(best[1]) and best[0]["bbox"][1] <= min(line["bbox"][1] for line in lines)
+    if prose and best[2] < TITLE_SCALE * _body_size(sized) and not heads:
         return None
     at = next(k for k, c in enumerate(sized) if c[0] is best[0])
     parts = [best[1]]
@@ -212,8 +222,9 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
                 and abs(size - best[2]) <= (0.05 if fonts else 0.2) * best[2]  # one title is set in one size
                 and (line.get("text_level") == best[0].get("text_level") or fonts)
                 and _stacked(last, line)
-                and _reads_as_title(text, line if prose else None)
+                and reads_as_title(text, line if prose else None)
                 and not names_institution(text)
+                and not is_schedule(text)
             ):
                 break
             parts.insert(len(parts) if step == 1 else 0, text)
@@ -224,7 +235,7 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
     # headings after it are set.
     headline = len(title.split()) >= HEADLINE_WORDS
     later = [i for i in items if (i.get("page_idx") or 0) > page]
-    if prose and not headline and _set_like_a_later_heading(best[0], best[2], later):
+    if prose and not headline and not heads and _set_like_a_later_heading(best[0], best[2], later):
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
@@ -232,9 +243,57 @@ def first_page_title(items: list[dict], file_name: str = "") -> str | None:
         "&"
     ):  # a fragment: "NRC 585 & GEOGRAPH 585 &"
         return None
-    if says_less(title, file_name):  # "User Manual" on page 1 of User_Manual_1500S_Classic_EN.pdf
-        return None
+    if names_kind_only(title):  # "User Manual": what about, the cover says in its next largest type
+        title = _with_subject((best[0], title), [c for c in candidates if c[1] not in parts])
+    if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
+        title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
+
+
+def _with_issuer(title: str, others: list[tuple[str, float | None]]) -> str:
+    """The title after the institution a cover names in its largest type, when the title does
+    not name it already."""
+    issuers = [(text, size or 0.0) for text, size in others if names_institution(text) and reads_as_title(text)]
+    if not issuers:
+        return title
+    issuer = max(issuers, key=lambda i: i[1])[0].strip(" ,.")
+    have = set(re.findall(r"[^\W_]+", title.lower()))
+    words = [w for w in re.findall(r"[^\W_]+", issuer.lower()) if len(w) > 3]
+    if words and sum(w in have for w in words) >= 0.5 * len(words):
+        return title
+    return f"{issuer} — {title}"
+
+
+SUBJECT_WORDS = 10
+
+
+def _with_subject(kind: tuple[dict, str], others: list[tuple[dict, str, float | None]]) -> str:
+    """ "Coffee machine User Manual", "Object Storage Service Product Introduction": a title that
+    names only a kind of document (`kind`: its line and text), after the line nearest to it on the
+    cover that names a subject."""
+    subjects = [
+        (line, text)
+        for line, text, size in others
+        if size
+        and len(text.split()) <= SUBJECT_WORDS
+        and not names_kind_only(text)
+        and sum(ch.isalpha() for ch in text) >= 3
+    ]
+    if not subjects:
+        return kind[1]
+    top = kind[0]["bbox"][1]
+    subject = min(subjects, key=lambda s: abs(s[0]["bbox"][1] - top))[1]
+    return f"{subject} {kind[1]}"
+
+
+def _sizes(lines: list[dict], fonts: bool) -> list[float | None]:
+    """Each line's type size: the text layer's font size where most lines have one (a line
+    without it sized by its box, scaled as the other lines' boxes are to their fonts), else its box."""
+    if not fonts:
+        return [_type_size(line) for line in lines]
+    ratios = sorted(font / box for line in lines if (font := _font_size(line)) and (box := _type_size(line)))
+    scale = ratios[len(ratios) // 2] if ratios else None
+    return [_font_size(line) or ((box * scale) if scale and (box := _type_size(line)) else None) for line in lines]
 
 
 def _body_size(sized: list[tuple[dict, str, float | None]]) -> float:
@@ -266,10 +325,6 @@ def _set_like_a_later_heading(line: dict, size: float, later: list[dict]) -> boo
     return False
 
 
-def _clean(text: str) -> str:
-    return " ".join(_MARKUP_RE.sub("", text).split())
-
-
 def _one_line(item: dict) -> bool:
     """A box one line high: its height under twice the type size its area gives."""
     size = _type_size(item)
@@ -284,47 +339,16 @@ def _font_size(item: dict) -> float | None:
 def _type_size(item: dict) -> float | None:
     """The type size of a line, in page units: the square root of its box's area per character."""
     x0, y0, x1, y1 = item["bbox"]
-    chars = len(_clean(item.get("text") or "").replace(" ", ""))
+    chars = len(clean(item.get("text") or "").replace(" ", ""))
     return math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1) / chars) if chars else None
 
 
-OPENING_LINE_WORDS = 12
-
-
-def says_less(title: str, file_name: str) -> bool:
-    """A title of a word or two that the file's name has too, with more ("Syllabus" for
-    "270 Syllabus Fall 2022"): the name says more."""
-    words, named = set(re.findall(r"[^\W_]+", title.lower())), set(re.findall(r"[^\W_]+", file_name.lower()))
-    return len(words) <= 2 and words < named
-
-
-def opening_line_title(text: str, file_name: str = "") -> str | None:
+def opening_line_title(text: str) -> str | None:
     """A file without pages or headings (plain text, a letter in DOCX) whose first line is short
     and reads like a title ("Quarterly Safety Review", not "Dear Ms Li," or a sentence)."""
-    line = _clean(text.strip().split("\n", 1)[0])
+    line = clean(text.strip().split("\n", 1)[0])
     ok = len(line.split()) <= OPENING_LINE_WORDS and not line.endswith((".", ",", ";", ":"))
-    return line if ok and _reads_as_title(line) and not says_less(line, file_name) else None
-
-
-def _reads_as_title(text: str, item: dict | None = None) -> bool:
-    words = text.split()
-    letters = sum(ch.isalpha() for ch in text)
-    return (
-        (item is None or item["bbox"][1] < TITLE_TOP)
-        and 1 <= len(words) <= TITLE_MAX_WORDS
-        and letters >= 3
-        and letters >= 0.5 * len(text.replace(" ", ""))
-        and not _BOILERPLATE_RE.match(text)
-        and not is_banner(text)
-        and not _ADDRESS_RE.search(text)
-        and not _DATE_LINE_RE.match(text)
-        and not is_junk(text, "text")
-        and not (text.endswith(".") and len(words) > 6)  # a sentence
-        and (text[:1].isalnum() or text[:1] in "\"'“(")  # not a bullet, not a run-on ": Monday …"
-        and not text[:1].islower()
-        and numbering_depth(text) is None  # "2. Textbook", "1 Introduction": an item or a chapter
-        and len(_FIELD_RE.findall(text)) < 2  # "Term: … Office Hours: …": a form's fields
-    )
+    return line if ok and reads_as_title(line) else None
 
 
 def _stacked(above: dict, below: dict) -> bool:
@@ -333,3 +357,21 @@ def _stacked(above: dict, below: dict) -> bool:
     top, bottom = (a, b) if a[1] <= b[1] else (b, a)
     height = min(a[3] - a[1], b[3] - b[1])
     return bottom[1] - top[3] <= max(height, 1) and min(a[2], b[2]) > max(a[0], b[0])
+
+
+def document_title(blocks: list[Block], items: list[dict], metadata: str, file_name: str, paged: bool) -> str | None:
+    """What to call a parsed document, tried in order: a filing's cover, a report's citation, its
+    metadata title when its cover agrees, the title set on its first page (`items`: the parser's
+    content list). Its words are mended as the text prints them in `indexer.structure.sections`."""
+    from indexer.parse.filing_cover import cover_title, is_filing
+
+    stated = cover_title(blocks) or citation_title(blocks)
+    if stated:
+        return stated
+    metadata = clean(metadata)
+    if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover_text(blocks, items))):
+        metadata = ""
+    if metadata and not names_kind_only(metadata):
+        return metadata
+    # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
+    return (first_page_title(items) if paged and not is_filing(blocks) else None) or metadata or None

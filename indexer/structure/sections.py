@@ -29,7 +29,9 @@ from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, 
 from indexer.parse.filing_cover import stated_detail
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
-from indexer.parse.titles import is_banner, names_institution, opening_line_title
+from indexer.parse.title_lines import is_banner, names_institution, names_kind_only
+from indexer.parse.title_text import mend, opening_text, same_title
+from indexer.parse.titles import opening_line_title
 from indexer.structure.tables import split_lines, split_table
 from indexer.tokens import count_tokens
 
@@ -48,7 +50,10 @@ from indexer.tokens import count_tokens
 # 13: a PDF's bookmark outline is its map; numbered steps, an index's letters and contents lines are text;
 # 14: CJK-numbered lines of text and Markdown ("第一章 总则", "第1節", "一、") are headings; documents get a language;
 #     text hygiene (`indexer.parse.hygiene`): mojibake mended, symbol-font glyphs read as "•" or dropped,
-#     MinerU's Markdown escapes gone from plain text; CSV files and sheets as Markdown tables.
+#     MinerU's Markdown escapes gone from plain text; CSV files and sheets as Markdown tables;
+#     titles for every kind (metadata only where the cover agrees, no contact line or person's name, a
+#     cover's subject and issuer, words cased and spaced as the text prints them); a paper's title on
+#     page 1 is its root, not a section holding the paper.
 STRUCTURE_VERSION = "14"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
@@ -65,13 +70,15 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     headings = [b for b in blocks if b.kind == "heading"]
     ranks = _heading_ranks(headings)
 
-    first = blocks[0] if blocks and blocks[0].kind == "heading" else None
+    # The first block with words (a Markdown page may open with an anchor, `<a id="…"></a>`).
+    lead = next((k for k, b in enumerate(blocks) if b.kind != "text" or _TAG_RE.sub("", b.text).strip()), 0)
+    first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the front-matter title, or when
     # nothing else names the document and it is the only heading at its level (or, without
     # type sizes to say otherwise, an unnumbered guessed heading standing first).
     typeset = first is not None and first.size is not None
     is_title = first is not None and (
-        first.text == parsed.title
+        same_title(first.text, parsed.title)
         or (
             not parsed.title
             and (_is_unique_top(ranks) or (not typeset and first.inferred and numbering_depth(first.text) is None))
@@ -81,21 +88,25 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     # banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION": the root holds it, unnamed by it).
     named_by_heading = (
         first is not None
-        and numbering_depth(first.text) is None
+        and (numbering_depth(first.text) is None or _is_unique_top(ranks))  # "Appendix A: Keywords" over its parts
         and (is_title or not typeset)
         and not is_banner(first.text)
     )
     opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
-    opening_line = opening_line_title(opening.text, fallback_title) if opening else None
+    opening_line = opening_line_title(opening.text) if opening else None
     named = (
         parsed.title
-        or (_after_institution(first.text, blocks) if first is not None and named_by_heading else None)
-        or (_after_institution(opening_line, blocks) if opening_line else None)
+        or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
+        or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
     )
-    title = _short_title(named or fallback_title)
-    start = 0
-    if is_title:
-        start = 1
+    title = _short_title(
+        mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else fallback_title
+    )
+    # The heading that prints the title (a paper's, under a line such as "Published as a
+    # conference paper at …") is the document's root, not a section that holds the whole paper.
+    title_at = lead if is_title else _title_heading(blocks, parsed.title)
+    if title_at is not None:
+        blocks = blocks[:title_at] + blocks[title_at + 1 :]
         ranks = ranks[1:]
 
     root = Section(sec_id=0, title=title, level=0, parent=None)
@@ -104,7 +115,7 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     stack: list[tuple[float, Section]] = [(float("-inf"), root)]
     current = root
     rank_iter = iter(ranks)
-    for block in blocks[start:]:
+    for block in blocks:
         if block.kind == "heading":
             rank = next(rank_iter)
             while stack[-1][0] >= rank:
@@ -152,15 +163,40 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     )
 
 
-def _after_institution(title: str, blocks: list[Block]) -> str | None:
-    """The document's opening line or heading (`title`, its first block's); when that names an
-    institution alone ("University of Massachusetts, Amherst" in a Word file's Title style),
-    the line after it names the document (the course) when it reads as a title; else nothing
-    does (the institution is who issued it, not what it is)."""
-    if not names_institution(title):
-        return title
-    after = opening_line_title(blocks[1].text) if len(blocks) > 1 else None
-    return after if after and not names_institution(after) else None
+_TAG_RE = re.compile(r"<[^>]*>")
+OPENING_BLOCKS = 12  # the title heading stands among the first blocks of the first page
+
+
+def _title_heading(blocks: list[Block], title: str | None) -> int | None:
+    """Where the first heading prints the document's title (`title`, the parser's), when only
+    text and pictures of the first page stand before it; None elsewhere."""
+    if not title:
+        return None
+    first_page = next((b.page for b in blocks if b.page is not None), None)
+    for at, block in enumerate(blocks[:OPENING_BLOCKS]):
+        if block.kind == "heading":
+            return at if block.page == first_page and same_title(block.text, title) else None
+    return None
+
+
+NEXT_BLOCKS = 3  # the line after an opening line is among the blocks right after it
+
+
+def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
+    """The document's opening line or heading (`title`, its block `at`), or what the line after it
+    adds: an institution alone ("University of Massachusetts, Amherst" in a Word file's Title
+    style) issued the document the next line names (the course), else nothing names it; a kind
+    of document alone ("Syllabus") is completed by the next line ("Biology 544, Ornithology,
+    Spring 2023 Syllabus")."""
+    lines = [b for b in blocks[at + 1 : at + 1 + NEXT_BLOCKS] if b.kind in ("heading", "text")]  # past a picture
+    after = opening_line_title(lines[0].text) if lines else None
+    after = after if after and not names_institution(after) and not names_kind_only(after) else None
+    if names_institution(title):
+        return after
+    # A heading after a kind alone is its first section ("Grading") unless it names the subject by
+    # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
+    subject = after if after and (lines[0].kind == "text" or re.search(r"\d", after)) else None
+    return f"{subject} {title}" if names_kind_only(title) and subject else title
 
 
 def _short_title(text: str) -> str:

@@ -11,7 +11,10 @@ import pytest
 from indexer.library import Library
 from indexer.models import Block
 from indexer.parse.filing_cover import cover_title, is_filing, stated_detail
-from indexer.parse.titles import citation_title, first_page_title, is_banner, metadata_title_ok, names_institution
+from indexer.parse.stated_titles import citation_title, cover_text, metadata_agrees, metadata_title_ok
+from indexer.parse.title_lines import is_banner, names_institution
+from indexer.parse.title_text import mend
+from indexer.parse.titles import document_title, first_page_title
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -224,3 +227,178 @@ def test_a_pdf_is_titled_by_the_largest_type_on_its_first_page_not_its_file_name
         "5f0c2a9e41d8b7c3a6e2f1d0c9b8a7e6.pdf": "Families Keep in Touch Across Long Distances",
         "notes_2031.pdf": "notes 2031 (file name)",  # the map says where the title came from
     }
+
+
+# --- every kind of document (issue 38): covers, reports, papers, guides, datasheets ------------
+
+
+def test_a_plan_is_not_titled_by_the_governor_on_its_cover_and_names_its_agency() -> None:
+    cover = [
+        _line(0, 100, "Department of Health", 16),
+        _line(0, 200, "Strategic Plan 2031–2033", 30),
+        _line(0, 600, "Jane Q. Roe", 34),  # set larger than the title
+        _line(0, 660, "Governor", 14),
+    ]
+    assert first_page_title(cover) == "Department of Health — Strategic Plan 2031–2033"
+    signed = [*cover[:2], _line(0, 600, "Jane Q. Roe, Governor", 34)]
+    assert first_page_title(signed) == "Department of Health — Strategic Plan 2031–2033"
+
+
+def test_a_contact_line_is_never_a_title_and_the_citation_names_the_report() -> None:
+    cover = [
+        _line(0, 60, "FOR MEDIA OR OTHER INQUIRIES:", 10),
+        _line(0, 90, "Jane Roe, Director, Global Attitudes Research", 16),
+        _line(0, 120, "+1 202 555 0100", 12),
+    ]
+    assert first_page_title(cover) is None
+    blocks = [
+        Block("text", "FOR MEDIA OR OTHER INQUIRIES:\nJane Roe, Director, Global Attitudes Research", page=1),
+        Block("text", 'RECOMMENDED CITATION: Northwind Research Center, 2031, "Neighbours in a Changing City"', page=1),
+    ]
+    assert document_title(blocks, cover, "", "PG_2031.03.04_city_FINAL", paged=True) == "Neighbours in a Changing City"
+
+
+def test_a_metadata_title_is_shown_only_when_the_cover_agrees() -> None:
+    cover = [
+        Block("text", COVER, page=1),
+        Block(
+            "text",
+            "Portions of the registrant's Proxy Statement for its 2031 "
+            "Annual Meeting of Stockholders are incorporated by reference.",
+            page=1,
+        ),
+    ]
+    lines = cover_text(cover, [])
+    assert not metadata_agrees("Northwind Traders 2031 Proxy Statement", lines)  # the cover says Form 10-Q
+    assert metadata_agrees("Northwind Traders Quarterly Report", ["NORTHWIND TRADERS, INC.", "QUARTERLY REPORT"])
+    assert not metadata_agrees("The Limes NewApproachComprehensive Report (AdultSocialCare Apr 2031)", ["The Limes"])
+    # a form's cover without a registrant's name: not the proxy statement its metadata names
+    no_name = [
+        Block(
+            "text",
+            "FORM 10-K\nFor the fiscal year ended December 31, 2031\nProxy Statement portions incorporated by reference into Part III of this Annual Report",
+            page=1,
+        )
+    ]
+    assert document_title(no_name, [], "Fabrikam 2031 Proxy Statement", "0001-31-000001", paged=True) is None
+    # a website's name and a file system's are no titles
+    assert not metadata_title_ok("www.alldatasheets.example.com")
+    assert not metadata_title_ok("Campaign_038_Introducing_AC_Whitepaper_v5e")
+
+
+def test_a_release_without_metadata_is_titled_by_its_headline() -> None:
+    body = "Contoso today reported results for the fourth quarter of 2031, with sales up in every region it serves."
+    items = [
+        _line(0, 40, "News Release", 10),
+        _line(0, 80, "CONTOSO REPORTS FOURTH QUARTER AND FULL YEAR 2031 RESULTS", 16),
+        *[_line(0, 120 + 20 * k, body, 11) for k in range(4)],
+    ]
+    blocks = [Block("text", "News Release", page=1), Block("text", body, page=1)]
+    title = document_title(blocks, items, "", "CONTOSO_2031Q4_EARNINGS", paged=True)
+    assert title == "CONTOSO REPORTS FOURTH QUARTER AND FULL YEAR 2031 RESULTS"
+    assert mend(title, "Contoso today reported results.") == "Contoso Reports Fourth Quarter and Full Year 2031 Results"
+
+
+def test_capitals_line_break_hyphens_and_run_together_words_are_mended_as_the_text_prints_them() -> None:
+    text = (
+        "We study skill composition via abstraction. The HUAWEI Mate 20 Pro User Guide explains the phone; "
+        "MGM Resorts International reported results. NASA and the LLMs were consulted."
+    )
+    assert mend("SKILL COMPOSITION VIA AB-STRACTION", text) == "Skill Composition via Abstraction"
+    assert mend("SKILL COMPOSITION VIA AB- STRACTION", text) == "Skill Composition via Abstraction"
+    assert mend("HUAWEIMate20Pro User Guide", text) == "HUAWEI Mate 20 Pro User Guide"
+    assert mend("Huawei mate 20pro user guide", text) == "HUAWEI Mate 20 Pro User Guide"
+    assert mend("MGM | R | ESORTS I NTERNATIONAL — Form 10-K", text) == "MGM Resorts International — Form 10-K"
+    assert mend("NASA AND THE LLMS", text) == "NASA and the LLMs"  # acronyms as the text writes them
+    assert mend("HONOR Watch GS Pro OnlineHelp （01,en）", text) == "HONOR Watch GS Pro OnlineHelp"  # a code dropped
+    assert mend("Re-Thinking Data", "re-thinking is hard") == "Re-Thinking Data"  # a real hyphen stays
+    assert mend("C o u r s e I n f o r m a t i o n", "") == "Course Information"
+
+
+def test_a_cover_that_names_only_a_kind_of_document_takes_its_subject() -> None:
+    cover = [
+        _line(0, 160, "User Manual", 28, level=1),
+        _line(0, 820, "Coffee machine", 14),
+        _line(0, 860, "English", 9),
+        _line(0, 950, "Series 1900 33 2675 8010 12.2031", 8),
+    ]
+    assert first_page_title(cover) == "Coffee machine User Manual"
+    # a cover that is a picture: the words it carries
+    strips = [
+        {"type": "image", "page_idx": 0, "bbox": [0, 200, 997, 236], "text_layer": "NO-FROST REFRIGERATOR-FREEZER"},
+        {"type": "image", "page_idx": 0, "bbox": [0, 945, 997, 979], "text_layer": "Use And Care Guide"},
+    ]
+    assert first_page_title(strips) == "NO-FROST REFRIGERATOR-FREEZER Use And Care Guide"
+
+
+def test_a_word_processors_page_without_type_sizes_is_titled_by_its_opening_line() -> None:
+    def unsized(top: int, text: str, kind: str = "text") -> dict:
+        return {"type": kind, "page_idx": 0, "bbox": [150, top, 850, top + 16], "text": text, "font_size": 1.0}
+
+    body = "Understanding the budget process is important for anyone who works with a public agency. " * 3
+    page = [
+        unsized(60, "University of Northwind, Department of Economics"),
+        unsized(80, "Federal Budgeting Process – Spring 2031"),
+        unsized(100, "Tuesday 6:00 – 8:00 pm, Office Hours: by appointment"),
+        {**unsized(140, body), "bbox": [150, 140, 850, 420]},  # a paragraph: its box says little of its type
+    ]
+    assert first_page_title(page) == "Federal Budgeting Process – Spring 2031"
+    form = [unsized(60, "**Course Title:** NWU 4670: Digital Communication **Author:** Prof. Roe"), *page[3:]]
+    assert first_page_title(form) == "NWU 4670: Digital Communication"
+
+
+def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
+    from indexer.models import ParsedDocument
+    from indexer.structure.sections import build
+
+    body = "We study skill composition via abstraction in agents that plan over learned options. " * 3
+    blocks = [
+        Block("text", "Published as a conference paper at ICLR 2031", page=1),
+        Block("heading", "SKILL COMPOSITION VIA AB- STRACTION", level=1, page=1, size=1.6),
+        Block("text", "Ada Lovelace, Alan Turing", page=1),
+        Block("heading", "Abstract", level=1, page=1, size=1.2),
+        Block("text", body, page=1),
+        Block("heading", "1 Introduction", level=1, page=1, size=1.2),
+        Block("text", body, page=2),
+        Block("heading", "2 Method", level=1, page=3, size=1.2),
+        Block("text", body, page=3),
+    ]
+    parsed = ParsedDocument(blocks=blocks, title="SKILL COMPOSITION VIA AB-STRACTION", n_pages=3)
+    structure = build(parsed, fallback_title="f1f5242528411b26")
+    assert structure.title == "Skill Composition via Abstraction" and not structure.named_by_file
+    assert [(s.level, s.title) for s in structure.sections[1:]] == [
+        (1, "Abstract"),
+        (1, "1 Introduction"),
+        (1, "2 Method"),
+    ]
+    assert (
+        structure.paragraphs[0].text == "Published as a conference paper at ICLR 2031"
+    )  # the root holds the front matter
+
+
+def test_an_opening_line_that_names_only_a_kind_takes_the_next_and_an_institution_gives_way() -> None:
+    from indexer.parse.markdown import parse_markdown
+    from indexer.structure.sections import build
+
+    course = "# Syllabus\n\n## Biology 544, Ornithology, Spring 2031\n\nBirds, their songs and their flight.\n"
+    assert build(parse_markdown(course), fallback_title="x").title == "Biology 544, Ornithology, Spring 2031 Syllabus"
+    issued = "# Northwind University\n\n# Teaching Mathematics in Elementary School 2\n\nFractions and place value.\n"
+    assert build(parse_markdown(issued), fallback_title="x").title == "Teaching Mathematics in Elementary School 2"
+
+
+def test_a_page_that_is_one_picture_is_titled_by_the_lines_read_from_it() -> None:
+    def picture(text: str, key: str = "content") -> list[dict]:
+        return [{"type": "image", "page_idx": 0, "bbox": [0, 0, 1000, 1000], key: text}]
+
+    brochure = "EMBARK ON\nYOUR JOURNEY WITH\nNORTHWIND BUSINESS SCHOOL\nBACHELOR OF BUSINESS ADMINISTRATION\nBe BOLD"
+    assert first_page_title(picture(brochure)) == "NORTHWIND BUSINESS SCHOOL — BACHELOR OF BUSINESS ADMINISTRATION"
+    scan = (
+        "BRECCIA -GASHES. 165\nON THE BRECCIA -GASHES OF THE DURHAM COAST AND\nSOME RECENT EARTH-SHAKES AT SUNDERLAND.\n"
+        "By G. A. LEBOUR, M.A., F.G.S.,\nTHE town of Sunderland is built upon the Permian Magnesian Limestone."
+    )
+    title = first_page_title(picture(scan, "text_layer"))
+    assert title == "ON THE BRECCIA-GASHES OF THE DURHAM COAST AND SOME RECENT EARTH-SHAKES AT SUNDERLAND"
+    assert mend(title, "breccia-gashes of the coast; earth-shakes") == (
+        "On the Breccia-Gashes of the Durham Coast and Some Recent Earth-Shakes at Sunderland"
+    )
+    assert first_page_title(picture("Undergraduate\nProspectus")) == "Undergraduate Prospectus"

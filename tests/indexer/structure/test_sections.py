@@ -139,7 +139,7 @@ def test_plain_text_infers_headings_and_splits_long_lines() -> None:
     )
     s = build(parse_text(text), fallback_title="syllabus")
     assert tree(s) == [
-        (0, 0, "COURSE SYLLABUS", None),
+        (0, 0, "Course Syllabus", None),  # set in capitals, cased for a reader
         (1, 1, "1. Overview", 0),
         (2, 2, "1.1 Goals", 1),
         (3, 1, "2. Grading", 0),
@@ -565,7 +565,7 @@ def test_a_financial_statement_cut_into_labels_and_figures_is_one_table() -> Non
         items.extend(line(0, y, f, x=(640 + 110 * c, 700 + 110 * c)) for c, f in enumerate(figures))
     items.append(line(0, 300, "See accompanying Notes to Consolidated Financial Statements."))
     s = pdf(items, n_pages=2)
-    assert [sec.title for sec in s.sections[1:]] == [] and s.title == "CONSOLIDATED STATEMENTS OF CASH FLOWS"
+    assert [sec.title for sec in s.sections[1:]] == [] and s.title == "Consolidated Statements of Cash Flows"
     tables = [p for p in s.paragraphs if p.kind == "table"]
     assert len(tables) == 1, [p.text for p in s.paragraphs]
     assert tables[0].text.splitlines()[-1] == "Net cash provided by operating activities … | 1,469,502 | 1,287,482"

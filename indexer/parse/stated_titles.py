@@ -1,0 +1,103 @@
+"""Titles a document states outright: the citation a report asks for, and the metadata title,
+which is a title only when the document's text agrees with it.
+
+A report that says how to cite it names its own title in the citation ("Recommended citation: …,
+"Title""), which beats the contact lines and logos around it on the cover. PDF metadata titles
+are often not titles at all: an accession number (`0000004962-23-000006`), a template's leftover
+(`Document`, `Microsoft Word - F20_10K_VFinal`), a file system's name
+(`Campaign_038_Introducing_AC_Whitepaper_v5e`), a website's (the page a datasheet was saved
+from), or another document's (a 10-K saved over last year's proxy statement). So a metadata
+title is shown only when the first pages print its words and, where it names a kind of
+document ("Proxy Statement", "Form 10-K"), the cover says so too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.models import Block
+from indexer.parse.title_lines import clean, is_banner, names_address
+
+# A template's or a tool's leftover, or a file name, saved as the title.
+_PLACEHOLDER_RE = re.compile(
+    r"^(microsoft|untitled|powerpoint presentation|slide \d|document\s*\d*$|title$|presentation\d*$)"
+    r"|\.(docx?|pptx?|xlsx?|pdf|indd|qxd|rtf|txt|tex|dvi)\b|\bexhibit\s+\d"  # a filing system's label
+    r"|\w_\w|\b\d{6,}\b",  # words joined by underscores, a long number: a file's or a record's name
+    re.I,
+)
+
+
+def metadata_title_ok(title: str) -> bool:
+    """A metadata title worth showing: a few words, not a tool's placeholder, a file's name or
+    id, a web address or a banner."""
+    title = title.strip()
+    return (
+        len(title.split()) >= 2
+        and not _PLACEHOLDER_RE.search(title)
+        and not re.fullmatch(r"[\d\W_]+", title)
+        and not is_banner(title)
+        and not names_address(title)
+    )
+
+
+COVER_PAGES = 2  # the pages whose text a metadata title must agree with
+AGREEING_WORDS = 0.75  # the share of a metadata title's words the cover must print
+# Kinds of document a metadata title may name; the cover must name the same one on a line of its own.
+_KIND_RE = re.compile(
+    r"\bproxy\s+statement|\bannual\s+report|\bquarterly\s+report|\b(?:10-[kq]|8-k|20-f|def\s*14a)\b|\bprospectus\b",
+    re.I,
+)
+KIND_LINE_WORDS = (
+    10  # a line this short that names a kind names the document's own (not "Portions of the Proxy Statement …")
+)
+
+
+def cover_text(blocks: list[Block], items: list[dict]) -> list[str]:
+    """The lines of the first pages, from the blocks and from the parser's items (which keep the
+    lines the blocks drop as running text, such as a title repeated atop every page)."""
+    lines = [line for b in blocks if b.page is None or b.page <= COVER_PAGES for line in b.text.splitlines()]
+    lines += [
+        line
+        for i in items
+        if isinstance(i.get("page_idx"), int) and i["page_idx"] < COVER_PAGES
+        for line in (i.get("text") or "").splitlines()
+    ]
+    return [clean(line) for line in lines if line.strip()]
+
+
+def metadata_agrees(title: str, lines: list[str]) -> bool:
+    """Whether the cover (`lines`, from `cover_text`) agrees with a metadata title: it prints most
+    of its words, and names any kind of document the title names on a line of its own."""
+    printed = {w for line in lines for w in re.findall(r"[^\W_]+", line.lower())}
+    words = [w for w in re.findall(r"[^\W_]+", title.lower()) if len(w) >= 3 or w.isdigit()]
+    if not words or sum(w in printed for w in words) < AGREEING_WORDS * len(words):
+        return False
+    for kind in _KIND_RE.finditer(title):
+        said = re.compile(r"\s+".join(map(re.escape, kind.group(0).split())), re.I)
+        if not any(said.search(line) and len(line.split()) <= KIND_LINE_WORDS for line in lines):
+            return False
+    return True
+
+
+_CITATION_RE = re.compile(
+    r"\b(recommended|suggested|preferred)\s+citation\b|\bcite\s+(this\s+\w+\s+)?as\b|\bplease\s+cite\b", re.I
+)
+_QUOTED_RE = re.compile(r"[\"“]([^\"“”]{8,240}?)[,.]?[\"”]")
+CITATION_PAGES = 4  # a report says how to cite it on its cover or the pages right after
+
+
+def citation_title(blocks: list[Block]) -> str | None:
+    """The title a report gives in the citation it asks for ("Recommended citation: Pew Research
+    Center, March 2021, "Americans' Views of China""), when that is a title (2–25 words)."""
+    for block in blocks:
+        if block.page is not None and block.page > CITATION_PAGES:
+            break
+        found = _CITATION_RE.search(block.text)
+        if found is None:
+            continue
+        quoted = _QUOTED_RE.search(block.text, found.end())
+        if quoted:
+            title = clean(quoted.group(1)).strip(" ,.")
+            if 2 <= len(title.split()) <= 25 and not is_banner(title):
+                return title
+    return None

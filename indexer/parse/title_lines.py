@@ -1,0 +1,190 @@
+"""What a line of a document's first page is, when it is not the document's title: a page's
+banner ("Table of Contents", "FOR IMMEDIATE RELEASE"), boilerplate (a byline, a date, an address,
+a copyright), an institution alone (who issued the document, not what it is), a contact line
+("Jane Roe, Director, Media Relations") or a person's name beside a role ("Governor").
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.parse.junk import is_junk
+from indexer.parse.numbering import numbering_depth
+
+# A page's furniture that names no document: the commission's header, a contents page's caption,
+# a release line, a form's name or an exhibit's number standing alone, a report's checkbox line.
+_BANNER_RE = re.compile(
+    r"securities\s+and\s+exchange\s+commission|^washington,?\s+d\.?\s*c\.?\b|^(table\s+of\s+)?contents$|^index$|"
+    r"^(for\s+(immediate\s+)?release|embargoed|(news|press|media)\s+release|\(mark\s+one\))|"
+    r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]*\d[\w-]*$|^exhibit\s+[\d.]+\w?$|"
+    r"^((front|back|inside)\s+)?cover(\s+page)?$|^title\s+page$",  # a bookmark's name for a page
+    re.I,
+)
+
+
+def is_banner(text: str) -> bool:
+    """A page's boilerplate, never a document's title ("UNITED STATES SECURITIES AND EXCHANGE
+    COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE")."""
+    text = " ".join(re.sub(r"[*_#]+", " ", text).split()).strip(" .:;,-–—")
+    return bool(_BANNER_RE.search(text)) and len(text.split()) <= 10
+
+
+# An institution: a university, a college, a school, a department, an agency, a research centre
+# ("UNIVERSITYOF" as some files spell it).
+_INSTITUTION_RE = re.compile(
+    r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic|agency|ministry|"
+    r"bureau|council|commission|authority|center|centre)(\b|of\b)",
+    re.I,
+)
+# What says what a document is: a kind of document, or a course's or a form's code ("CEE 549").
+_DOCUMENT_KIND_RE = re.compile(
+    r"(?-i:\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b)|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|"
+    r"strategy|statement|catalog|catalogue|brochure|prospectus|bulletin|newsletter|proceedings|agenda|minutes|notes|"
+    r"outline|introduction|principles|fundamentals|seminar|lab|laboratory)s?\b",
+    re.I,
+)
+INSTITUTION_WORDS = 12
+_SUBJECT_RE = re.compile(r"\b(in|for|to|at|about|on|with)\s", re.I)  # a subject's words before the institution's
+# Words that say only what kind of document it is ("User Manual", "Product Introduction",
+# "Course Syllabus"), not what it is about.
+_KIND_WORDS = frozenset(
+    "plan report syllabus guide manual handbook policy review course program programme strategy statement "
+    "catalog catalogue brochure prospectus bulletin newsletter proceedings agenda minutes notes outline "
+    "introduction overview seminar lab laboratory instructions instruction specification specifications "
+    "description documentation datasheet factsheet whitepaper paper sheet help presentation".split()
+)
+_KIND_MODIFIERS = frozenset(
+    "user users user's owner owners owner's operating operation operator's quick start getting started reference "
+    "installation product service technical online release data fact white annual quarterly monthly final draft "
+    "class student students teacher information general use care safety maintenance setup "
+    "the a an of for and & to".split()
+)
+
+
+def names_kind_only(text: str) -> bool:
+    """A title that says only what kind of document it is ("User Manual", "Syllabus"), which the
+    cover completes with what it is about."""
+    words = [w.strip(".,:;()") for w in clean(text).lower().split()]
+    return any(w in _KIND_WORDS for w in words) and all(w in _KIND_WORDS or w in _KIND_MODIFIERS for w in words)
+
+
+def names_institution(text: str) -> bool:
+    """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
+    who issued a document (a syllabus, a handbook), not what it is."""
+    text = text.strip(" .")
+    found = _INSTITUTION_RE.search(text)
+    return (
+        len(text.split()) <= INSTITUTION_WORDS
+        and found is not None
+        and not _DOCUMENT_KIND_RE.search(text)
+        and not _SUBJECT_RE.search(text[: found.start()])  # "Teaching Mathematics in Elementary School 2"
+    )
+
+
+# Lines on a first page that are not its title: a release line, contacts, a byline, a citation,
+# a journal's or publisher's furniture.
+_BOILERPLATE_RE = re.compile(
+    r"^(for (immediate )?release|embargoed|for (media|further)|media contact|contact|recommended citation|"
+    r"table of contents|contents$|hosted by|by\b|prepared (by|for)|presented (by|to)|submitted (by|to)|"
+    r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|confidential|issue\b|date\b|version\b|"
+    r"received\b|accepted\b|published\b|available online|doi\b|arxiv\b|volume\b|vol\.|abstract$|keywords?\b|"
+    # a course's or a meeting's particulars: who teaches, when and where
+    r"instructors?\b|lecturers?\b|teaching\s+assistants?\b|office\s+hours\b|e-?mail\b|phone\b|location\b|"
+    r"room\b|(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b)",
+    re.I,
+)
+_ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|io)\b", re.I)
+
+
+def names_address(text: str) -> bool:
+    """A web or e-mail address: a website's name ("www.example.com"), not a document's."""
+    return bool(_ADDRESS_RE.search(text))
+
+
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_DATE_LINE_RE = re.compile(
+    rf"^[\W\d_]*(({_MONTHS})[a-z]*\.?[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
+    r"^(spring|summer|fall|autumn|winter)(\s+(term|semester|quarter|session))?\s*,?\s*\d{4}$",  # a term: "FALL 2021"
+    re.I,
+)
+_LETTER_SPACED_RE = re.compile(r"(?<!\S)(?:[^\W\d_] ){3,}[^\W\d_](?!\S)")  # "C o u r s e"
+_CLOCK_RE = re.compile(r"\b\d{1,2}:\d{2}(?!\d)")  # a time of day ("11:30am", "9:05-9:55"): a schedule's line
+_FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
+_MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
+TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
+TITLE_MAX_WORDS = 20
+
+
+def reads_as_title(text: str, item: dict | None = None) -> bool:
+    words = text.split()
+    letters = sum(ch.isalpha() for ch in text)
+    return (
+        (item is None or item["bbox"][1] < TITLE_TOP)
+        and 1 <= len(words) <= TITLE_MAX_WORDS
+        and letters >= 3
+        and letters >= 0.5 * len(text.replace(" ", ""))
+        and not _BOILERPLATE_RE.match(text)
+        and not is_banner(text)
+        and not _ADDRESS_RE.search(text)
+        and not _DATE_LINE_RE.match(text)
+        and not is_junk(text, "text")
+        and not (text.endswith(".") and len(words) > 6)  # a sentence
+        and (text[:1].isalnum() or text[:1] in "\"'“(")  # not a bullet, not a run-on ": Monday …"
+        and not text[:1].islower()
+        and numbering_depth(text) is None  # "2. Textbook", "1 Introduction": an item or a chapter
+        and len(_FIELD_RE.findall(text)) < 2  # "Term: … Office Hours: …": a form's fields
+        and not is_contact(text)
+        and not (
+            _ROLE_LINE_RE.match(text) and len(words) <= ROLE_WORDS and not _DOCUMENT_KIND_RE.search(text)
+        )  # "Governor"
+    )
+
+
+def clean(text: str) -> str:
+    """A line's words without markup, words set in spaced letters closed up ("C o u r s e I n f o"
+    → "Course Info": a capital after a small letter starts a word)."""
+    text = re.sub(r"(?<=\w)&(?=\s|$)", " &", " ".join(_MARKUP_RE.sub("", text).split()))  # "STUDIES& …"
+    return _LETTER_SPACED_RE.sub(lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group(0).replace(" ", "")), text)
+
+
+def is_schedule(text: str) -> bool:
+    """A schedule's line ("Tuesdays and Thursdays 11:30-12:45"): when, not what."""
+    return bool(_CLOCK_RE.search(text))
+
+
+# Who signs or answers for a document: a role, alone on its line or after a name.
+_ROLES = (
+    r"governor|mayor|director|president|secretary|commissioner|chair(?:man|woman|person)?|dean|provost|"
+    r"chancellor|editor|professor|ceo|cfo|coo|chief\s+\w+\s+officer|manager|senator|minister|superintendent|"
+    r"treasurer|attorney\s+general|comptroller|spokes(?:man|woman|person)|analyst|coordinator|officer|researcher"
+)
+_RANK = r"(?:(?:deputy|assistant|associate|acting|interim|senior|executive|vice|lieutenant|lt\.?)[\s-]+)*"
+ROLE_WORDS = 3  # a line this short that opens with a role names one
+_ROLE_LINE_RE = re.compile(rf"^\W*(?i:{_RANK}(?:{_ROLES}))\b", re.I)
+_NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
+_PERSON_NAME_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}$")
+_NAME_AND_ROLE_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}\s*(?:,|\s[–—-])\s*(?i:{_RANK}(?:{_ROLES}))\b")
+_ROLE_AND_NAME_RE = re.compile(rf"^(?i:{_RANK}(?:{_ROLES})|dr|prof|hon)\.?\s+{_NAME}(?:\s+{_NAME}){{1,3}}$")
+_CONTACT_RE = re.compile(
+    r"\b(contacts?|inquiries|enquiries|media\s+relations|press\s+office)\b|\btel\.?\s*[:+(\d]|\bphone\b|"
+    r"\(?\b\d{3}\)?[\s.-]\d{3}[.-]\d{4}\b|\+\d[\d\s().-]{7,}",
+    re.I,
+)
+
+
+def is_contact(text: str) -> bool:
+    """A contact line: "Media inquiries: …", a telephone number, "Jane Roe, Director, Research"."""
+    return bool(_CONTACT_RE.search(text) or _NAME_AND_ROLE_RE.match(text))
+
+
+def is_person(text: str, beside: list[str]) -> bool:
+    """A person's name, not a document's: "Jane Roe, Director", "Governor Jane Roe", or a name
+    alone with a role on the line `beside` it (a cover's "Jane Roe" over "Governor")."""
+    text = clean(text)
+    if _DOCUMENT_KIND_RE.search(text) or _INSTITUTION_RE.search(text):
+        return False
+    if _NAME_AND_ROLE_RE.match(text) or _ROLE_AND_NAME_RE.match(text):
+        return True
+    if not _PERSON_NAME_RE.match(text):
+        return False
+    return any(_ROLE_LINE_RE.match(clean(line)) and len(line.split()) <= 6 for line in beside)
