@@ -13,7 +13,7 @@ The sub-packages are the stages a document passes through, and imports run one w
     search     hybrid ranking over the store, and `retrieve`'s answer
     answers    the map (`get_toc`) and reading (`read_section`, page images)
 
-A stage imports only the shared modules here (`models`, `errors`, `tokens`) and the stages
+A stage imports only the shared modules here (`models`, `errors`, `tokens`, `languages`) and the stages
 listed above it, except that `search` and `answers` never need `ingest`. Only the facade
 (`library`, `lifecycle`, `background`) imports them all.
 """

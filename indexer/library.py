@@ -12,11 +12,12 @@ from __future__ import annotations
 from contextlib import nullcontext
 from pathlib import Path
 
+from indexer.answers.failures import failure
 from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.read import Images, read_section, render_images
 from indexer.answers.titles import folder_titles
-from indexer.answers.toc import TocBuilder, check_depth, failure
+from indexer.answers.toc import TocBuilder, check_depth
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.lifecycle import LibraryConfig, OpenIndex
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc

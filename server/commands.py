@@ -126,7 +126,7 @@ def _wait_for_vectors(library: Library, start: int) -> None:
 def index(args: argparse.Namespace, settings: Settings) -> int:
     """Index once and tell the truth: every file ends indexed or failed (each failure printed
     with its reason), and the exit status says whether any failed (`INDEX_EXIT`)."""
-    from indexer.answers.toc import failure, kept_note
+    from indexer.answers.failures import failure, kept_note
     from server.render import render_toc
 
     with open_library(settings) as library:

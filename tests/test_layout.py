@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = {"models", "errors", "tokens"}
+SHARED = {"models", "errors", "tokens", "languages"}
 FACADE = {"library", "lifecycle", "background"}
 # What each stage may import besides the shared modules.
 ALLOWED = {

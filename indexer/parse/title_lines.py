@@ -68,6 +68,16 @@ def names_kind_only(text: str) -> bool:
     return any(w in _KIND_WORDS for w in words) and all(w in _KIND_WORDS or w in _KIND_MODIFIERS for w in words)
 
 
+_CHAPTER_KINDS = frozenset({"introduction", "overview", "notes", "outline", "description"})
+
+
+def names_chapter_kind(text: str) -> bool:
+    """A kind word that as often opens a document's first chapter ("Overview", "Introduction"):
+    alone atop a page of text, it is the chapter's title when later headings are set like it."""
+    words = {w.strip(".,:;()") for w in clean(text).lower().split()}
+    return bool(words & _CHAPTER_KINDS) and not words & (_KIND_WORDS - _CHAPTER_KINDS)
+
+
 def names_institution(text: str) -> bool:
     """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
     who issued a document (a syllabus, a handbook), not what it is."""

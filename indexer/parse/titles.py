@@ -29,6 +29,7 @@ from indexer.parse.title_lines import (
     clean,
     is_person,
     is_schedule,
+    names_chapter_kind,
     names_institution,
     names_kind_only,
     reads_as_title,
@@ -208,7 +209,11 @@ def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | N
         best = max(phrases, key=lambda c: c[2]) if phrases else best
     # A kind of document named atop the page ("Help Guide" over the product's name) is its title
     # however little larger it is set.
-    heads = names_kind_only(best[1]) and best[0]["bbox"][1] <= min(line["bbox"][1] for line in lines)
+    heads = (
+        names_kind_only(best[1])
+        and not names_chapter_kind(best[1])
+        and best[0]["bbox"][1] <= min(line["bbox"][1] for line in lines)
+    )
     if prose and best[2] < TITLE_SCALE * _body_size(sized) and not heads:
         return None
     at = next(k for k, c in enumerate(sized) if c[0] is best[0])

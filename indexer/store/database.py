@@ -37,14 +37,15 @@ from indexer.store.health import set_aside
 from indexer.store.keywords import KeywordSearch
 from indexer.store.migrations import MIGRATIONS
 from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
+from indexer.store.vector_rows import VectorRows
 from indexer.tokens import lexical_terms
 
 SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upgrade the schema
 
 
-class Store(KeywordSearch, CopyRows):
+class Store(KeywordSearch, CopyRows, VectorRows):
     """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`;
-    files with a document's bytes: `CopyRows`)."""
+    files with a document's bytes: `CopyRows`; which paragraphs have their vectors: `VectorRows`)."""
 
     def __init__(self, path: Path, writer: bool = True, on_damage: Callable[[IndexDamaged], None] | None = None):
         """`writer`: this process writes the index (and brings its schema up to date); another
@@ -264,37 +265,6 @@ class Store(KeywordSearch, CopyRows):
                 (*fields.values(), doc_id),
             )
 
-    def set_embedded(self, doc_id: int, version: int) -> bool:
-        """Mark this version's vectors complete; False when a newer version replaced it meanwhile."""
-        with self.transaction() as db:
-            cur = db.execute(
-                "UPDATE documents SET embedded = 1 "
-                "WHERE doc_id = ? AND version = ? AND status IN ('ready', 'indexing')",
-                (doc_id, version),
-            )
-            return cur.rowcount > 0
-
-    def assign_vectors(self, doc_id: int, vec_ids: dict[int, str]) -> None:
-        """Point paragraphs (by id) at other vectors, and mark the document as waiting for them."""
-        with self.transaction() as db:
-            db.executemany("UPDATE paragraphs SET vec_id = ? WHERE id = ?", [(v, i) for i, v in vec_ids.items()])
-            db.execute("UPDATE documents SET embedded = 0 WHERE doc_id = ?", (doc_id,))
-
-    def forget_vectors(self) -> None:
-        """Every readable version waits for its vectors again (a vector store was replaced): the
-        catch-up lane gives each what it lacks."""
-        with self.transaction() as db:
-            db.execute("UPDATE documents SET embedded = 0 WHERE status IN ('ready', 'indexing') AND n_sections > 0")
-
-    def awaiting_vectors(self) -> list[DocumentRow]:
-        """Readable versions whose paragraphs do not all have their vectors yet, smallest first:
-        a short note is fully searchable in seconds, not after the 3,000 paragraphs of a 10-K."""
-        rows = self._query(
-            "SELECT * FROM documents WHERE embedded = 0 AND status IN ('ready', 'indexing') AND n_sections > 0"
-            " ORDER BY n_paras, doc_id"
-        )
-        return [typed(DocumentRow, r) for r in rows]
-
     def languages(self, doc_ids: list[int] | None) -> dict[str | None, int]:
         """How many readable documents (of these) are written in each language (None: not told)."""
         scope, params = "", []
@@ -398,17 +368,6 @@ class Store(KeywordSearch, CopyRows):
     def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
         rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({_marks(ids)})", ids)
         return {r["id"]: typed(ParagraphRow, r) for r in rows}
-
-    def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
-        """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
-        rows = self._query(f"SELECT vec_id, id FROM paragraphs WHERE vec_id IN ({_marks(vec_ids)})", vec_ids)
-        found: dict[str, list[int]] = {}
-        for r in rows:
-            found.setdefault(r["vec_id"], []).append(r["id"])
-        return found
-
-    def vec_ids(self, doc_id: int) -> set[str]:
-        return {r["vec_id"] for r in self._query("SELECT DISTINCT vec_id FROM paragraphs WHERE doc_id = ?", (doc_id,))}
 
 
 def _marks(values: list[object] | list[int] | list[str]) -> str:
