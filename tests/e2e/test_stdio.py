@@ -127,7 +127,7 @@ async def test_retrieve_then_read_section(client: Client) -> None:
     scoped = await client.call_tool("retrieve", {"query": "warranty", "doc_ids": [manual]})
     assert {r["doc_id"] for r in scoped.structured_content["results"]} == {manual}
     by_file = await client.call_tool("retrieve", {"query": "warranty", "path": "faq.txt"})
-    assert [r["section_path"][0] for r in by_file.structured_content["results"]] == ["FREQUENTLY ASKED"]
+    assert [r["section_path"][0] for r in by_file.structured_content["results"]] == ["Frequently Asked"]
     assert "Searched faq.txt." in by_file.content[0].text
 
     setup = await client.call_tool("read_section", {"doc_id": manual, "sec_id": 1, "start_para": 1, "end_para": 50})

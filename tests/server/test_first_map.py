@@ -117,7 +117,7 @@ async def test_a_small_folder_is_mapped_whole_and_the_tool_text_leads_there(
         assert not any(s["hidden"] for s in acme["sections"]), "a small folder shows every section"
         assert "\n    [11] Item 8. Financial Statements\n      [12] Balance Sheets\n" in text
         assert re.search(
-            r"\(\d+\) notes\.txt — MEETING NOTES \| \d+ tokens \| read_section\(doc_id=\d+, sec_id=0\)", text
+            r"\(\d+\) notes\.txt — Meeting Notes \| \d+ tokens \| read_section\(doc_id=\d+, sec_id=0\)", text
         )
         assert count_tokens(text) <= BUDGET * FIRST_MAP_SHARE
 
