@@ -15,6 +15,7 @@ from pathlib import Path
 
 from indexer.ingest.files import Folders
 from indexer.store.database import Store
+from indexer.store.rows import COPY
 
 FOLDERS_META = "folders"  # the folders an index covers, as its writer last opened it
 
@@ -41,7 +42,7 @@ def index_folders(data_dir: Path) -> list[Path] | None:
 
 def changed_files(folders: Folders, store: Store) -> int:
     """How many files differ from what the index holds: new, gone, changed in size or time, or
-    left unfinished by a writer that stopped."""
+    left unfinished by a writer that stopped (a copy of a document is settled, as a document is)."""
     files = folders.scan()
     known = {(d.root, d.relpath): d for d in store.documents()}
     changed = len(files.keys() ^ known.keys())
@@ -54,6 +55,6 @@ def changed_files(folders: Folders, store: Store) -> int:
         except OSError:
             changed += 1
             continue
-        if doc.status not in ("ready", "failed") or (doc.size, doc.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
+        if doc.status not in ("ready", "failed", COPY) or (doc.size, doc.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
             changed += 1
     return changed

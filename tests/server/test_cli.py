@@ -38,6 +38,18 @@ def printed(command: str, text: str) -> list[str]:
     return words[: next(i for i, w in enumerate(words) if w in ("reads", "says", "to"))]
 
 
+def test_a_query_on_a_folder_with_copies_indexes_nothing_again(tmp_path: Path) -> None:
+    """Identical files are one document and its copies: settled, as documents are, so a query
+    after `index` neither reconciles nor prints a summary."""
+    docs, data = tmp_path / "docs", ["--data-dir", str(tmp_path / "data")]
+    write(docs, "notes.md", DOC)
+    write(docs, "notes (1).md", DOC)
+    assert run("index", str(docs), *data).returncode == 0
+    toc = run("toc", str(docs), *data)
+    assert toc.returncode == 0 and toc.stderr == "", toc.stderr
+    assert "| also at " in toc.stdout
+
+
 @pytest.mark.slow
 def test_index_toc_search_read(tmp_path: Path) -> None:
     from filelock import FileLock
