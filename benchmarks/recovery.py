@@ -61,20 +61,22 @@ def build(folder: Path, data: Path, models: Path, cache: Path) -> float | None:
     return time.monotonic() - started
 
 
-def probes(data: Path, folder: Path, models: Path, cache: Path) -> dict[int, str]:
-    """Per readable document, a phrase of its longest paragraph: what a search must find again."""
+def probes(data: Path, folder: Path, models: Path, cache: Path) -> dict[str, tuple[int, str]]:
+    """Per readable document (by path), its doc_id and a phrase of its longest paragraph: what a
+    search must find again. By path: a rebuild keeps the doc_ids the damaged file still gives,
+    and gives new ones to the others."""
     with Library(config(folder, data, models, cache)) as library:
         found = {}
         for doc in library.store.documents():
             if doc.readable:
                 rows = [r for r in library.store.document_paragraphs(doc.doc_id) if not r.junk]
                 longest = max(rows, key=lambda r: len(r.text))
-                found[doc.doc_id] = " ".join(longest.text.split()[:12])
+                found[doc.relpath] = (doc.doc_id, " ".join(longest.text.split()[:12]))
         return found
 
 
 def trial(
-    folder: Path, data: Path, models: Path, cache: Path, phrases: dict[int, str], vectors_timeout: float
+    folder: Path, data: Path, models: Path, cache: Path, phrases: dict[str, tuple[int, str]], vectors_timeout: float
 ) -> dict[str, object]:
     """Open as `serve` does and time the way back: open, listed and found, semantic whole."""
     started = time.monotonic()
@@ -85,8 +87,8 @@ def trial(
     try:
         listed = None
         while listed is None:
-            docs = {d.doc_id for d in library.store.documents() if d.readable}
-            if set(phrases) <= docs and all(_found(library, d, p) for d, p in phrases.items()):
+            docs = {d.relpath: d.doc_id for d in library.store.documents() if d.readable}
+            if set(phrases) <= set(docs) and all(_found(library, docs[path], p) for path, (_, p) in phrases.items()):
                 listed = time.monotonic() - started
             else:
                 time.sleep(1.0)
@@ -99,14 +101,15 @@ def trial(
                 whole = time.monotonic() - started
                 break
             time.sleep(1.0)
-        kept = [d.doc_id for d in library.store.documents() if d.readable]
+        now = {d.relpath: d.doc_id for d in library.store.documents() if d.readable}
+        kept = sum(now.get(path) == doc_id for path, (doc_id, _) in phrases.items())
         return {
             "open": opened,
             "listed": listed,
             "whole": whole,
             "embedded": catchup.embedded - embedded_before,
             "left": sum(d.n_paras for d in library.store.awaiting_vectors()),
-            "ids_kept": sorted(kept) == sorted(phrases),
+            "ids_kept": kept,
             "aside": sorted(p.name for p in data.iterdir() if ".damaged-" in p.name and not p.name.endswith(_SIDE)),
         }
     finally:
@@ -182,12 +185,13 @@ def main() -> None:
         whole = f"{r['whole']:.0f}" if r["whole"] is not None else f"not within the limit ({r['left']:,} left)"
         if case == "re-index":
             whole = "(not waited for)"
+        kept = "–" if case == "re-index" else f"{r['ids_kept']} of {len(phrases)}"
         name = {"sound": "sound (baseline)", "re-index": "empty: re-index from the parse cache (baseline)"}.get(
             case, f"{case} cut"
         )
         text.append(
             f"| {name} | {load:.1f} | {r['open']:.1f} | {r['listed']:.0f} | {whole} | {r['embedded']:,} | "
-            f"{'–' if case == 're-index' else 'yes' if r['ids_kept'] else 'no'} | "
+            f"{kept} | "
             f"{', '.join(r['aside']) or '–'} |\n"  # type: ignore[arg-type]
         )
     append_result(args.out, header, "".join(text))
