@@ -15,7 +15,8 @@ without names points to a document only when two or more of its words are in the
 document, to the wrong one (`benchmarks/pointing.py`). The documents matched best are searched once more on
 their own, and that ranking is fused with the whole folder's (`indexer.search.hybrid`): hits
 concentrate in the documents the question names, while a question that names none ranks across
-all of them.
+all of them. A question that names none but asks about slides ("in slide 4", "the presentation")
+points to the decks: paged documents of few words a page.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ CLOSE = 0.8  # there are at most POINTED of them and they are fewer than half th
 MIN_DOCS = 3  # a folder of fewer documents needs no pointing
 MIN_WORDS = 2  # a question without names points with this many words of a description
 MIN_NAME = 3  # a name this long or longer that no document holds is worth saying so
+# A question about slides ("in slide 4", "the presentation") asks a deck: pages of few words each.
+_DECK_RE = re.compile(r"\b(?:slides?|slideshow|presentation|deck)\b", re.I)
+DECK_TOKENS_PER_PAGE = 200  # a deck's pages average fewer tokens than this (a report's, a manual's: 220 and up)
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 _TOKEN = re.compile(r"\S+")
 
@@ -82,6 +86,7 @@ class DocumentMatch:
         self._generation = -1  # the store generation the postings below were read at
         self._postings: dict[str, set[int]] = {}  # a description's word → the documents whose description holds it
         self._n = 0  # readable documents
+        self._decks: set[int] = set()  # documents of two pages or more with few words a page
 
     def pointed(self, query: str, doc_ids: list[int] | None) -> list[int]:
         """The documents (of `doc_ids`, or all) the question names by their description, best
@@ -98,8 +103,10 @@ class DocumentMatch:
         names = [held for kind, _, held in tokens if kind in ("name", "start")]
         # With names, they and the numbers count; without, every word, and two must meet in one description.
         asked = [(parts, held) for kind, parts, held in tokens if kind != "word" or not names]
-        if n < MIN_DOCS or not asked:
+        if n < MIN_DOCS:
             return []
+        if not asked:
+            return self._decks_asked(query, scope, n)
         weights: dict[int, float] = {}
         matched: dict[int, int] = {}  # words of the question (not their parts) a description holds
         for parts, held in asked:
@@ -111,11 +118,19 @@ class DocumentMatch:
         named = set().union(*names)
         weights = {d: w for d, w in weights.items() if (d in named if names else matched[d] >= MIN_WORDS)}
         if not weights:
-            return []
+            return self._decks_asked(query, scope, n)
         best = max(weights.values())
         close = sorted((d for d, weight in weights.items() if weight >= CLOSE * best), key=lambda d: -weights[d])
         # Words most descriptions hold ("Form", "report") match many alike: they point nowhere.
         return close if len(close) <= POINTED and len(close) < n / 2 else []
+
+    def _decks_asked(self, query: str, scope: set[int] | None, n: int) -> list[int]:
+        """A question that names no document but asks about slides points to the decks, when they
+        are fewer than half the documents searched: it is about one of them."""
+        if not _DECK_RE.search(query):
+            return []
+        decks = sorted(self._decks & scope if scope is not None else self._decks)
+        return decks if len(decks) < n / 2 else []
 
     def _holders(self, parts: frozenset[str]) -> set[int]:
         """The documents whose description holds a word of the question: one of its parts of two
@@ -137,3 +152,6 @@ class DocumentMatch:
             for word in _words(f"{named} {doc.detail or ''}"):
                 postings.setdefault(word, set()).add(doc.doc_id)
         self._generation, self._postings, self._n = self.store.generation, postings, len(docs)
+        self._decks = {
+            d.doc_id for d in docs if (d.n_pages or 0) >= 2 and d.n_tokens < DECK_TOKENS_PER_PAGE * (d.n_pages or 0)
+        }

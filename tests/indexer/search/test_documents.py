@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from indexer.library import Library
 from tests.conftest import write
 from tests.indexer.conftest import doc_id
@@ -77,3 +79,39 @@ def test_a_whole_folder_question_naming_a_document_and_its_section_gets_that_sec
         doc_id(lib, "rF2030.md"),
         "Investment",
     ) and "90 million" in first.text
+
+
+@pytest.mark.slow
+def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library: Callable[..., Library]) -> None:
+    """A deck is a paged document of few words a page; a whole-folder question that asks about
+    slides and names no document is searched in the decks first."""
+    from fpdf import FPDF
+
+    deck = FPDF(orientation="landscape")
+    for n, (title, point) in enumerate(
+        (("Rollout plan", "Pilot in March"), ("Budget", "Hiring freeze lifted"), ("Risks", "Supplier delays"))
+    ):
+        deck.add_page()
+        deck.set_font("Helvetica", style="B", size=32)
+        deck.cell(0, 20, title, new_x="LMARGIN", new_y="NEXT")
+        deck.set_font("Helvetica", size=20)
+        deck.cell(0, 14, f"{point}, step {n + 1}", new_x="LMARGIN", new_y="NEXT")
+    deck.output(str(folder / "quarterly-review.pdf"))
+    prose = "The supplier delays slowed the rollout of the pilot, and the budget was revised twice. " * 30
+    for name in ("operations", "finance", "outlook"):
+        report = FPDF()
+        for _ in range(2):
+            report.add_page()
+            report.set_font("Helvetica", size=11)
+            report.multi_cell(0, 6, f"{name.title()} report. {prose}")
+        report.output(str(folder / f"{name}.pdf"))
+    lib = open_library(folder)
+    lib.reconcile()
+    lib.finish_parses()
+
+    deck_id = doc_id(lib, "quarterly-review.pdf")
+    assert lib.search.documents.pointed("What risks does the presentation list for the rollout?", None) == [deck_id]
+    assert lib.search.documents.pointed("Which slide mentions supplier delays?", None) == [deck_id]
+    assert lib.search.documents.pointed("What slowed the rollout of the pilot?", None) == [], "no slide asked"
+    found = lib.retrieve("Which slide mentions supplier delays?", top_k=3).results
+    assert found[0].doc_id == deck_id, [(r.doc_id, r.text[:40]) for r in found]
