@@ -43,6 +43,11 @@ def _words(text: str) -> set[str]:
     return {part for term in query_terms(text) for part in _SPLIT.sub(" ", term).split()}
 
 
+def _whole(token: str) -> str:
+    """A word as one key, whatever its dots and hyphens: "U.S." → "us", "Q2" → "q2", "3M" → "3m"."""
+    return re.sub(r"[\W_]", "", POSSESSIVE.sub("", token)).lower()
+
+
 def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
     """Each word of the query as written, with how it is written ("name": capitalised inside a
     sentence, two capitals, letters with digits; "start": capitalised only as a sentence's first
@@ -97,8 +102,8 @@ class DocumentMatch:
         # Each word with the documents whose description holds it; a first word only when one does.
         tokens = [
             (kind, parts, held)
-            for _, kind, parts in _tokens(query)
-            if (held := self._holders(parts)) or kind != "start"
+            for word, kind, parts in _tokens(query)
+            if (held := self._holders(word, parts)) or kind != "start"
         ]
         names = [held for kind, _, held in tokens if kind in ("name", "start")]
         # With names, they and the numbers count; without, every word, and two must meet in one description.
@@ -132,14 +137,14 @@ class DocumentMatch:
         decks = sorted(self._decks & scope if scope is not None else self._decks)
         return decks if len(decks) < n / 2 else []
 
-    def _holders(self, parts: frozenset[str]) -> set[int]:
+    def _holders(self, word: str, parts: frozenset[str]) -> set[int]:
         """The documents whose description holds a word of the question: one of its parts of two
-        characters or more ("FY2018": 2018; "COVID-19": covid), or all of its parts when they are
-        single characters ("3M", "U.S.": a lone "s" is in every possessive)."""
+        characters or more ("FY2018": 2018; "COVID-19": covid), or, when its parts are single
+        characters ("3M", "U.S.", "Q2"), the word itself: "Q2" is not in "10-Q, quarter ended July 2"."""
         long = [part for part in parts if len(part) > 1]
         if long:
             return set().union(*(self._postings.get(part, set()) for part in long))
-        return set.intersection(*(self._postings.get(part, set()) for part in parts))
+        return set(self._postings.get(_whole(word), set()))
 
     def _refresh(self) -> None:
         """The descriptions' postings, read again after the index changed."""
@@ -149,7 +154,8 @@ class DocumentMatch:
         docs = [d for d in self.store.documents() if d.readable]
         for doc in docs:
             named = doc.title if doc.title and not doc.named_by_file else ""  # a file's name says nothing here
-            for word in _words(f"{named} {doc.detail or ''}"):
+            described = f"{named} {doc.detail or ''}"
+            for word in _words(described) | {_whole(token) for token in _TOKEN.findall(described)}:
                 postings.setdefault(word, set()).add(doc.doc_id)
         self._generation, self._postings, self._n = self.store.generation, postings, len(docs)
         self._decks = {

@@ -81,6 +81,20 @@ def test_a_whole_folder_question_naming_a_document_and_its_section_gets_that_sec
     ) and "90 million" in first.text
 
 
+def test_a_word_of_single_characters_points_only_where_it_is_written_whole(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """ "Q2" names a description that writes "Q2", not one holding a "Q" and a "2" apart."""
+    write(folder, "filing.md", "# Northwind — Form 10-Q, quarter ended July 2, 2031\n\nRevenue rose.\n")
+    write(folder, "release.md", "# Contoso Q2 2031 results\n\nRevenue fell.\n")
+    write(folder, "plan.md", "# Fabrikam strategy\n\nRevenue held.\n")
+    write(folder, "maker.md", "# 3M Company overview\n\nRevenue grew.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    assert lib.search.documents.pointed("What did revenue do in Q2?", None) == [doc_id(lib, "release.md")]
+    assert lib.search.documents.pointed("How did 3M revenue grow?", None) == [doc_id(lib, "maker.md")]
+
+
 @pytest.mark.slow
 def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library: Callable[..., Library]) -> None:
     """A deck is a paged document of few words a page; a whole-folder question that asks about
