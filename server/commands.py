@@ -53,6 +53,7 @@ def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileRepo
 
     from indexer.ingest.pipeline import ReconcileReport
     from indexer.ingest.versions import SETTLE_S
+    from server.render import counted
 
     if not library.writer:
         print(
@@ -93,14 +94,10 @@ def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileRepo
     print(
         f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
         f"{len(report.failed)} failed, {len(report.removed)} removed{still}; "
-        f"{_count(passages, 'passage')} embedded for {_count(paragraphs, 'paragraph')}",
+        f"{counted(passages, 'passage')} embedded for {counted(paragraphs, 'paragraph')}",
         file=sys.stderr,
     )
     return report
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def _wait_for_vectors(library: Library, start: int) -> None:

@@ -52,8 +52,8 @@ def _document_line(doc: DocumentInfo) -> str:
     pages = f" | {doc.n_pages} pages" if doc.n_pages else ""
     pending = "" if doc.semantic else " | vectors pending"
     return (
-        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {_count(doc.n_sections, 'section')}, "
-        f"{_count(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}{_copies(doc)}"
+        f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {counted(doc.n_sections, 'section')}, "
+        f"{counted(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}{_copies(doc)}"
     )
 
 
@@ -65,7 +65,8 @@ def _copies(doc: DocumentInfo) -> str:
     return f" | also at {', '.join(doc.copies)}{more}"
 
 
-def _count(n: int, noun: str) -> str:
+def counted(n: int, noun: str) -> str:
+    """`1 section`, `2,003 sections`."""
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
@@ -92,7 +93,7 @@ def _brief_document(doc: DocumentInfo, compact: bool) -> list[str]:
     mark = ""
     if doc.root_alone and root is not None:
         if root.hidden:
-            mark = f" | +{_count(root.hidden, 'section')}"
+            mark = f" | +{counted(root.hidden, 'section')}"
         else:
             mark = f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
     title = "" if repeats_path(doc.title, doc.path) else f" — {doc.title}"
