@@ -8,12 +8,13 @@ the writer can rebuild it: `indexer.store.repair`), a failure to write `CannotWr
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sized
 from pathlib import Path
 from typing import Any, TypeVar
 
-from indexer.errors import IndexDamaged
+from indexer.errors import DeepreadError, IndexDamaged
 from indexer.store.health import is_damage
 from indexer.store.space import write_failure
 
@@ -26,6 +27,26 @@ def connect(path: Path, on_damage: Callable[[IndexDamaged], None]) -> sqlite3.Co
     assert isinstance(db, _Connection)
     db.path, db.on_damage = path, on_damage
     return db
+
+
+def marks(values: Sized) -> str:
+    """The placeholders of an `IN (…)` list for these values: `?,?,?`."""
+    return ",".join("?" * len(values))
+
+
+@contextlib.contextmanager
+def atomic(db: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[sqlite3.Connection]:
+    """One atomic write (the caller holds its lock). One that fails (a full disk) leaves no
+    transaction open, so the next write, once there is space, starts clean."""
+    db.execute(begin)
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+            with contextlib.suppress(sqlite3.Error, DeepreadError):
+                db.execute("ROLLBACK")
+        raise
 
 
 class _Connection(sqlite3.Connection):

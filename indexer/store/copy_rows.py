@@ -8,9 +8,10 @@ file differs) with status `copy` and `copy_of`, the document it copies; it has n
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+from indexer.store.connection import marks
 from indexer.store.rows import COPY, DocumentRow, typed
 
 
@@ -32,7 +33,7 @@ class CopyRows:
 
     def copies_of(self, doc_ids: list[int] | None = None) -> dict[int, list[DocumentRow]]:
         """Per document (these, or every one), the rows of its copies, in path order."""
-        among = "" if doc_ids is None else f" AND copy_of IN ({_marks(doc_ids)})"
+        among = "" if doc_ids is None else f" AND copy_of IN ({marks(doc_ids)})"
         rows = self._query(
             f"SELECT * FROM documents WHERE status = '{COPY}'{among} ORDER BY root, relpath", doc_ids or []
         )
@@ -74,7 +75,3 @@ class CopyRows:
                 "UPDATE documents SET root = ?, relpath = ?, size = ?, mtime_ns = ? WHERE doc_id = ?",
                 (copy.root, copy.relpath, copy.size, copy.mtime_ns, doc_id),
             )
-
-
-def _marks(values: Iterable[object]) -> str:
-    return ",".join("?" for _ in values)

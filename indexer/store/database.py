@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from indexer.errors import DeepreadError, IndexDamaged, NotReady
+from indexer.errors import IndexDamaged, NotReady
 from indexer.languages import document_language
 from indexer.models import DocumentStructure
-from indexer.store.connection import connect
+from indexer.store.connection import atomic, connect, marks
 from indexer.store.copy_rows import CopyRows
 from indexer.store.health import set_aside
 from indexer.store.keywords import KeywordSearch
@@ -133,15 +133,9 @@ class Store(KeywordSearch, CopyRows, VectorRows):
         """One atomic write. One that fails (a full disk) leaves no transaction open, so the
         next write, once there is space, starts clean."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
-                    with contextlib.suppress(sqlite3.Error, DeepreadError):
-                        self._db.execute("ROLLBACK")
-                raise
+                with atomic(self._db, "BEGIN IMMEDIATE") as db:
+                    yield db
             finally:
                 self.forget_counts()
 
@@ -342,7 +336,7 @@ class Store(KeywordSearch, CopyRows, VectorRows):
         """`(doc_id, sec_id)` → title of these documents' headed sections that hold paragraphs."""
         rows = self._query(
             f"SELECT doc_id, sec_id, title FROM sections "
-            f"WHERE doc_id IN ({_marks(doc_ids)}) AND level > 0 AND n_paras > 0"
+            f"WHERE doc_id IN ({marks(doc_ids)}) AND level > 0 AND n_paras > 0"
             " ORDER BY doc_id, sec_id",
             doc_ids,
         )
@@ -366,9 +360,5 @@ class Store(KeywordSearch, CopyRows, VectorRows):
         return [typed(ParagraphRow, r) for r in rows]
 
     def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
-        rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({_marks(ids)})", ids)
+        rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({marks(ids)})", ids)
         return {r["id"]: typed(ParagraphRow, r) for r in rows}
-
-
-def _marks(values: list[object] | list[int] | list[str]) -> str:
-    return ",".join("?" * len(values))

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterable
 
 from indexer.store import lexical
+from indexer.store.connection import marks
 from indexer.store.migrations import LEXICAL_TOKENIZER
 from indexer.tokens import query_terms
 
@@ -66,7 +67,7 @@ class KeywordSearch:
         union, params = _in_ranges(_SCORED, _match(terms), spans)
         rows = self._query(  # the join keeps the scope exact should a range hold another document's rows
             f"SELECT u.id, u.score FROM ({union}) u JOIN paragraphs p ON p.id = u.id"
-            f" WHERE p.doc_id IN ({_marks(doc_ids)}) ORDER BY u.score LIMIT ?",
+            f" WHERE p.doc_id IN ({marks(doc_ids)}) ORDER BY u.score LIMIT ?",
             [*params, *doc_ids, limit],
         )
         return [(r["id"], -r["score"]) for r in rows]
@@ -85,7 +86,7 @@ class KeywordSearch:
     def _spans(self, doc_ids: list[int]) -> list[tuple[int, int]]:
         """The rowid runs holding these documents' paragraphs, runs that (nearly) touch merged."""
         rows = self._query(
-            f"SELECT MIN(id) AS lo, MAX(id) AS hi FROM paragraphs WHERE doc_id IN ({_marks(doc_ids)})"
+            f"SELECT MIN(id) AS lo, MAX(id) AS hi FROM paragraphs WHERE doc_id IN ({marks(doc_ids)})"
             " GROUP BY doc_id ORDER BY lo",
             doc_ids,
         )
@@ -112,7 +113,7 @@ class KeywordSearch:
         join, scope, scope_params = "", "", []
         if doc_ids is not None:
             join = " JOIN paragraphs p ON p.id = lexical.rowid"
-            scope, scope_params = f" AND p.doc_id IN ({_marks(doc_ids)})", list(doc_ids)
+            scope, scope_params = f" AND p.doc_id IN ({marks(doc_ids)})", list(doc_ids)
         counts = self._row_counts(terms)
         if sum(counts.values()) <= SCORED_ROWS:
             rows = self._query(
@@ -147,11 +148,13 @@ class KeywordSearch:
         with self._lock:
             counts = self._row_counts(terms)
             totals = self._lexical_totals()
-            marks = _marks(ids)
-            content = self._db.execute(f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({marks})", ids).fetchall()
+            placeholders = marks(ids)
+            content = self._db.execute(
+                f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({placeholders})", ids
+            ).fetchall()
             lengths = {
                 r["id"]: lexical.row_length(r["sz"])
-                for r in self._db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({marks})", ids)
+                for r in self._db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({placeholders})", ids)
             }
             stems = self.stems(terms)
             if any(len(stems.get(term, ())) != 1 for term in terms):  # a phrase to the tokenizer: FTS5 scores it
@@ -237,7 +240,3 @@ def _in_ranges(select: str, match: str, ranges: list[tuple[int, int]]) -> tuple[
 def _match(terms: list[str]) -> str:
     """An FTS5 expression matching any of these terms."""
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-
-
-def _marks(values: list[object] | list[int] | list[str]) -> str:
-    return ",".join("?" * len(values))

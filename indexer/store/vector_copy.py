@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from indexer.errors import DeepreadError, IndexDamaged
-from indexer.store.database import connect
+from indexer.store.connection import atomic, connect, marks
 from indexer.store.health import readable_rows
 
 log = logging.getLogger(__name__)
@@ -94,16 +94,8 @@ class VectorCopy:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic write; one that fails (a full disk) leaves no transaction open."""
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error, DeepreadError):
-                        self._db.execute("ROLLBACK")
-                raise
+        with self._lock, atomic(self._db) as db:
+            yield db
 
     def add(
         self,
@@ -132,7 +124,7 @@ class VectorCopy:
             return {}
         try:
             with self._lock:
-                rows = self._db.execute(f"SELECT id, vectors FROM members WHERE id IN ({_marks(ids)})", ids).fetchall()
+                rows = self._db.execute(f"SELECT id, vectors FROM members WHERE id IN ({marks(ids)})", ids).fetchall()
         except sqlite3.OperationalError:
             return {}
         return {
@@ -144,7 +136,7 @@ class VectorCopy:
     def fill(self, doc_ids: list[int], ids: list[str], owners: list[int], vectors: np.ndarray) -> None:
         """These documents' vectors in full (`owners[i]`: the document of `ids[i]`)."""
         with self._transaction() as db:
-            db.execute(f"DELETE FROM vectors WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)
+            db.execute(f"DELETE FROM vectors WHERE doc_id IN ({marks(doc_ids)})", doc_ids)
             db.executemany(
                 "INSERT OR REPLACE INTO vectors (doc_id, id, vector) VALUES (?, ?, ?)",
                 [(d, i, v.tobytes()) for d, i, v in zip(owners, ids, vectors, strict=True)],
@@ -168,8 +160,7 @@ class VectorCopy:
             return []
         with self._lock:
             filled = {
-                r[0]
-                for r in self._db.execute(f"SELECT doc_id FROM filled WHERE doc_id IN ({_marks(doc_ids)})", doc_ids)
+                r[0] for r in self._db.execute(f"SELECT doc_id FROM filled WHERE doc_id IN ({marks(doc_ids)})", doc_ids)
             }
         return [d for d in doc_ids if d not in filled]
 
@@ -184,7 +175,7 @@ class VectorCopy:
             for start in range(0, len(ids), IN_BATCH):  # SQLite binds at most 32,766 values at once
                 batch = ids[start : start + IN_BATCH]
                 rows += self._db.execute(
-                    f"SELECT id, doc_id, vector FROM vectors WHERE id IN ({_marks(batch)})", batch
+                    f"SELECT id, doc_id, vector FROM vectors WHERE id IN ({marks(batch)})", batch
                 ).fetchall()
         if not rows:
             return [], [], np.zeros((0, 0), dtype=np.float32)
@@ -197,7 +188,7 @@ class VectorCopy:
 
     def read(self, doc_ids: list[int] | None, limit: int | None) -> tuple[list[str], np.ndarray | None]:
         """These documents' (None: every document's) vector ids and vectors; (ids, None) past `limit` vectors."""
-        where, params = (f" WHERE doc_id IN ({_marks(doc_ids)})", doc_ids) if doc_ids is not None else ("", [])
+        where, params = (f" WHERE doc_id IN ({marks(doc_ids)})", doc_ids) if doc_ids is not None else ("", [])
         with self._lock:
             if limit is not None:
                 n = self._db.execute(f"SELECT count(*) FROM vectors{where}", params).fetchone()[0]
@@ -299,7 +290,3 @@ def nearest(ids: list[str], matrix: np.ndarray, embedding: np.ndarray, n: int) -
     best = np.argsort(-scores)[:n] if len(ids) <= 4 * n else np.argpartition(-scores, n)[:n]
     best = best[np.argsort(-scores[best])]
     return [(ids[i], float(scores[i])) for i in best]
-
-
-def _marks(values: Sequence[object]) -> str:
-    return ",".join("?" * len(values))

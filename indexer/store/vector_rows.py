@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+from indexer.store.connection import marks
 from indexer.store.rows import DocumentRow, typed
 
 
@@ -53,7 +54,7 @@ class VectorRows:
 
     def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
         """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
-        rows = self._query(f"SELECT vec_id, id FROM paragraphs WHERE vec_id IN ({_marks(vec_ids)})", vec_ids)
+        rows = self._query(f"SELECT vec_id, id FROM paragraphs WHERE vec_id IN ({marks(vec_ids)})", vec_ids)
         found: dict[str, list[int]] = {}
         for r in rows:
             found.setdefault(r["vec_id"], []).append(r["id"])
@@ -61,7 +62,3 @@ class VectorRows:
 
     def vec_ids(self, doc_id: int) -> set[str]:
         return {r["vec_id"] for r in self._query("SELECT DISTINCT vec_id FROM paragraphs WHERE doc_id = ?", (doc_id,))}
-
-
-def _marks(values: list[str]) -> str:
-    return ",".join("?" * len(values))

@@ -378,7 +378,3 @@ def _where(doc_ids: list[int]) -> Where:
         return {"doc_id": doc_ids[0]}
     among: dict[Literal["$in", "$nin"], list[str | int | float | bool]] = {"$in": list(doc_ids)}
     return {"doc_id": among}
-
-
-def _marks(values: Sequence[object]) -> str:
-    return ",".join("?" * len(values))
