@@ -12,8 +12,7 @@ from indexer.errors import ParseError
 from indexer.library import Library
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
-from indexer.parse.mineru import MineruOptions
-from indexer.structure.sections import build
+from tests.indexer.parse.conftest import parse
 
 LOREM = (
     "The committee reviewed the quarterly results and approved the budget for the coming year. "
@@ -111,19 +110,6 @@ def _chart(path: Path) -> str:
         draw.text((80 + i * 130, 292), f"Q{i + 1}", fill="black", font=font)
     image.save(path)
     return str(path)
-
-
-@pytest.fixture(scope="module")
-def parser(tmp_path_factory: pytest.TempPathFactory) -> DocumentParser:
-    base = tmp_path_factory.mktemp("mineru")
-    return DocumentParser(MineruOptions(cache_dir=base / "cache", home=base / "home", timeout_s=300, memory_mb=4096))
-
-
-def parse(parser: DocumentParser, path: Path) -> DocumentStructure:
-    import hashlib
-
-    data = path.read_bytes()
-    return build(parser.parse(path, data, hashlib.sha256(data).hexdigest()), fallback_title=path.stem)
 
 
 def tree(s: DocumentStructure) -> list[tuple[int, str]]:

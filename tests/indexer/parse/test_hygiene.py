@@ -13,23 +13,12 @@ from fpdf import FPDF
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser, decode_text, parse_text_file
 from indexer.parse.hygiene import repair, unescape_markdown
-from indexer.parse.mineru import MineruOptions
 from indexer.structure.sections import build
 from indexer.tokens import count_tokens
 from tests.conftest import BENCH
+from tests.indexer.parse.conftest import parse
 
 SYMBOL_BULLET, BOX_CHECKED, BOX_EMPTY, SYMBOL_SPACE = "\uf0b7", "\uf052", "\uf0a3", "\uf020"
-
-
-@pytest.fixture(scope="module")
-def parser(tmp_path_factory: pytest.TempPathFactory) -> DocumentParser:
-    base = tmp_path_factory.mktemp("mineru")
-    return DocumentParser(MineruOptions(cache_dir=base / "cache", home=base / "home", timeout_s=300, memory_mb=4096))
-
-
-def parse(parser: DocumentParser, path: Path) -> DocumentStructure:
-    data = path.read_bytes()
-    return build(parser.parse(path, data, hashlib.sha256(data).hexdigest()), fallback_title=path.stem)
 
 
 def texts(s: DocumentStructure) -> list[str]:
