@@ -73,7 +73,7 @@ def sweep_scope(corpus: Corpus, work: Path, scope: str) -> str:
                 continue
             doc_ids = [ranker.doc_ids[q.doc]] if scoped else None
             dense = lib.search.dense(q.text, depth, doc_ids)
-            lexical = [pid for pid, _ in lib.store.lexical_search(q.text, depth, doc_ids)]
+            lexical = [pid for pid, _ in lib.store.keywords.search(q.text, depth, doc_ids)]
             for variant, fuse in VARIANTS.items():
                 ranked = lib.search.arrange(fuse(dense, lexical))[:TOP_K]
                 outcomes[variant].append(first_ranks(q, units(ranker, lib, [r.paragraph_id for r in ranked])))

@@ -6,7 +6,7 @@ reports, slide decks, syllabi and documentation trees.
                                 [--out benchmarks/results/titles.md]
 
 Each file is parsed by the server's own code (`DocumentParser` → `structure.build`) and its
-title shown as the map of its folder shows it (`indexer.answers.titles.shown_titles`). Scored:
+title shown as the map of its folder shows it (`indexer.titles.shown.shown_titles`). Scored:
 
 * **file name**: the title is the file's name (nothing in the document named it), and **page 1
   titled**: of those, the ones whose first page prints a line that could be a title;
@@ -48,13 +48,13 @@ from typing import Any
 from benchmarks import append_result
 from benchmarks.retrieval_sets import qasper_markdown
 from benchmarks.titles_flags import FLAGS, Printed, flags
-from indexer.answers.titles import shown_titles
 from indexer.errors import ParseError
 from indexer.ingest.files import title_from_name
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser, is_supported
 from indexer.parse.mineru import MineruOptions
 from indexer.structure.sections import build
+from indexer.titles.shown import shown_titles
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench"

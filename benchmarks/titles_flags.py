@@ -1,5 +1,5 @@
 """What a reader would not accept as a document's title: the scorer's own checks, written apart
-from the server's code (`indexer.parse.titles`) so that a change there cannot pass by changing them.
+from the server's code (`indexer.titles.first_page`) so that a change there cannot pass by changing them.
 
 Each check takes the title as the map shows it and what the document prints: its first page's
 lines (`Printed.first_lines`) and its opening text (`Printed.text`, the first pages' paragraphs).

@@ -1,9 +1,10 @@
 """The Python API of deepread: `Library.toc()`, `.retrieve()`, `.read_section()`, `.view_page()`.
 
-`Library` is an open index (`indexer.lifecycle.OpenIndex`: the data directory, the store, the
-vectors, the model, the reconciles) that answers the questions of the tool contract in
+A `Library` holds an open index (`indexer.service`: the data directory, its store, vectors and
+model, the writer's role and its work) and answers the questions of the tool contract in
 DESIGN.md, each built in its own module (`indexer.answers.toc`, `indexer.search.retrieve`,
-`indexer.answers.read`, `indexer.answers.pages`) from one consistent snapshot of the store.
+`indexer.answers.read`, `indexer.answers.pages`) from one consistent snapshot of the store. It
+also says what the service is doing (`status`), and indexes when asked (`reconcile`, `follow`).
 The MCP server and the CLI are thin layers over it.
 """
 
@@ -11,18 +12,24 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any, Self
 
-from indexer.answers.failures import failure
-from indexer.answers.folders import in_folder, normalise_folder, shorten_path, subfolders
+from indexer.answers.failures import failure, kept_note
+from indexer.answers.folders import normalise_folder, shorten_path, subfolders
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
+from indexer.answers.paths import ShownPaths
 from indexer.answers.read import Images, read_section, render_images
-from indexer.answers.titles import folder_titles
 from indexer.answers.toc import TocBuilder, check_depth
 from indexer.errors import InvalidArgument, NotFound, NotReady
-from indexer.lifecycle import LibraryConfig, OpenIndex
+from indexer.ingest.reconcile import ProgressCallback, ReconcileReport
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
 from indexer.search.retrieve import Retriever, check_window, clean_query
-from indexer.store.database import DocumentRow
+from indexer.service.config import LibraryConfig
+from indexer.service.follow import Follower
+from indexer.service.open_index import OpenIndex
+from indexer.service.status import Status
+from indexer.store.database import DocumentRow, Store
+from indexer.titles.shown import folder_titles
 
 __all__ = ["MAX_ID", "Library", "LibraryConfig"]
 
@@ -30,8 +37,41 @@ MAX_ID = 2**31 - 1  # ids, paragraph indexes and versions are far below this (SQ
 MAX_IGNORED = 5  # doc_ids a retrieve answer names as ignored, with their reason; the rest are counted
 
 
-class Library(OpenIndex):
+class Library:
     """The questions of the tool contract, each answered from one consistent snapshot of the store."""
+
+    def __init__(self, config: LibraryConfig, write: bool = True):
+        """`write=False`: open to answer, not to follow the folders (`indexer.service.open_index`)."""
+        self.index = OpenIndex(config, write)
+        self.paths = ShownPaths(self.index.config.roots)
+
+    @property
+    def config(self) -> LibraryConfig:
+        return self.index.config
+
+    @property
+    def writer(self) -> bool:
+        """This process writes the index and follows its folders."""
+        return self.index.writer
+
+    def status(self) -> Status:
+        """What the service is doing now: indexing, paused, rebuilt, semantic search catching up."""
+        return Status(self.index)
+
+    def embedding_on(self) -> str:
+        """Where the embedding model runs (ONNX Runtime's providers, best first); loads the model."""
+        return ", ".join(self.index.embedder.providers) or "an unknown provider"
+
+    def display_path(self, doc: DocumentRow) -> str:
+        return self.paths.of(doc)
+
+    def skipped(self) -> list[tuple[str, str]]:
+        """What the folder walk passed over that a user may look for: (shown path, why), by path."""
+        return sorted((self.paths.shown(root, relpath), why) for root, relpath, why in self.index.skipped())
+
+    @property
+    def _store(self) -> Store:
+        return self.index.store
 
     # --- get_toc ---------------------------------------------------------------------
 
@@ -55,8 +95,8 @@ class Library(OpenIndex):
         if skipped:
             if (doc_id, sec_id, after, path, max_depth, page) != (None, None, None, None, None, 1):
                 raise InvalidArgument("skipped=true lists the files not indexed: give it alone")
-            return TocBuilder(self.store, self.display_path, self.config.token_budget).skipped(self.skipped())
-        with self.store.snapshot():
+            return TocBuilder(self._store, self.display_path, self.config.token_budget).skipped(self.skipped())
+        with self._store.snapshot():
             return self._toc(doc_id, max_depth, sec_id, after, path, page)
 
     def _toc(
@@ -71,7 +111,7 @@ class Library(OpenIndex):
         check_depth(max_depth)
         if page < 1:
             raise InvalidArgument("page must be 1 or more")
-        maps = TocBuilder(self.store, self.display_path, self.config.token_budget)
+        maps = TocBuilder(self._store, self.display_path, self.config.token_budget)
         if (sec_id is not None or after is not None) and doc_id is None:
             given = " and ".join(name for name, value in (("sec_id", sec_id), ("after", after)) if value is not None)
             raise InvalidArgument(f"{given} needs a doc_id: get_toc(doc_id=D, sec_id=S)")
@@ -82,19 +122,19 @@ class Library(OpenIndex):
         folder, docs = self._folder(path)
         toc = maps.all_documents(max_depth, folder, page, docs)
         notes = []
-        progress = self.progress
-        if progress is not None:
+        status = self.status()
+        if (progress := status.progress) is not None:
             if progress.action == "scanning":
                 notes.append("Scanning the folder for documents; more may appear shortly.")
             else:
                 notes.append(f"Indexing in progress: {progress.done} of {progress.total} files checked.")
-        if (paused := self.pause.failure) is not None:
+        if (paused := status.paused) is not None:
             notes.append(
                 f"Indexing is paused: {paused.fact}. Reading and search answer from what is indexed; "
                 f"indexing resumes by itself once you {paused.remedy}."
             )
-        notes += [rebuilt.note() for rebuilt in self.repairs.rebuilt(self.store)]
-        if (left := self.vectors_left()) is not None:
+        notes += [rebuilt.note() for rebuilt in status.rebuilt]
+        if (left := status.vectors_left) is not None:
             eta = f", about {_duration(left.eta_s)}" if left.eta_s is not None else ""
             notes.append(
                 f"Semantic search is catching up: {left.paragraphs:,} paragraphs of {left.documents} document(s) "
@@ -116,14 +156,14 @@ class Library(OpenIndex):
         folder = normalise_folder(path)
         if folder is None:
             return None, None
-        docs = self._under(folder)
+        docs = self.paths.documents_under(self._store, folder)
         if not docs and (passed := self._skipped_under(folder)):
             raise NotFound(
                 f"no document under {path!r}: its {len(passed):,} file(s) are not indexed "
                 "(get_toc(skipped=true) says why)"
             )
         if not docs:
-            tops = subfolders([d for d in self.store.documents() if d.readable], self.display_path, None)
+            tops = subfolders([d for d in self._store.documents() if d.readable], self.display_path, None)
             valid = ", ".join(list(tops)[:12]) + (", …" if len(tops) > 12 else "")
             raise NotFound(
                 f"no document under {path!r}; paths are as get_toc shows them"
@@ -134,24 +174,6 @@ class Library(OpenIndex):
     def _skipped_under(self, folder: str | None) -> list[str]:
         """The shown paths of the skipped files at `folder` or under it (None: all of them)."""
         return [p for p, _ in self.skipped() if folder is None or p == folder or p.startswith(folder + "/")]
-
-    def _under(self, folder: str) -> list[DocumentRow]:
-        """The documents whose shown path, or a copy's, is `folder` or lies under it (`display_path`),
-        found by root and relative path in the store rather than by listing every document."""
-        if len(self.config.roots) == 1:
-            found = self.store.documents_under(str(self.config.roots[0]), folder)
-        else:
-            labelled = [
-                (r, label) for r, label in self._labels.items() if folder == label or folder.startswith(label + "/")
-            ]
-            if labelled:
-                root, label = labelled[0]
-                found = self.store.documents_under(root, folder[len(label) + 1 :])
-            else:  # a part of a label ("work" of "work/notes")
-                found = in_folder(self.store.documents(), self.display_path, folder)
-        originals = {d.copy_of for d in found if d.is_copy and d.copy_of is not None} - {d.doc_id for d in found}
-        copied = [d for d in map(self.store.document, sorted(originals)) if d is not None]
-        return [d for d in found if not d.is_copy] + copied
 
     # --- retrieve --------------------------------------------------------------------
 
@@ -166,7 +188,7 @@ class Library(OpenIndex):
     ) -> RetrieveResult:
         """Rank single paragraphs, expand each hit by neighbours of its section, dedupe; `doc_ids`
         and `path` (a folder) limit the search."""
-        with self.store.snapshot():
+        with self._store.snapshot():
             return self._retrieve(query, top_k, doc_ids, before, after, path)
 
     def _retrieve(
@@ -209,8 +231,8 @@ class Library(OpenIndex):
                 doc_ids = sorted(set(doc_ids) & set(under))
             else:
                 doc_ids = under
-        answer = Retriever(self.store, self.search, self.config.token_budget).answer(
-            query, top_k, doc_ids, before, after, lambda: folder_titles(self.store.documents())
+        answer = Retriever(self._store, self.index.search, self.config.token_budget).answer(
+            query, top_k, doc_ids, before, after, lambda: folder_titles(self._store.documents())
         )
         if folder is not None and docs is not None and doc_ids is not None:  # doc_ids: those under the folder
             one = len(docs) == 1 and self.display_path(docs[0]) == folder  # the folder is a file's path
@@ -246,11 +268,11 @@ class Library(OpenIndex):
         tables also as crops of their PDF page, and an office file's pictures, within the same budget.
         `part`: part N of paragraph `start_para`, when it alone is longer than the budget.
         """
-        with self.store.snapshot():
+        with self._store.snapshot():
             doc = self._ready_document(doc_id)
             if not images or part is not None:
                 answer, _ = read_section(
-                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, part=part
+                    self._store, doc, sec_id, start_para, end_para, version, self.config.token_budget, part=part
                 )
                 return answer
         pages, why_not = self._open_pages(doc)
@@ -259,14 +281,14 @@ class Library(OpenIndex):
                 f"{self.display_path(doc)} is not a PDF, so only the pictures kept from it can be shown, "
                 "and the paragraphs read here have none."
             )
-        shown = Images(pages, StoredPictures(self._pictures_dir), why_not)
+        shown = Images(pages, StoredPictures(self.config.parse_options().pictures_dir), why_not)
         with pages or nullcontext():
-            with self.store.snapshot():
+            with self._store.snapshot():
                 checked, doc = doc, self._ready_document(doc_id)
                 if doc.version != checked.version:  # indexed again since the PDF was checked: its crops may not match
                     shown = Images(None, shown.stored, "the file changed while it was read; ask again.")
                 answer, pictured = read_section(
-                    self.store, doc, sec_id, start_para, end_para, version, self.config.token_budget, shown
+                    self._store, doc, sec_id, start_para, end_para, version, self.config.token_budget, shown
                 )
             answer.images = render_images(shown, doc_id, pictured)  # outside the snapshot: commits need not wait
         return answer
@@ -274,7 +296,7 @@ class Library(OpenIndex):
     def view_page(self, doc_id: int, page: int) -> PageView:
         """One page of a PDF as an image: the evidence where the text has no box (a scan, a
         slide that is one picture) or where layout matters."""
-        with self.store.snapshot():
+        with self._store.snapshot():
             doc = self._ready_document(doc_id)
         pages, why_not = self._open_pages(doc)
         if pages is None:
@@ -302,20 +324,87 @@ class Library(OpenIndex):
     # --- shared checks ---------------------------------------------------------------
 
     def _ready_document(self, doc_id: int) -> DocumentRow:
-        doc = self.store.document(doc_id) if 0 <= doc_id <= MAX_ID else None
+        doc = self._store.document(doc_id) if 0 <= doc_id <= MAX_ID else None
         if doc is not None and doc.is_copy:  # its id is never shown; its document's is
             raise NotFound(
                 f"{self.display_path(doc)} is a copy of document {doc.copy_of} (the same bytes): "
                 f"use doc_id={doc.copy_of}"
             )
         if doc is None:
-            ids = [d.doc_id for d in self.store.documents() if d.readable]
+            ids = [d.doc_id for d in self._store.documents() if d.readable]
             raise NotFound(f"there is no document {doc_id}; {_describe_ids(ids)} (call get_toc to list them)")
         if not doc.readable:
             if doc.status == "failed":
                 raise NotReady(f"document {doc_id} ({self.display_path(doc)}) failed to index: {failure(doc)}")
             raise NotReady(f"document {doc_id} ({self.display_path(doc)}) is still being indexed; try again shortly")
         return doc
+
+    # --- indexing --------------------------------------------------------------------
+
+    def reconcile(self, progress: ProgressCallback | None = None, wait: bool = True) -> ReconcileReport:
+        """Bring the index in line with the folders (`indexer.service.writing`); `toc()` reports
+        progress meanwhile. `wait`: return once semantic search covers the documents too. Nothing
+        is done when another process writes the index: it follows the folders."""
+        writing = self.index.writing
+        return writing.reconcile(progress, wait) if writing is not None else ReconcileReport()
+
+    def sync_paths(
+        self, paths: list[Path], progress: ProgressCallback | None = None, wait: bool = True
+    ) -> ReconcileReport:
+        """Re-index or remove just these paths (file events)."""
+        writing = self.index.writing
+        return writing.sync_paths(paths, progress, wait) if writing is not None else ReconcileReport()
+
+    def finish_parses(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Wait for the parses a reconcile left running and commit them."""
+        writing = self.index.writing
+        return writing.finish_parses(progress) if writing is not None else ReconcileReport()
+
+    def retry_failed(self, progress: ProgressCallback | None = None) -> ReconcileReport:
+        """Parse again, once a run, the files whose failure may pass (`Writing.retry_failed`)."""
+        writing = self.index.writing
+        return writing.retry_failed(progress) if writing is not None else ReconcileReport()
+
+    def wait_for_vectors(self, timeout: float | None = None) -> bool:
+        """True once semantic search covers every document this process indexed (or it does not write)."""
+        writing = self.index.writing
+        return writing is None or writing.catchup.wait(timeout)
+
+    def take_over(self) -> bool:
+        """Write the index from now on, if the process that wrote it is gone; True once writing."""
+        return self.index.take_over()
+
+    def changed_files(self) -> int:
+        """How many files differ from what the index holds (`OpenIndex.changed_files`)."""
+        return self.index.changed_files()
+
+    def follower(self, **options: Any) -> Follower:
+        """The background worker that keeps this index in line with its folders (not started):
+        `indexer.service.follow.Follower`'s options."""
+        return Follower(self.index, **options)
+
+    def failures(self) -> list[tuple[str, str]]:
+        """(shown path, reason) of every file that failed, or whose last version failed while an
+        earlier one stays readable."""
+        failed = []
+        for doc in self._store.documents():
+            reason = failure(doc) if doc.status == "failed" else kept_note(doc)
+            if reason:
+                failed.append((self.display_path(doc), reason))
+        return failed
+
+    def busy_files(self) -> int:
+        """Files registered and not yet indexed (pending or being indexed)."""
+        return sum(d.status in ("pending", "indexing") for d in self._store.documents())
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _describe_ids(ids: list[int]) -> str:

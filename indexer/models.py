@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -19,6 +19,34 @@ DocumentStatus = Literal["pending", "indexing", "ready", "failed"]
 
 
 # --- parser output -----------------------------------------------------------------
+
+
+class Item(TypedDict, total=False):
+    """One element of MinerU's content list, as the parser child gives it back (and as the OCR and
+    the PDF text layer fill it in): what `indexer.parse.layout` turns into blocks and what a title
+    is read from (`indexer.titles`). Keys are MinerU's own; an item has those its type has."""
+
+    type: str  # text, list, table, image, chart, equation, code, header, footer, page_number, page_footnote, …
+    text: str  # its text (Markdown-flavoured: `indexer.parse.items.clean`)
+    text_level: int  # set on a heading: 1 is the top level (flash sets every PDF heading at 2)
+    page_idx: int  # 0-based
+    bbox: list[int]  # x0, y0, x1, y1 in 0–1000 page units, origin top left (PDFs)
+    font_size: float  # the text layer's size of its type (PDFs; 1.0 where unknown)
+    content: str  # a picture's words as OCR read them
+    text_layer: str  # a picture's words in the PDF's text layer
+    img_path: str | None  # a picture's file, as MinerU wrote it (cleared once an office picture is kept)
+    picture: str  # a picture kept from an office file (`indexer.parse.pictures`)
+    table_body: str  # a table as HTML
+    table_caption: list[str]
+    table_footnote: list[str]
+    image_caption: list[str]
+    chart_caption: list[str]
+    image_footnote: list[str]
+    chart_footnote: list[str]
+    list_items: list[str]
+    code_body: str
+    code_caption: list[str]
+    latex: str  # an equation
 
 
 @dataclass
@@ -47,7 +75,10 @@ class Block:
 @dataclass
 class ParsedDocument:
     blocks: list[Block]
-    title: str | None = None
+    title: str | None = None  # a text parser's front-matter title (`indexer.titles.decide` names the rest)
+    items: list[Item] | None = None  # what MinerU gave: the first page's typography, for the title
+    metadata_title: str = ""  # the file's own metadata title (PDF, office core properties)
+    paged: bool = False  # the items have pages (PDF): page 1's type sizes say what its title is
     detail: str | None = None  # the period, date or version the document states (tells it from others titled alike)
     n_pages: int | None = None
     warnings: list[str] = field(default_factory=list)  # what went wrong without failing the file

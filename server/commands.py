@@ -17,7 +17,7 @@ from server.cli_text import Scope, told, told_map
 from server.settings import Settings, explain
 
 if TYPE_CHECKING:  # imported where used: a command starts without loading the index's libraries
-    from indexer.ingest.pipeline import Progress, ReconcileReport
+    from indexer.ingest.reconcile import Progress, ReconcileReport
     from indexer.library import Library
 
 
@@ -28,12 +28,12 @@ def open_library(settings: Settings, write: bool = True) -> Library:
 
 
 def answering(settings: Settings) -> Library:
-    """The index opened to answer a query (`indexer.lifecycle`): no model, no Chroma, no parser.
+    """The index opened to answer a query (`indexer.service.open_index`): no model, no Chroma, no parser.
     When no other process follows the folders and a file changed since they were indexed, the
     index is brought in line first, as `index` would."""
     library = open_library(settings, write=False)
     try:
-        if not library.written_elsewhere and library.changed_files() and library.take_over():
+        if not library.status().written_elsewhere and library.changed_files() and library.take_over():
             _reconcile_with_bar(library)
     except BaseException:
         library.close()
@@ -51,19 +51,19 @@ def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileRepo
 
     from tqdm import tqdm
 
-    from indexer.ingest.pipeline import ReconcileReport
+    from indexer.ingest.reconcile import ReconcileReport
     from indexer.ingest.versions import SETTLE_S
     from server.render import counted
 
-    if not library.writer:
+    status = library.status()
+    if not status.writer:
         print(
-            f"deepread-mcp: another deepread-mcp process (pid {library.writer_pid()}) keeps this index up to date; "
+            f"deepread-mcp: another deepread-mcp process (pid {status.writer_pid}) keeps this index up to date; "
             "answering from it as it is now",
             file=sys.stderr,
         )
         return ReconcileReport()
-    assert library.catchup is not None
-    before = (library.catchup.embedded, library.catchup.passages)  # the lane starts as soon as a file is in
+    before = (status.embedded, status.passages)  # the lane starts as soon as a file is in
     bar = tqdm(total=0, unit="file", file=sys.stderr, disable=None, dynamic_ncols=True)
 
     def progress(p: Progress) -> None:
@@ -89,7 +89,8 @@ def _reconcile_with_bar(library: Library, finish: bool = False) -> ReconcileRepo
     finally:
         bar.close()
     _wait_for_vectors(library, before[0])
-    paragraphs, passages = library.catchup.embedded - before[0], library.catchup.passages - before[1]
+    status = library.status()
+    paragraphs, passages = status.embedded - before[0], status.passages - before[1]
     still = f"; {len(report.deferred)} still being written, indexed by a later run" if report.deferred else ""
     print(
         f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
@@ -105,40 +106,34 @@ def _wait_for_vectors(library: Library, start: int) -> None:
     `start`, rate, ETA)."""
     from tqdm import tqdm
 
-    if library.catchup is None:  # another process writes the index, and embeds
+    if not library.writer:  # another process writes the index, and embeds
         return
-    if library.catchup.busy:
+    if library.status().embedding:
         bar = tqdm(total=0, unit="para", desc="embedding", file=sys.stderr, disable=None, dynamic_ncols=True)
         try:
-            while not library.catchup.wait(0.5):
-                left = library.vectors_left()
-                done = library.catchup.embedded - start
-                bar.total = done + (left.paragraphs if left else 0)
+            while not library.wait_for_vectors(0.5):
+                status = library.status()
+                done = status.embedded - start
+                bar.total = done + (status.vectors_left.paragraphs if status.vectors_left else 0)
                 bar.update(done - bar.n)
         finally:
             bar.close()
-    library.pause.check()  # the vectors could not be written (a full disk): the command says so
+    if (paused := library.status().paused) is not None:  # the vectors could not be written (a full disk)
+        raise paused
 
 
 def index(args: argparse.Namespace, settings: Settings) -> int:
     """Index once and tell the truth: every file ends indexed or failed (each failure printed
     with its reason), and the exit status says whether any failed (`INDEX_EXIT`)."""
-    from indexer.answers.failures import failure, kept_note
     from server.render import render_toc
 
     with open_library(settings) as library:
         report = _reconcile_with_bar(library, finish=True)
         if not library.writer:
             _wait_for_writer(library)
-        failed = 0
-        for doc in library.store.documents():
-            if doc.status == "failed":
-                print(f"failed: {library.display_path(doc)} — {explain(failure(doc))}", file=sys.stderr)
-            elif note := kept_note(doc):
-                print(f"failed: {library.display_path(doc)} — {explain(note)}", file=sys.stderr)
-            else:
-                continue
-            failed += 1
+        failed = library.failures()
+        for path, reason in failed:
+            print(f"failed: {path} — {explain(reason)}", file=sys.stderr)
         print(f"index: {settings.index_dir()}", file=sys.stderr)
         scope = _scope(args)
         print(told_map(render_toc(told(library.toc(max_depth=0), scope)), scope))
@@ -149,8 +144,9 @@ def _wait_for_writer(library: Library) -> None:
     """`index` beside a running server: wait until that process has indexed every file it knows."""
     import time
 
-    while busy := [d for d in library.store.documents() if d.status in ("pending", "indexing")]:
-        print(f"deepread-mcp: waiting for process {library.writer_pid()} to index {len(busy)} file(s)", file=sys.stderr)
+    while busy := library.busy_files():
+        pid = library.status().writer_pid
+        print(f"deepread-mcp: waiting for process {pid} to index {busy} file(s)", file=sys.stderr)
         time.sleep(2.0)
         if library.take_over():  # the writer went away: finish the job here
             _reconcile_with_bar(library, finish=True)

@@ -88,15 +88,16 @@ SKIPPED_SHOWN = 20
 
 def report_skipped(folders: list[Path], settings: Settings, args: argparse.Namespace) -> None:
     """What the folder walk will pass over, and why: the same list `toc --skipped` gives."""
-    from indexer.ingest.files import Folders, root_labels
+    from indexer.answers.paths import ShownPaths
+    from indexer.ingest.files import Folders
 
     walk = Folders(folders, excluded=[settings.index_dir()])
     documents = walk.scan()
-    labels = root_labels(folders)  # as the map shows paths under several folders
+    paths = ShownPaths(folders)  # as the map shows paths under several folders
     skipped = sorted(walk.skipped.items())
     print(f"folders: {len(documents):,} document(s) to index, {len(skipped):,} file(s) not indexed")
     for (root, relpath), why in skipped[:SKIPPED_SHOWN]:
-        shown = relpath if len(folders) == 1 else f"{labels[root]}/{relpath}"
+        shown = paths.shown(root, relpath)
         print(f"  {shown} — {why}")
     if len(skipped) > SKIPPED_SHOWN:
         scope = getattr(args, "scope", None) or Scope()

@@ -8,10 +8,10 @@ carries its `(doc_id)` and its sections below it their `[sec_id]`.
 
 from __future__ import annotations
 
-from indexer.answers.titles import repeats_path
 from indexer.models import DocumentInfo, PageView, RetrieveResult, SectionInfo, SectionText, Toc
 from indexer.parse.formats import SUPPORTED_EXTENSIONS
 from indexer.search.retrieve import shown_path
+from indexer.titles.shown import repeats_path
 from server.settings import explain
 
 

@@ -27,7 +27,6 @@ log = logging.getLogger("deepread")
 
 
 def serve(args: argparse.Namespace, settings: Settings) -> int:
-    from indexer.background import BackgroundIndexer
     from server.app import build_server
     from server.http import resolve_token
 
@@ -36,16 +35,17 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     )  # a port in use is told before anything starts
     token = resolve_token(settings) if listening is not None else None
     with open_library(settings) as library:
-        background = BackgroundIndexer(library, watch=settings.watch, poll=settings.poll)
+        background = library.follower(watch=settings.watch, poll=settings.poll)
         server = build_server(library, settings.log_level)
         setup_logging(settings, quiet=False)  # MCPServer() installs its own handler; put ours back
-        role = "writing it" if library.writer else f"reading it while process {library.writer_pid()} writes it"
+        status = library.status()
+        role = "writing it" if status.writer else f"reading it while process {status.writer_pid} writes it"
         log.info(
             "serving %s (index: %s, %s; embedding on %s)",
             ", ".join(map(str, settings.folder_paths())),
             settings.index_dir(),
             role,
-            ", ".join(library.embedder.providers) or "an unknown provider",
+            library.embedding_on(),
         )
         background.start()
         try:

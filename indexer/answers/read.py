@@ -77,13 +77,49 @@ def read_section(
     asked for them) sizes them here, and `render_images` makes them once the caller has let go
     of the store's snapshot (rendering takes tens of ms an image; a commit need not wait).
     `part`: the part (1-based) of paragraph `start_para` to read, when it is longer than the budget."""
-    doc_id = doc.doc_id
-    changed = ""
-    if version is not None and version != doc.version:
-        changed = (
-            f"Document {doc_id} changed since version {version} (now version {doc.version}); "
-            "coordinates from earlier answers may have shifted. "
-        )
+    changed = _changed(doc, version)
+    section = _checked(store, doc.doc_id, sec_id, start_para, end_para, changed)
+    head: _Head = {
+        "doc_id": doc.doc_id,
+        "sec_id": sec_id,
+        "version": doc.version,
+        "title": section.title,
+        "level": section.level,
+        "n_paras": section.n_paras,
+        "start_para": start_para,
+    }
+    if section.n_paras == 0:
+        return _empty(store, head, changed), []
+    end = section.n_paras - 1 if end_para is None else min(end_para, section.n_paras - 1)
+    available = token_budget - SECTION_OVERHEAD - count_tokens(section.title)
+    if part is not None:
+        return _part(store, doc, section, start_para, part, available, head, changed), []
+    rows = store.paragraphs(doc.doc_id, sec_id, start_para, end)
+    packed = _pack(rows, available, images)
+    notes = _notes(packed, rows, head, end, changed, images)
+    end_read = packed.paragraphs[-1].para_idx
+    answer = SectionText(
+        **head,
+        end_para=end_read,
+        paragraphs=packed.paragraphs,
+        next_start_para=end_read + 1 if end_read < section.n_paras - 1 else None,
+        hint=" ".join(notes) or None,
+    )
+    return answer, packed.pictured
+
+
+def _changed(doc: DocumentRow, version: int | None) -> str:
+    """What a caller whose coordinates came from an older version should know first ("" if nothing)."""
+    if version is None or version == doc.version:
+        return ""
+    return (
+        f"Document {doc.doc_id} changed since version {version} (now version {doc.version}); "
+        "coordinates from earlier answers may have shifted. "
+    )
+
+
+def _checked(store: Store, doc_id: int, sec_id: int, start_para: int, end_para: int | None, changed: str) -> SectionRow:
+    """The section asked for, when the range asked of it can be read; else an error that says what is valid."""
     sections = {r.sec_id: r for r in store.sections(doc_id)}
     section = sections.get(sec_id)
     if section is None:
@@ -91,47 +127,51 @@ def read_section(
             f"{changed}doc {doc_id} has no section {sec_id}; its sections are 0–{max(sections)} "
             f"(call get_toc(doc_id={doc_id}) to see them)"
         )
-    n_paras = section.n_paras
-    last = n_paras - 1
+    last = section.n_paras - 1
     if start_para < 0 or (end_para is not None and end_para < start_para):
         raise InvalidArgument(
             f"start_para must be ≥ 0 and end_para ≥ start_para; section {sec_id} has paragraphs 0–{last}"
         )
-    if n_paras and start_para > last:
+    if section.n_paras and start_para > last:
         raise InvalidArgument(
             f"{changed}start_para {start_para} is past the end: section {sec_id} has paragraphs 0–{last}"
         )
-    base: _Head = {
-        "doc_id": doc_id,
-        "sec_id": sec_id,
-        "version": doc.version,
-        "title": section.title,
-        "level": section.level,
-        "n_paras": n_paras,
-        "start_para": start_para,
-    }
-    if n_paras == 0:
-        children = [s for s, r in sections.items() if r.parent == sec_id]
-        listed = ", ".join(map(str, children[:CHILDREN_LISTED]))
-        if len(children) > CHILDREN_LISTED:
-            listed += f", … ({len(children):,} in all)"
-        hint = (
-            f"Section {sec_id} has no text of its own; its sub-sections are [{listed}]: "
-            f"read_section(doc_id={doc_id}, sec_id=N) for each."
-            if children
-            else "Section is empty."
-        )
-        return SectionText(**base, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint), []
+    return section
 
-    end = last if end_para is None else min(end_para, last)
-    available = token_budget - SECTION_OVERHEAD - count_tokens(section.title)
-    if part is not None:
-        return _part(store, doc, section, start_para, part, available, base, changed), []
-    rows = store.paragraphs(doc_id, sec_id, start_para, end)
+
+def _empty(store: Store, head: _Head, changed: str) -> SectionText:
+    """A section without text of its own: which sub-sections to read instead."""
+    doc_id, sec_id = head["doc_id"], head["sec_id"]
+    children = [r.sec_id for r in store.sections(doc_id) if r.parent == sec_id]
+    listed = ", ".join(map(str, children[:CHILDREN_LISTED]))
+    if len(children) > CHILDREN_LISTED:
+        listed += f", … ({len(children):,} in all)"
+    hint = (
+        f"Section {sec_id} has no text of its own; its sub-sections are [{listed}]: "
+        f"read_section(doc_id={doc_id}, sec_id=N) for each."
+        if children
+        else "Section is empty."
+    )
+    return SectionText(**head, end_para=-1, paragraphs=[], next_start_para=None, hint=changed + hint)
+
+
+@dataclass
+class _Packed:
+    """The paragraphs that fit, and what was left out to make them fit."""
+
+    paragraphs: list[ParagraphText]
+    pictured: list[ParagraphRow]  # those whose image comes too, in order
+    n_parts: int  # the first paragraph alone was longer than the budget: its parts (else 1)
+    images_left_out: int  # images that would not fit beside their paragraph
+
+
+def _pack(rows: list[ParagraphRow], available: int, images: Images | None) -> _Packed:
+    """Paragraphs in order while they fit `available` tokens (with their images, when asked for);
+    the first one always, in parts when it alone is longer."""
     out: list[ParagraphText] = []
     pictured: list[ParagraphRow] = []
-    used = 0
-    too_big = 0
+    used = too_big = 0
+    n_parts = 1
     for row in rows:
         cost = _paragraph_line(row) + row.n_tokens
         picture = 0
@@ -143,11 +183,11 @@ def read_section(
             too_big += 1
             picture = 0
         parts = [row.text] if cost <= available else _parts(row.text, available - _paragraph_line(row))
-        text = parts[0]
+        n_parts = len(parts) if not out else n_parts
         out.append(
             ParagraphText(
                 para_idx=row.para_idx,
-                text=text,
+                text=parts[0],
                 kind=row.kind,
                 page=row.page,
                 page_end=row.page_end,
@@ -158,8 +198,16 @@ def read_section(
         if picture:
             pictured.append(row)
         used += cost + picture
-    end_read = out[-1].para_idx
-    next_start = end_read + 1 if end_read < last else None
+    return _Packed(out, pictured, n_parts, too_big)
+
+
+def _notes(
+    packed: _Packed, rows: list[ParagraphRow], head: _Head, end: int, changed: str, images: Images | None
+) -> list[str]:
+    """What the answer says after the paragraphs: where the document changed, the exact call for
+    what did not fit, the next part of a long paragraph, images left out or missing."""
+    doc_id, sec_id, last = head["doc_id"], head["sec_id"], head["n_paras"] - 1
+    first, end_read = packed.paragraphs[0], packed.paragraphs[-1].para_idx
     notes = [changed.strip()] if changed else []
     if end_read < end:
         rest = sum(r.n_tokens for r in rows if r.para_idx > end_read)
@@ -168,21 +216,20 @@ def read_section(
             f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={end_read + 1}) for paragraphs "
             f"{end_read + 1}–{end} (~{rest} tokens)."
         )
-    elif next_start is not None:
-        notes.append(f"Section continues: paragraphs {next_start}–{last} remain (start_para={next_start}).")
-    if out[0].text != rows[0].text:  # alone and longer than the budget: `parts` are its parts
+    elif end_read < last:
+        notes.append(f"Section continues: paragraphs {end_read + 1}–{last} remain (start_para={end_read + 1}).")
+    if first.text != rows[0].text:  # alone and longer than the budget: read in parts
         notes.append(
-            f"Paragraph {out[0].para_idx} is longer than the token budget: this is part 1 of {len(parts)}; "
-            f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={out[0].para_idx}, part=2) reads the next."
+            f"Paragraph {first.para_idx} is longer than the token budget: this is part 1 of {packed.n_parts}; "
+            f"read_section(doc_id={doc_id}, sec_id={sec_id}, start_para={first.para_idx}, part=2) reads the next."
         )
-    if too_big:
-        notes.append(f"{too_big} image(s) left out: with its paragraph, one would not fit the token budget.")
-    if images is not None and not pictured and not too_big:
+    if packed.images_left_out:
+        notes.append(
+            f"{packed.images_left_out} image(s) left out: with its paragraph, one would not fit the token budget."
+        )
+    if images is not None and not packed.pictured and not packed.images_left_out:
         notes.extend(_why_no_image(images, [r for r in rows if r.para_idx <= end_read]))
-    answer = SectionText(
-        **base, end_para=end_read, paragraphs=out, next_start_para=next_start, hint=" ".join(notes) or None
-    )
-    return answer, pictured
+    return notes
 
 
 def _why_no_image(images: Images, rows: list[ParagraphRow]) -> list[str]:

@@ -36,10 +36,10 @@ from indexer.answers.folding import (
     more_note,
     unfold,
 )
-from indexer.answers.titles import folder_titles, repeats_path
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
+from indexer.titles.shown import folder_titles, repeats_path
 from indexer.tokens import count_tokens, shorten
 
 # Rendered cost of each kind of line, beyond the tokens of its free text (title, path, reason).
@@ -76,7 +76,7 @@ class TocBuilder:
 
     def title(self, doc: DocumentRow) -> str:
         """The title the map shows: what tells the document from others titled alike in the
-        folder (`indexer.answers.titles`), computed over all documents so every view agrees."""
+        folder (`indexer.titles.shown`), computed over all documents so every view agrees."""
         if self._shown is None:
             self._shown = folder_titles(self.store.documents())
         return self._shown.get(doc.doc_id) or doc.title or doc.relpath

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from indexer.ingest.pipeline import BATCH_PASSAGES
+from indexer.ingest.reconcile import BATCH_PASSAGES
 from indexer.models import section_paths
 from indexer.store.database import Store
 from indexer.store.embedder import Embedder

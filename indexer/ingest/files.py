@@ -57,11 +57,6 @@ def real_path(path: Path) -> Path:
         return path
 
 
-def title_from_name(path: Path) -> str:
-    """A document's title when nothing in it names one: its file name, readable."""
-    return path.stem.replace("_", " ").strip() or path.name
-
-
 def check_roots(roots: list[Path]) -> list[Path]:
     """Each root once, resolved (events name real paths); a root inside another would index
     its files twice, under two names, and is refused."""
@@ -71,19 +66,6 @@ def check_roots(roots: list[Path]) -> list[Path]:
             if other != root and other.is_relative_to(root):
                 raise InvalidArgument(f"folder {other} is inside {root}, which is served already: serve {root} alone")
     return resolved
-
-
-def root_labels(roots: list[Path]) -> dict[str, str]:
-    """Per root, the shortest tail of its path that no other root shares ("notes", or
-    "work/notes" beside "home/notes")."""
-    labels: dict[str, str] = {}
-    for root in roots:
-        for n in range(1, len(root.parts) + 1):
-            tail = Path(*root.parts[-n:]).as_posix()
-            if not any(other != root and Path(*other.parts[-n:]).as_posix() == tail for other in roots):
-                break
-        labels[str(root)] = tail.lstrip("/") or str(root)
-    return labels
 
 
 class Folders:

@@ -6,7 +6,7 @@ is "deferred": its last good version stays), parses it and builds its structure;
 at once), marked `embedded` only if every paragraph already has its vector; vectors no longer
 referenced go after the swap, and the catch-up lane (`indexer.ingest.catchup`) adds the
 missing ones. A failure that may pass keeps the previous version readable (`fail`).
-`indexer.ingest.pipeline` decides which files, in which order, on which lane.
+`indexer.ingest.reconcile` decides which files, in which order, on which lane.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 
 from indexer.errors import ParseError
 from indexer.ingest.copies import Copies
-from indexer.ingest.files import relative_key, title_from_name
+from indexer.ingest.files import relative_key
 from indexer.models import DocumentStructure
 from indexer.parse.formats import EMPTY, UNREADABLE, DocumentParser, read_bytes
 from indexer.store.database import DocumentRow, Store
@@ -32,6 +32,7 @@ from indexer.store.space import write_failure
 from indexer.store.vectors import VectorIndex
 from indexer.structure.passages import vector_ids
 from indexer.structure.sections import build
+from indexer.titles.decide import title_from_name
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 The watcher does no filtering beyond the cheap and obvious (hidden paths,
 the data dir): deciding what a path means (new, edited, moved, deleted, a
-whole folder) is `Indexer.sync_paths`, which looks at the disk and the index.
+whole folder) is `Reconciler.sync_paths`, which looks at the disk and the index.
 That makes every kind of event (an editor's atomic save is created-tmp,
 modified-tmp, moved-tmp→file; `git checkout` is hundreds of events; a polling
 observer reports a save as delete + create) come out right the same way.

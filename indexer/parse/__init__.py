@@ -2,8 +2,10 @@
 
 `formats` says which files are documents and dispatches them; Markdown and plain text are
 read in process, PDF, office and web formats by MinerU in a child process (`mineru`,
-`mineru_worker`, `remote` for a MinerU server, `ocr` for scans), whose content list the layout
-repair (`layout`, `headings`, `cells`, `outline`, `running`, `items`) turns into blocks. The
-judgements about a line that structure makes too (`blocks`, `numbering`, `junk`) live here,
-written once. Imports: the shared modules only (`indexer.models`, `errors`, `tokens`).
+`mineru_worker`, `remote` for a MinerU server, `ocr` for scans), whose content list (`Item`s,
+`indexer.models`) the layout repair (`layout`, `headings`, `cells`, `outline`, `running`,
+`items`) turns into blocks. The judgements about a line that titles and structure make too
+(`blocks`, `numbering`, `junk`, `dates`) live here, written once. What to call the document is
+not decided here: the parse hands its evidence on (`ParsedDocument.items`, `metadata_title`).
+Imports: the shared modules only (`indexer.models`, `errors`, `tokens`).
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from indexer.models import Block
+from indexer.models import Block, Item
 from indexer.parse.blocks import is_number
 from indexer.parse.items import clean
 
@@ -19,7 +19,7 @@ _ROW_LABEL = re.compile(r"\w\s?(?:\.\s?){4,}")  # "Net income ........ $": leade
 _TABLE_MIN_CELLS = 6
 
 
-def _is_cell(item: dict) -> bool:
+def _is_cell(item: Item) -> bool:
     if item.get("type") != "text" or not item.get("bbox"):
         return False
     text = clean(item.get("text", ""))
@@ -28,10 +28,11 @@ def _is_cell(item: dict) -> bool:
     return (0 < len(text.split()) <= CELL_MAX_WORDS and not text.endswith((".", ":"))) or is_number(text)
 
 
-def group_table_cells(items: list[dict]) -> Iterable[dict | list[dict]]:
+def group_table_cells(items: list[Item]) -> Iterable[Item | list[Item]]:
     """Yield items, with runs of cell-like items that form a grid replaced by lists."""
-    run: list[dict] = []
-    for item in [*items, {"type": "end"}]:
+    run: list[Item] = []
+    end: Item = {"type": "end"}
+    for item in [*items, end]:
         if _is_cell(item) and run and run[0].get("page_idx") == item.get("page_idx"):
             run.append(item)
             continue
@@ -45,9 +46,9 @@ def group_table_cells(items: list[dict]) -> Iterable[dict | list[dict]]:
             yield item
 
 
-def _rows(cells: list[dict]) -> list[list[dict]]:
+def _rows(cells: list[Item]) -> list[list[Item]]:
     """Cells grouped into lines by vertical overlap, top to bottom, left to right."""
-    rows: list[list[dict]] = []
+    rows: list[list[Item]] = []
     for cell in sorted(cells, key=lambda c: (c["bbox"][1] + c["bbox"][3]) / 2):
         middle = (cell["bbox"][1] + cell["bbox"][3]) / 2
         if rows and rows[-1][0]["bbox"][1] - 2 <= middle <= rows[-1][0]["bbox"][3] + 2:
@@ -57,7 +58,7 @@ def _rows(cells: list[dict]) -> list[list[dict]]:
     return [sorted(row, key=lambda c: c["bbox"][0]) for row in rows]
 
 
-def _is_grid(run: list[dict]) -> bool:
+def _is_grid(run: list[Item]) -> bool:
     if len(run) < _TABLE_MIN_CELLS:
         return False
     rows = _rows(run)
@@ -65,7 +66,7 @@ def _is_grid(run: list[dict]) -> bool:
     return multi >= 2 and multi >= 0.5 * len(rows)
 
 
-def render_cells(cells: list[dict]) -> str:
+def render_cells(cells: list[Item]) -> str:
     return "\n".join(" | ".join(clean(c.get("text", "")) for c in row) for row in _rows(cells))
 
 

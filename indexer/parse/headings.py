@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.models import Block
+from indexer.models import Block, Item
 from indexer.parse.blocks import (
     TRAILING_FUNCTION_WORD,
     as_text,
@@ -27,6 +27,7 @@ from indexer.parse.blocks import (
     union,
 )
 from indexer.parse.cells import CELL_MAX_WORDS
+from indexer.parse.dates import MONTH
 from indexer.parse.items import clean, has_words, inline_html, normalise, page_count
 from indexer.parse.numbering import keyword_number, numbering
 
@@ -51,10 +52,9 @@ _BULLET = (
 _LIST_RUN = 3  # this many same-level headings in a row with nothing between them are a list
 _LIST_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 _FIELD = re.compile(r"^[^:]{1,40}:\s.*(\d\s*%|\d:\d\d)")  # "Exam 1: 75%", "Office hours: Monday 2:00-3:00"
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Labels of tables and charts that flash sets like headings: "Balance as of June 30, 2023",
 # "Total", "Total lease liabilities", "% who say …".
-_TABLE_LABEL = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}$|^total\b|^%", re.I)
+_TABLE_LABEL = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s+\d{{4}}$|^total\b|^%", re.I)
 _LINK = re.compile(r"\]\(https?://")  # a line that is a link: an entry in a list of exhibits or sources
 # A quantity flash sets like a heading, a table's cell: "12 weeks", "1 year", "12 % (a)" (a
 # numbered heading's title is capitalised: "12 Legal Proceedings").
@@ -90,7 +90,7 @@ def is_set_as_title(raw: str, scale: float | None = None) -> bool:
     )
 
 
-def is_page_title(item: dict) -> bool:
+def is_page_title(item: Item) -> bool:
     """A centred line at the top of a page (not the first) whose words are capitalised: the
     title of a financial statement, a slide or an appendix, which flash often leaves
     unmarked or labels a page header; a line flash labels a header, or sets in bold, may
@@ -138,7 +138,7 @@ def bold_run_in(raw: str) -> tuple[str, str] | None:
     return (title, rest) if (is_numbered_title(title) or is_numbered_label(title)) and has_words(rest) else None
 
 
-def centred_titles_first(items: list[dict]) -> list[dict]:
+def centred_titles_first(items: list[Item]) -> list[Item]:
     """flash may read a page's title after headings set below it on its page, which would nest a
     part or a chapter under its own first section: a centred keyword title ("PART I" over "Item 1.
     Business."), or any title on a page set in one column (a chapter's title set flush right,
@@ -218,13 +218,13 @@ def join_broken_headings(blocks: list[Block]) -> list[Block]:
 # --- lines that only look like headings ----------------------------------------------
 
 
-def beside_others(items: list[dict], repeated: set[str], body: float | None = None) -> set[int]:
+def beside_others(items: list[Item], repeated: set[str], body: float | None = None) -> set[int]:
     """ids of text lines that sit inside a table or figure, title a table's columns, or
     share their row with two other short lines or with a number (a table row; a cover
     page's "Jersey   98-1455367"). One line of text beside is not enough: that is the
     other column of a two-column page. A line set much larger than the body text (`body`, its
     size) set right above the text is a chapter's title set flush right, not a column's."""
-    by_page: dict[int, list[dict]] = {}
+    by_page: dict[int, list[Item]] = {}
     for item in items:
         if item.get("bbox") and item.get("type") != "page_number" and normalise(item.get("text", "")) not in repeated:
             by_page.setdefault(int(item.get("page_idx", 0)), []).append(item)
@@ -244,7 +244,7 @@ def beside_others(items: list[dict], repeated: set[str], body: float | None = No
     return found
 
 
-def _column_title(item: dict, following: list[dict]) -> bool:
+def _column_title(item: Item, following: list[Item]) -> bool:
     """A line set right of the page's middle above rows that start far to its left: the
     title of a table's columns ("Increase/(Decrease)" over the figures of a statement).
     A heading in the right column of a two-column page has its text below it, not left."""
@@ -255,7 +255,7 @@ def _column_title(item: dict, following: list[dict]) -> bool:
     return ny0 >= y0 and nx0 < x0 - 200
 
 
-def _inside(item: dict, other: dict) -> bool:
+def _inside(item: Item, other: Item) -> bool:
     """The item's centre lies in a table or figure."""
     x0, y0, x1, y1 = item["bbox"]
     ox0, oy0, ox1, oy1 = other["bbox"]
@@ -264,7 +264,7 @@ def _inside(item: dict, other: dict) -> bool:
     )
 
 
-def _beside(item: dict, other: dict) -> bool:
+def _beside(item: Item, other: Item) -> bool:
     """`other` is a short line of text on the same row, left or right of the item."""
     x0, y0, x1, y1 = item["bbox"]
     ox0, oy0, ox1, oy1 = other["bbox"]
@@ -276,7 +276,7 @@ def _beside(item: dict, other: dict) -> bool:
     return one_line and overlap > 0.5 * min(height, other_height)
 
 
-def contents_item(items: list[dict], n_pages: int | None) -> tuple[dict | None, set[str]]:
+def contents_item(items: list[Item], n_pages: int | None) -> tuple[Item | None, set[str]]:
     """The title line of a printed table of contents on one of the first pages, and the
     entries (normalised, so without page numbers) of the lists on its page and the next."""
     pages = page_count(items, n_pages)

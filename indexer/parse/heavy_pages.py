@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 
+from indexer.models import Item
+
 HEAVY_PAGE_OBJECTS = 20_000  # a page of text holds tens to hundreds; a dense chart a few thousand
 PARAGRAPH_WORDS = 120  # a heavy page's text layer is cut into paragraphs of about this many words
 
@@ -63,12 +65,12 @@ def without_pages(path: str, left_out: set[int], target: str) -> list[int]:
         source.close()
 
 
-def simple_items(path: str, heavy: dict[int, int]) -> list[dict]:
+def simple_items(path: str, heavy: dict[int, int]) -> list[Item]:
     """Content-list items for the heavy pages: the text layer's lines in paragraphs of about
     PARAGRAPH_WORDS words (a map's labels, a drawing's notes), then the page as a figure."""
     import pypdfium2 as pdfium
 
-    items: list[dict] = []
+    items: list[Item] = []
     pdf = pdfium.PdfDocument(path)
     try:
         for index, count in sorted(heavy.items()):

@@ -28,6 +28,8 @@ import re
 
 import ftfy
 
+from indexer.models import Item
+
 # What ftfy mends, and what it must leave as the author wrote it.
 _FTFY = ftfy.TextFixerConfig(
     unescape_html=False,  # "&lt;" in a Markdown file, "&amp;" in a table's HTML: not ours to change
@@ -91,11 +93,11 @@ _TEXT_FIELDS = ("text", "table_body", "content", "text_layer")
 _LIST_FIELDS = ("list_items", "_caption", "_footnote")  # list_items; image_caption, table_footnote, …
 
 
-def repair_items(items: list[dict]) -> list[dict]:
+def repair_items(items: list[Item]) -> list[Item]:
     """MinerU's content list with `repair` applied to each item's text, and a table's HTML cells
     unescaped (the rest is unescaped with its markup, by `items.clean`); copies of the items it
     changes, as the parse cache keeps what MinerU gave. Code and equations are left as they are."""
-    out: list[dict] = []
+    out: list[Item] = []
     for item in items:
         if item.get("type") in ("code", "equation"):
             out.append(item)

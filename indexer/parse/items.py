@@ -11,6 +11,7 @@ import html
 import re
 from collections import Counter
 
+from indexer.models import Item
 from indexer.parse.hygiene import unescape_markdown
 
 _DIGITS = re.compile(r"\d+")
@@ -45,16 +46,16 @@ def has_words(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
-def page_of(item: dict, paged: bool) -> int | None:
+def page_of(item: Item, paged: bool) -> int | None:
     return int(item["page_idx"]) + 1 if paged and item.get("page_idx") is not None else None
 
 
-def page_count(items: list[dict], n_pages: int | None) -> int:
+def page_count(items: list[Item], n_pages: int | None) -> int:
     """The document's pages: as MinerU counted them, else up to the last item's page."""
     return n_pages or (1 + max((int(i.get("page_idx", 0)) for i in items), default=0))
 
 
-def body_size(items: list[dict]) -> float | None:
+def body_size(items: list[Item]) -> float | None:
     """The font size most of the text is set in (weighted by characters)."""
     chars: Counter[float] = Counter()
     for item in items:

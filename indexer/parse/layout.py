@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from indexer.models import Block, ParsedDocument
+from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import UNCAPTIONED, is_sizeable, says_continues, union
 from indexer.parse.cells import group_table_cells, merge_tables_across_pages, render_cells
 from indexer.parse.headings import (
@@ -59,7 +59,7 @@ _PAGE_NUMBER = re.compile(r"[-–—(\s]*(?:\d{1,3}|(?=[ivxlc])c{0,3}(?:xc|xl|l?
 
 
 def blocks_from_content_list(
-    items: list[dict],
+    items: list[Item],
     n_pages: int | None,
     paged: bool,
     heading_levels_reliable: bool,
@@ -123,7 +123,7 @@ def blocks_from_content_list(
 
 
 def _block(
-    item: dict,
+    item: Item,
     paged: bool,
     repeated: set[str],
     levels_reliable: bool,
@@ -149,7 +149,8 @@ def _block(
         return None
     label = paged and is_label(clean(item.get("text", "")), in_row)
     if label and kind == "text" and item.get("text_level"):
-        item = {k: v for k, v in item.items() if k != "text_level"}
+        item = item.copy()
+        del item["text_level"]
     if kind == "text" and not item.get("text_level") and is_set_as_title(item.get("text", ""), scale):
         text = clean(item["text"])
         if normalise(text) not in repeated and not label:
@@ -194,7 +195,7 @@ def _block(
     return None  # page_number and anything unknown
 
 
-def _table(item: dict, page: int | None) -> Block | None:
+def _table(item: Item, page: int | None) -> Block | None:
     body = item.get("table_body") or item.get("text_layer") or item.get("content") or ""
     caption = " ".join(clean(c) for c in item.get("table_caption", []))
     footnote = " ".join(clean(c) for c in item.get("table_footnote", []))
@@ -206,10 +207,10 @@ def _table(item: dict, page: int | None) -> Block | None:
 _FILE_NAME = re.compile(r"[\w\s.()-]{1,80}\.(?:png|jpe?g|gif|bmp|tiff?|emf|wmf|svg|webp)", re.I)
 
 
-def _figure(item: dict, page: int | None) -> Block | None:
+def _figure(item: Item, page: int | None) -> Block | None:
     kind = item["type"]
-    captions = item.get(f"{kind}_caption", []) or item.get("image_caption", [])
-    footnotes = item.get(f"{kind}_footnote", []) or item.get("image_footnote", [])
+    captions = (item.get("chart_caption") if kind == "chart" else None) or item.get("image_caption", [])
+    footnotes = (item.get("chart_footnote") if kind == "chart" else None) or item.get("image_footnote", [])
     parts = [clean(x) for x in [*captions, *footnotes, item.get("text", "")] if x]
     recognised = (item.get("content") or item.get("text_layer") or "").strip()  # text inside a chart or scan
     if _FILE_NAME.fullmatch(recognised):  # an office picture's alt text is often just its file name
@@ -222,12 +223,12 @@ def _figure(item: dict, page: int | None) -> Block | None:
     return None
 
 
-def _set_small(item: dict) -> bool:
+def _set_small(item: Item) -> bool:
     """A line no taller than body text (a page's number), not a display numeral ("1" over a slide's title)."""
     box = item.get("bbox")
     return bool(box) and box is not None and box[3] - box[1] <= FOLIO_HEIGHT
 
 
-def _at_page_edge(item: dict) -> bool:
+def _at_page_edge(item: Item) -> bool:
     box = item.get("bbox")
     return bool(box) and box is not None and (box[1] >= 900 or box[3] <= 100)

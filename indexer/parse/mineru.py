@@ -42,7 +42,6 @@ from indexer.parse.hygiene import repair_items
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
-from indexer.parse.titles import document_title
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +143,7 @@ class MineruParser:
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
-        parsed.title = document_title(parsed.blocks, items, raw.get("title") or "", path.stem, paged)
+        parsed.items, parsed.metadata_title, parsed.paged = items, raw.get("title") or "", paged
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
         return parsed
 

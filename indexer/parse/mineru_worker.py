@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT
+from indexer.models import Item
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
 from indexer.parse.pdf_layers import (
     PROBE_PAGES,
@@ -220,7 +221,7 @@ def run(request: dict) -> dict:
     return result
 
 
-def read_blank_pages(path: str, items: list[dict], warnings: list[str]) -> list[dict]:
+def read_blank_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
     """Pages without a text layer in a PDF that has one (a scanned page bound into a report,
     a slide that is one picture): flash returns them as pictures, OCR reads their text (for
     at most `ocr.BLANK_PAGES_BUDGET_S`). The page's pictures give way to what OCR finds on
@@ -248,7 +249,7 @@ def read_blank_pages(path: str, items: list[dict], warnings: list[str]) -> list[
     return sorted(kept + found, key=lambda it: int(it.get("page_idx", 0)))  # stable: each page keeps its order
 
 
-def read_pictures(path: str, items: list[dict], warnings: list[str]) -> None:
+def read_pictures(path: str, items: list[Item], warnings: list[str]) -> None:
     """OCR of the charts and images flash returns without text; skipped when OCR cannot run
     (the words in pictures are extra: a failure to read them fails nothing, and is reported)."""
     from indexer.parse import ocr

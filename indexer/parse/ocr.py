@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from indexer.models import Item
 from indexer.parse.blocks import is_sizeable
 from indexer.parse.items import body_size
 
@@ -113,7 +114,7 @@ class _Paragraph:
         return out
 
 
-def recognise(path: str, pages: list[int] | None = None, budget_s: float | None = None) -> tuple[list[dict], int]:
+def recognise(path: str, pages: list[int] | None = None, budget_s: float | None = None) -> tuple[list[Item], int]:
     """Content-list items for the pages (0-based; default every page) of the PDF at `path`,
     in reading order, and how many pages were left unread when `budget_s` seconds were spent."""
     import time
@@ -124,7 +125,7 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
     engine = RapidOCR()
     scale = RENDER_DPI / 72
     deadline = time.monotonic() + budget_s if budget_s is not None else None
-    items: list[dict] = []
+    items: list[Item] = []
     unread = 0
     pdf = pdfium.PdfDocument(path)
     try:
@@ -160,7 +161,7 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
     return items, unread
 
 
-def read_images(path: str, items: list[dict], budget_s: float = IMAGE_BUDGET_S) -> tuple[int, int]:
+def read_images(path: str, items: list[Item], budget_s: float = IMAGE_BUDGET_S) -> tuple[int, int]:
     """Set `content` on the picture items (`image`, `chart`) of a text-layer PDF that have no
     text yet, from OCR of their region: the labels of a chart, the words of an infographic
     or a screenshot become searchable with the figure. Pictures under `MIN_PICTURE_AREA` of
@@ -217,7 +218,7 @@ def _has_word(text: str) -> bool:
     return bool(_WORD.search(text))
 
 
-def _mark_headings(items: list[dict]) -> None:
+def _mark_headings(items: list[Item]) -> None:
     """A short line in type clearly larger than the body text is a heading (`text_level`, as
     MinerU marks them; depth then comes from size). A scan has no bold or outline to tell a
     heading by, and letter heights measured in pixels are rough, so the bar is lower than the

@@ -8,6 +8,8 @@ heading is level 2, and some tables come out as boxes without text. Each reader 
 
 from __future__ import annotations
 
+from indexer.models import Item
+
 # A page "has text" with at least this many non-blank characters; a PDF whose first
 # pages have none is a scan, which flash would return as empty images.
 MIN_PAGE_CHARS = 20
@@ -72,7 +74,7 @@ def read_outline(path: str, warnings: list[str]) -> list[dict]:
         pdf.close()
 
 
-def fill_from_text_layer(path: str, items: list[dict]) -> None:
+def fill_from_text_layer(path: str, items: list[Item]) -> None:
     """flash emits some tables as `equation` items without text, and pictures whose words are in
     the text layer: read their text from the PDF's text layer inside the item's box (bbox is in
     0–1000 page units), whole words only (`words_in_box`)."""
@@ -87,7 +89,7 @@ def fill_from_text_layer(path: str, items: list[dict]) -> None:
         return
     import pypdfium2 as pdfium
 
-    by_page: dict[int, list[dict]] = {}
+    by_page: dict[int, list[Item]] = {}
     for it in todo:
         by_page.setdefault(int(it["page_idx"]), []).append(it)
     pdf = pdfium.PdfDocument(path)
@@ -110,7 +112,7 @@ def fill_from_text_layer(path: str, items: list[dict]) -> None:
         pdf.close()
 
 
-def refill_text_layer(path: str, items: list[dict]) -> None:
+def refill_text_layer(path: str, items: list[Item]) -> None:
     """Read again the text an earlier version read from the text layer inside items' boxes."""
     for it in items:
         it.pop("text_layer", None)
@@ -173,7 +175,7 @@ def words_in_box(words: list[Word], box: tuple[float, float, float, float]) -> s
     return out
 
 
-def read_font_sizes(path: str, items: list[dict]) -> None:
+def read_font_sizes(path: str, items: list[Item]) -> None:
     """Set `font_size` (points, to the half point) on each text line from the PDF's text layer:
     flash marks every heading level 2, so size is what tells a chapter from a subsection,
     and a "heading" smaller than the body text from a real one. The size is read where the
@@ -183,7 +185,7 @@ def read_font_sizes(path: str, items: list[dict]) -> None:
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    by_page: dict[int, list[dict]] = {}
+    by_page: dict[int, list[Item]] = {}
     for it in items:
         if it.get("type") in ("text", "header") and it.get("bbox"):
             by_page.setdefault(int(it["page_idx"]), []).append(it)

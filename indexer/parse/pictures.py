@@ -16,6 +16,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from indexer.models import Item
+
 # What hosts accept as image content, by the MIME type of the data: URL.
 SUFFIXES = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
 MIME_TYPES = {suffix: mime for mime, suffix in SUFFIXES.items()}
@@ -23,7 +25,7 @@ MAX_PICTURE_BYTES = 20_000_000  # one picture; larger ones are left out, with a 
 MAX_DOCUMENT_BYTES = 200_000_000  # all of one file's pictures
 
 
-def keep(items: list[dict], folder: Path, warnings: list[str]) -> None:
+def keep(items: list[Item], folder: Path, warnings: list[str]) -> None:
     """Write the inline pictures of MinerU's content list into `folder` and set each item's
     `picture` to the stored name; `img_path` is cleared either way (megabytes we never index)."""
     kept_bytes = 0
@@ -58,7 +60,7 @@ def keep(items: list[dict], folder: Path, warnings: list[str]) -> None:
         )
 
 
-def all_kept(items: list[dict], folder: Path) -> bool:
+def all_kept(items: list[Item], folder: Path) -> bool:
     """Whether every picture a cached parse refers to is still in `folder` (a cleared cache
     folder means parsing again, not answering with pictures that are gone)."""
     return all((folder / it["picture"]).is_file() for it in items if it.get("picture"))

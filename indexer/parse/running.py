@@ -10,6 +10,7 @@ the last line (`page_ends`).
 
 from __future__ import annotations
 
+from indexer.models import Item
 from indexer.parse.blocks import is_continued, is_keyword_numbered
 from indexer.parse.items import clean, normalise, page_count
 
@@ -18,12 +19,12 @@ _MIN_PAGE_SHARE = 0.2  # …and on this share of the document's pages
 CARRIED_PAGES = 3  # a header line on at most this many pages in a row is a title carried onto its continuation pages
 
 
-def headers_in_place(items: list[dict]) -> list[dict]:
+def headers_in_place(items: list[Item]) -> list[Item]:
     """flash reads a page's `header` items first, wherever they sit: move each before the
     first item read after it that lies below it, so a statement's column heads and first
     rows (which it may label header) follow the statement's title instead of preceding it."""
-    out: list[dict] = []
-    page: list[dict] = []
+    out: list[Item] = []
+    page: list[Item] = []
     for item in [*items, None]:
         if item is not None and (not page or item.get("page_idx") == page[0].get("page_idx")):
             page.append(item)
@@ -41,13 +42,13 @@ def headers_in_place(items: list[dict]) -> list[dict]:
 EDGE = 80  # page units (of 1000) from the top or bottom where running lines sit
 
 
-def at_page_edge(item: dict) -> bool:
+def at_page_edge(item: Item) -> bool:
     """A line in the band at the top or bottom of its page where running headers and footers sit."""
     bbox = item.get("bbox")
     return bbox is not None and len(bbox) == 4 and (bbox[1] < EDGE or bbox[3] > 1000 - EDGE)
 
 
-def running_texts(items: list[dict], n_pages: int | None) -> set[str]:
+def running_texts(items: list[Item], n_pages: int | None) -> set[str]:
     """Lines (digits ignored) that repeat at the top or bottom of many pages."""
     pages_of: dict[str, set[int]] = {}
     for item in items:
@@ -65,7 +66,7 @@ def running_texts(items: list[dict], n_pages: int | None) -> set[str]:
     return {key for key, seen in pages_of.items() if len(seen) >= needed}
 
 
-def recurring_headers(items: list[dict], repeated: set[str]) -> dict[str, int | None]:
+def recurring_headers(items: list[Item], repeated: set[str]) -> dict[str, int | None]:
     """The running lines, and any line flash labels a header on more than one page (by
     `header_key`), each with the one page where it may still be promoted to a heading: a line
     that recurs on a run of at most CARRIED_PAGES consecutive pages is a title carried onto its
@@ -83,13 +84,13 @@ def recurring_headers(items: list[dict], repeated: set[str]) -> dict[str, int | 
     return recurring
 
 
-def titled_here(recurring: dict[str, int | None] | None, text: str, item: dict) -> bool:
+def titled_here(recurring: dict[str, int | None] | None, text: str, item: Item) -> bool:
     """Whether a header line may be promoted to a heading on its page (`recurring_headers`)."""
     page = int(item.get("page_idx", 0))
     return (recurring or {}).get(header_key(text), page) == page
 
 
-def repeats_a_title(recurring: dict[str, int | None] | None, text: str, item: dict) -> bool:
+def repeats_a_title(recurring: dict[str, int | None] | None, text: str, item: Item) -> bool:
     """A page header that only repeats a title on a continuation page: one carried from its
     first page (`recurring_headers`), or one marked "(Continued)". It says nothing the
     section's heading does not, and a query for the statement would find it before the table."""
@@ -104,10 +105,10 @@ def header_key(text: str) -> str:
     return " ".join(line.lower().split()) if is_keyword_numbered(line) else normalise(text)
 
 
-def page_ends(items: list[dict]) -> set[int]:
+def page_ends(items: list[Item]) -> set[int]:
     """The items (by `id`) with nothing above them or nothing below them on their page: where a
     page's number sits, at the page's edge or, on a page that ends early, under its last line."""
-    by_page: dict[int, list[dict]] = {}
+    by_page: dict[int, list[Item]] = {}
     for item in items:
         if isinstance(item, dict) and item.get("bbox"):
             by_page.setdefault(int(item.get("page_idx") or 0), []).append(item)

@@ -2,7 +2,7 @@
 
 In a folder of filings of a few companies over a few years, the paragraph that answers "3M's
 FY2018 capital expenditure" reads much like its siblings in 3M's other years; what tells the
-right filing apart is in its title (issuer, kind, period: `indexer.parse.titles`). A document's
+right filing apart is in its title (issuer, kind, period: `indexer.titles.first_page`). A document's
 description (its title and the period, date or version it states) is matched against the
 question's words, each word weighted by how few descriptions hold it (BM25's idf), so a name or
 a year that only a few documents carry counts, and a word every description holds ("Form",

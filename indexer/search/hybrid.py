@@ -108,13 +108,13 @@ class HybridSearch:
             ]
         if self.reranker is not None:
             fused = self.rerank(query, fused[: max(top_k, DEFAULT_DEPTH)])
-        absent = [name for name in names_written(query) if not self.store.holds_word(name, doc_ids)]
+        absent = [name for name in names_written(query) if not self.store.keywords.holds_word(name, doc_ids)]
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting, absent)
 
     def _lexical(self, query: str, depth: int, doc_ids: list[int] | None) -> list[int]:
         """BM25's ranking. A paragraph that matched only words found everywhere ("sku" in every
         block of a table) is no lexical evidence beside one that matched a rare code: it is left out."""
-        scored = self.store.lexical_search(query, depth, doc_ids)
+        scored = self.store.keywords.search(query, depth, doc_ids)
         return [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
 
     def _named(self, query: str, doc_ids: list[int] | None, fused: list[Ranked]) -> list[int]:
@@ -251,7 +251,7 @@ class HybridSearch:
             if len(m) == len(current[vid])
         }
         words = [pid for vid in shared if vid not in own for pid in current[vid]]
-        scores = self.store.lexical_scores(query, words) if words else {}
+        scores = self.store.keywords.scores(query, words) if words else {}
         ordered = [
             [members[k] for k in np.argsort(-(own[vid] @ embedding), kind="stable")]
             if vid in own

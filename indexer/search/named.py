@@ -133,7 +133,7 @@ class SectionNames:
         query that is a statement's name alone gets the statement (`_statement`)."""
         if not (terms := query_terms(query)):
             return None
-        asked = _phrasing(terms, self.store.stems(terms))
+        asked = _phrasing(terms, self.store.keywords.stems(terms))
         words = frozenset().union(*asked)
         for group, names in enumerate(self._standard_names()):
             named = any(frozenset().union(*name) == words for name in names if name)
@@ -159,7 +159,7 @@ class SectionNames:
             (_RUN.findall(measure), groups, True) for measures, groups in READ_FROM for measure in measures
         ]
         plain = {w for ws in [*sentences, *(words for words, _, _ in sayings)] for w in ws if not _JOINED.search(w)}
-        stems = self.store.stems(sorted(plain))
+        stems = self.store.keywords.stems(sorted(plain))
 
         def stemmed(words: list[str]) -> list[set[str]]:
             return [set(stems.get(w, [w])) if w in plain else {w} for w in words]
@@ -219,7 +219,7 @@ class SectionNames:
             for key, title in self._titles_of(doc_ids).items()
             if any(all(word & title.starts for word in phrasing) for phrasing in starts)
         }
-        stems = self.store.stems(sorted({w for t in titles.values() for w in t.words}))
+        stems = self.store.keywords.stems(sorted({w for t in titles.values() for w in t.words}))
         for phrasing in filter(None, phrasings):
             asked = frozenset().union(*phrasing)
             for key, t in titles.items():
@@ -251,7 +251,7 @@ class SectionNames:
         """SAME_NAMES, each name as the stems its words may be indexed as."""
         if self._names is None:
             names = [[query_terms(name) for name in group] for group in SAME_NAMES]
-            stems = self.store.stems(sorted({w for group in names for name in group for w in name}))
+            stems = self.store.keywords.stems(sorted({w for group in names for name in group for w in name}))
             self._names = [[_phrasing(name, stems) for name in group] for group in names]
         return self._names
 

@@ -6,7 +6,7 @@ crash leaves the old one. Vectors live in Chroma keyed by `vec_id`; a vector
 only counts when a current paragraph here points at it.
 
 One connection is shared by a process's threads behind a lock. One process writes an index
-(`indexer.lifecycle` holds its lock file); others open it as readers (`writer=False`) and,
+(`indexer.service.lock` holds its lock file); others open it as readers (`writer=False`) and,
 SQLite being in WAL mode, see each commit at their next answer. Rows become typed objects in
 one way (`indexer.store.rows`).
 
@@ -24,7 +24,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,20 +32,19 @@ from indexer.errors import IndexDamaged, NotReady
 from indexer.languages import document_language
 from indexer.models import DocumentStructure
 from indexer.store.connection import atomic, connect, marks
-from indexer.store.copy_rows import CopyRows
 from indexer.store.health import set_aside
-from indexer.store.keywords import KeywordSearch
+from indexer.store.keywords import Keywords
 from indexer.store.migrations import MIGRATIONS
-from indexer.store.rows import DocumentRow, ParagraphRow, SectionRow, typed
-from indexer.store.vector_rows import VectorRows
+from indexer.store.rows import COPY, DocumentRow, ParagraphRow, SectionRow, typed
 from indexer.tokens import lexical_terms
 
 SCHEMA_WAIT_S = 60.0  # a reader waits this long for the writer to create or upgrade the schema
 
 
-class Store(KeywordSearch, CopyRows, VectorRows):
-    """The index's SQLite file: documents and their versions, sections, paragraphs (BM25: `KeywordSearch`;
-    files with a document's bytes: `CopyRows`; which paragraphs have their vectors: `VectorRows`)."""
+class Store:
+    """The index's SQLite file: documents and their versions, sections, paragraphs, the files that
+    are copies of a document, which paragraphs have their vectors; BM25 over the paragraphs is its
+    `keywords` (`indexer.store.keywords`)."""
 
     def __init__(self, path: Path, writer: bool = True, on_damage: Callable[[IndexDamaged], None] | None = None):
         """`writer`: this process writes the index (and brings its schema up to date); another
@@ -55,6 +54,8 @@ class Store(KeywordSearch, CopyRows, VectorRows):
         self.writer = writer
         self.on_damage = on_damage or (lambda damaged: None)
         self._lock = threading.RLock()
+        self.generation = 0  # counts the writes seen: what others derive from the index keys on it
+        self.keywords = Keywords(self)
         self._connect()
 
     def _connect(self) -> None:
@@ -67,7 +68,7 @@ class Store(KeywordSearch, CopyRows, VectorRows):
             self.migrate()
         else:
             self._await_schema()
-        self._open_keywords()
+        self.keywords.open(self._db)
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
         self.forget_counts()
 
@@ -128,6 +129,22 @@ class Store(KeywordSearch, CopyRows, VectorRows):
                 if self._db.in_transaction:
                     self._db.execute("COMMIT")
 
+    def forget_counts(self) -> None:
+        """A write changed the index: what was counted of it is read again when next needed."""
+        self.keywords.forget()
+        self.generation += 1
+
+    def query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        """The rows of one statement, read under the connection's lock."""
+        with self._lock:
+            return self._db.execute(sql, tuple(params)).fetchall()
+
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """The connection, held for several statements (`Keywords` counts and stems on it)."""
+        with self._lock:
+            yield self._db
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic write. One that fails (a full disk) leaves no transaction open, so the
@@ -142,7 +159,7 @@ class Store(KeywordSearch, CopyRows, VectorRows):
     # --- meta ------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
-        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0]["value"] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
@@ -152,23 +169,23 @@ class Store(KeywordSearch, CopyRows, VectorRows):
     # --- documents -------------------------------------------------------------------
 
     def documents(self) -> list[DocumentRow]:
-        return [typed(DocumentRow, r) for r in self._query("SELECT * FROM documents ORDER BY doc_id")]
+        return [typed(DocumentRow, r) for r in self.query("SELECT * FROM documents ORDER BY doc_id")]
 
     def document(self, doc_id: int) -> DocumentRow | None:
-        rows = self._query("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
+        rows = self.query("SELECT * FROM documents WHERE doc_id = ?", (doc_id,))
         return typed(DocumentRow, rows[0]) if rows else None
 
     def document_at(self, root: str, relpath: str) -> DocumentRow | None:
-        rows = self._query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
+        rows = self.query("SELECT * FROM documents WHERE root = ? AND relpath = ?", (root, relpath))
         return typed(DocumentRow, rows[0]) if rows else None
 
     def documents_under(self, root: str, relpath: str) -> list[DocumentRow]:
         """The document at `relpath` and every document in the folder `relpath` (root: "." or "")."""
         if relpath in ("", "."):
-            rows = self._query("SELECT * FROM documents WHERE root = ?", (root,))
+            rows = self.query("SELECT * FROM documents WHERE root = ?", (root,))
         else:
             prefix = relpath.rstrip("/") + "/"
-            rows = self._query(
+            rows = self.query(
                 "SELECT * FROM documents WHERE root = ? AND (relpath = ? OR substr(relpath, 1, ?) = ?)",
                 (root, relpath, len(prefix), prefix),
             )
@@ -264,7 +281,7 @@ class Store(KeywordSearch, CopyRows, VectorRows):
         scope, params = "", []
         if doc_ids is not None:
             scope, params = f" AND doc_id IN ({','.join('?' * len(doc_ids))})", list(doc_ids)
-        rows = self._query(
+        rows = self.query(
             "SELECT language, count(*) AS n FROM documents WHERE status IN ('ready', 'indexing') AND n_sections > 0"
             f"{scope} GROUP BY language",
             params,
@@ -334,7 +351,7 @@ class Store(KeywordSearch, CopyRows, VectorRows):
 
     def section_titles(self, doc_ids: list[int]) -> dict[tuple[int, int], str]:
         """`(doc_id, sec_id)` → title of these documents' headed sections that hold paragraphs."""
-        rows = self._query(
+        rows = self.query(
             f"SELECT doc_id, sec_id, title FROM sections "
             f"WHERE doc_id IN ({marks(doc_ids)}) AND level > 0 AND n_paras > 0"
             " ORDER BY doc_id, sec_id",
@@ -345,20 +362,120 @@ class Store(KeywordSearch, CopyRows, VectorRows):
     def sections(self, doc_id: int) -> list[SectionRow]:
         return [
             typed(SectionRow, r)
-            for r in self._query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))
+            for r in self.query("SELECT * FROM sections WHERE doc_id = ? ORDER BY sec_id", (doc_id,))
         ]
 
     def paragraphs(self, doc_id: int, sec_id: int, start: int, end: int) -> list[ParagraphRow]:
-        rows = self._query(
+        rows = self.query(
             "SELECT * FROM paragraphs WHERE doc_id = ? AND sec_id = ? AND para_idx BETWEEN ? AND ? ORDER BY para_idx",
             (doc_id, sec_id, start, end),
         )
         return [typed(ParagraphRow, r) for r in rows]
 
     def document_paragraphs(self, doc_id: int) -> list[ParagraphRow]:
-        rows = self._query("SELECT * FROM paragraphs WHERE doc_id = ? ORDER BY sec_id, para_idx", (doc_id,))
+        rows = self.query("SELECT * FROM paragraphs WHERE doc_id = ? ORDER BY sec_id, para_idx", (doc_id,))
         return [typed(ParagraphRow, r) for r in rows]
 
     def paragraphs_by_id(self, ids: list[int]) -> dict[int, ParagraphRow]:
-        rows = self._query(f"SELECT * FROM paragraphs WHERE id IN ({marks(ids)})", ids)
+        rows = self.query(f"SELECT * FROM paragraphs WHERE id IN ({marks(ids)})", ids)
         return {r["id"]: typed(ParagraphRow, r) for r in rows}
+
+    # --- copies: files with a document's bytes (`indexer.ingest.copies` decides) -------
+
+    def same_content(self, content_hash: str, doc_id: int) -> list[DocumentRow]:
+        """Readable documents other than `doc_id` whose current version was read from these bytes."""
+        rows = self.query(
+            "SELECT * FROM documents WHERE content_hash = ? AND doc_id != ? AND status IN ('ready', 'indexing')"
+            " AND n_sections > 0 ORDER BY doc_id",
+            (content_hash, doc_id),
+        )
+        return [typed(DocumentRow, r) for r in rows]
+
+    def copies_of(self, doc_ids: list[int] | None = None) -> dict[int, list[DocumentRow]]:
+        """Per document (these, or every one), the rows of its copies, in path order."""
+        among = "" if doc_ids is None else f" AND copy_of IN ({marks(doc_ids)})"
+        rows = self.query(
+            f"SELECT * FROM documents WHERE status = '{COPY}'{among} ORDER BY root, relpath", doc_ids or []
+        )
+        found: dict[int, list[DocumentRow]] = {}
+        for r in rows:
+            found.setdefault(r["copy_of"], []).append(typed(DocumentRow, r))
+        return found
+
+    def make_copy(self, doc_id: int, original: int, file_facts: dict[str, object]) -> None:
+        """The file of `doc_id` has the same bytes as `original`'s: its row becomes a copy of that
+        document (its own content, if any, goes; its id is kept for the day the file differs)."""
+        fields = {
+            **file_facts,
+            "status": COPY,
+            "copy_of": original,
+            "reason": None,
+            "title": None,
+            "n_pages": None,
+            "n_sections": 0,
+            "n_paras": 0,
+            "n_tokens": 0,
+            "warnings": None,
+            "embedded": 1,
+            "transient": 0,
+            "retries": 0,
+            "retried_at": None,
+        }
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        with self.transaction() as db:
+            self._delete_content(db, doc_id)
+            db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
+
+    def promote(self, copy: DocumentRow, doc_id: int) -> None:
+        """The file of document `doc_id` is gone but a copy of it remains: the document lives on under
+        the copy's path, with the same id; the copy's row goes."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (copy.doc_id,))
+            db.execute(
+                "UPDATE documents SET root = ?, relpath = ?, size = ?, mtime_ns = ? WHERE doc_id = ?",
+                (copy.root, copy.relpath, copy.size, copy.mtime_ns, doc_id),
+            )
+
+    # --- vectors: which paragraphs have theirs (the catch-up lane, `indexer.ingest.catchup`) --
+
+    def set_embedded(self, doc_id: int, version: int) -> bool:
+        """Mark this version's vectors complete; False when a newer version replaced it meanwhile."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE documents SET embedded = 1 "
+                "WHERE doc_id = ? AND version = ? AND status IN ('ready', 'indexing')",
+                (doc_id, version),
+            )
+            return cur.rowcount > 0
+
+    def assign_vectors(self, doc_id: int, vec_ids: dict[int, str]) -> None:
+        """Point paragraphs (by id) at other vectors, and mark the document as waiting for them."""
+        with self.transaction() as db:
+            db.executemany("UPDATE paragraphs SET vec_id = ? WHERE id = ?", [(v, i) for i, v in vec_ids.items()])
+            db.execute("UPDATE documents SET embedded = 0 WHERE doc_id = ?", (doc_id,))
+
+    def forget_vectors(self) -> None:
+        """Every readable version waits for its vectors again (a vector store was replaced): the
+        catch-up lane gives each what it lacks."""
+        with self.transaction() as db:
+            db.execute("UPDATE documents SET embedded = 0 WHERE status IN ('ready', 'indexing') AND n_sections > 0")
+
+    def awaiting_vectors(self) -> list[DocumentRow]:
+        """Readable versions whose paragraphs do not all have their vectors yet, smallest first:
+        a short note is fully searchable in seconds, not after the 3,000 paragraphs of a 10-K."""
+        rows = self.query(
+            "SELECT * FROM documents WHERE embedded = 0 AND status IN ('ready', 'indexing') AND n_sections > 0"
+            " ORDER BY n_paras, doc_id"
+        )
+        return [typed(DocumentRow, r) for r in rows]
+
+    def paragraph_ids_for_vectors(self, vec_ids: list[str]) -> dict[str, list[int]]:
+        """Current paragraphs per vector id; vectors of replaced versions map to nothing."""
+        rows = self.query(f"SELECT vec_id, id FROM paragraphs WHERE vec_id IN ({marks(vec_ids)})", vec_ids)
+        found: dict[str, list[int]] = {}
+        for r in rows:
+            found.setdefault(r["vec_id"], []).append(r["id"])
+        return found
+
+    def vec_ids(self, doc_id: int) -> set[str]:
+        return {r["vec_id"] for r in self.query("SELECT DISTINCT vec_id FROM paragraphs WHERE doc_id = ?", (doc_id,))}

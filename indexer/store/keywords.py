@@ -1,7 +1,7 @@
 """BM25 over paragraphs: the keyword queries against the store's FTS5 index.
 
-A mixin of `Store` (`indexer.store.database`), which holds the connection and its lock: the
-documents and their versions are one idea, ranking paragraphs by their words another. FTS5's
+A part of `Store` (`indexer.store.database`, `store.keywords`), which holds the connection and
+its lock: the documents and their versions are one idea, ranking paragraphs by their words another. FTS5's
 `bm25()` ranks a query in SQL; past a few thousand rows it is most of a query's time, so
 common words do not make candidates on their own (`_ranked`) and a handful of rows are scored
 here exactly as FTS5 would (`_bm25`, with `indexer.store.lexical`). Row counts per term and
@@ -11,45 +11,42 @@ the index's totals are kept until the next write (`forget_counts`).
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from indexer.store import lexical
 from indexer.store.connection import marks
 from indexer.store.migrations import LEXICAL_TOKENIZER
 from indexer.tokens import query_terms
 
+if TYPE_CHECKING:
+    from indexer.store.database import Store
+
 # BM25 weight of a paragraph's heading path relative to its text: the path says what a
 # paragraph is about ("Consolidated Statements of Cash Flows") but is shared by the section.
 CONTEXT_WEIGHT = 0.5
 
 
-class KeywordSearch:
-    """BM25 queries for `Store`, which provides the connection (`_db`, `_lock`)."""
+class Keywords:
+    """BM25 queries over a store's paragraphs (`Store.keywords`), on the store's connection."""
 
-    _db: sqlite3.Connection
-    _lock: threading.RLock
-    _counts: dict[str, int]  # BM25's row count per term, until the next write
-    _totals: lexical.Totals | None  # and the index's totals
-    generation: int = 0  # counts the writes seen: what others derive from the index keys on it
+    def __init__(self, store: Store):
+        self._store = store
+        self._counts: dict[str, int] = {}  # BM25's row count per term, until the next write
+        self._totals: lexical.Totals | None = None  # and the index's totals
 
-    def _query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._db.execute(sql, tuple(params)).fetchall()
+    def open(self, db: sqlite3.Connection) -> None:
+        """A scratch table that stems text as the index does (`stems`); it lives in this connection
+        only, so each connection the store opens gets its own."""
+        db.execute(f'CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = "{LEXICAL_TOKENIZER}")')
+        db.execute("CREATE VIRTUAL TABLE temp.stems_vocab USING fts5vocab(temp, stems, instance)")
+        self.forget()
 
-    def _open_keywords(self) -> None:
-        """A scratch table that stems text as the index does (`stems`); it lives in this connection only."""
-        self._db.execute(f'CREATE VIRTUAL TABLE temp.stems USING fts5 (word, tokenize = "{LEXICAL_TOKENIZER}")')
-        self._db.execute("CREATE VIRTUAL TABLE temp.stems_vocab USING fts5vocab(temp, stems, instance)")
-        self.forget_counts()
-
-    def forget_counts(self) -> None:
+    def forget(self) -> None:
         """A write changed the index: row counts and totals are read again when next needed."""
         self._counts = {}
         self._totals = None
-        self.generation += 1
 
-    def lexical_search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
+    def search(self, query: str, limit: int, doc_ids: list[int] | None) -> list[tuple[int, float]]:
         """BM25 over paragraphs: `(paragraph id, score)`, best first (score higher is better)."""
         terms = query_terms(query)
         if not terms:
@@ -65,7 +62,7 @@ class KeywordSearch:
         # in one run too): FTS5 seeks each run in the terms' lists instead of scoring every
         # paragraph of the collection they match (60 ms a query at a million paragraphs).
         union, params = _in_ranges(_SCORED, _match(terms), spans)
-        rows = self._query(  # the join keeps the scope exact should a range hold another document's rows
+        rows = self._store.query(  # the join keeps the scope exact should a range hold another document's rows
             f"SELECT u.id, u.score FROM ({union}) u JOIN paragraphs p ON p.id = u.id"
             f" WHERE p.doc_id IN ({marks(doc_ids)}) ORDER BY u.score LIMIT ?",
             [*params, *doc_ids, limit],
@@ -81,11 +78,11 @@ class KeywordSearch:
             return True
         if doc_ids is None:
             return all(n > 0 for n in self._row_counts(terms).values())
-        return bool(self.lexical_search(word, 1, doc_ids))
+        return bool(self.search(word, 1, doc_ids))
 
     def _spans(self, doc_ids: list[int]) -> list[tuple[int, int]]:
         """The rowid runs holding these documents' paragraphs, runs that (nearly) touch merged."""
-        rows = self._query(
+        rows = self._store.query(
             f"SELECT MIN(id) AS lo, MAX(id) AS hi FROM paragraphs WHERE doc_id IN ({marks(doc_ids)})"
             " GROUP BY doc_id ORDER BY lo",
             doc_ids,
@@ -116,7 +113,7 @@ class KeywordSearch:
             scope, scope_params = f" AND p.doc_id IN ({marks(doc_ids)})", list(doc_ids)
         counts = self._row_counts(terms)
         if sum(counts.values()) <= SCORED_ROWS:
-            rows = self._query(
+            rows = self._store.query(
                 f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?",
                 [_match(terms), *scope_params, limit],
             )
@@ -126,14 +123,14 @@ class KeywordSearch:
             if rare and sum(counts[t] for t in rare) + counts[term] > SCORED_ROWS:
                 break
             rare.append(term)
-        rows = self._query(
+        rows = self._store.query(
             f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?",
             [f"({_match(rare)}) AND ({_match(terms)})", *scope_params, max(CANDIDATES, limit)],
         )
         scores = self._bm25(terms, [r["id"] for r in rows])
         return sorted(scores.items(), key=lambda item: -item[1])[:limit]
 
-    def lexical_scores(self, query: str, ids: list[int]) -> dict[int, float]:
+    def scores(self, query: str, ids: list[int]) -> dict[int, float]:
         """BM25 scores of just these paragraphs (higher is better); those matching no query term are left out."""
         return self._bm25(query_terms(query), ids)
 
@@ -145,16 +142,14 @@ class KeywordSearch:
         FTS5's tokenizer."""
         if not terms or not ids:
             return {}
-        with self._lock:
+        with self._store.connection() as db:
             counts = self._row_counts(terms)
             totals = self._lexical_totals()
             placeholders = marks(ids)
-            content = self._db.execute(
-                f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({placeholders})", ids
-            ).fetchall()
+            content = db.execute(f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({placeholders})", ids).fetchall()
             lengths = {
                 r["id"]: lexical.row_length(r["sz"])
-                for r in self._db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({placeholders})", ids)
+                for r in db.execute(f"SELECT id, sz FROM lexical_docsize WHERE id IN ({placeholders})", ids)
             }
             stems = self.stems(terms)
             if any(len(stems.get(term, ())) != 1 for term in terms):  # a phrase to the tokenizer: FTS5 scores it
@@ -162,7 +157,7 @@ class KeywordSearch:
                 found: dict[int, float] = {}
                 for start in range(0, len(ranges), MAX_COMPOUND):
                     union, params = _in_ranges(_SCORED, _match(terms), ranges[start : start + MAX_COMPOUND])
-                    found.update((r["id"], -r["score"]) for r in self._db.execute(union, params))
+                    found.update((r["id"], -r["score"]) for r in db.execute(union, params))
                 return found
             weights: dict[str, float] = {}
             for term in terms:
@@ -189,33 +184,33 @@ class KeywordSearch:
         scratch FTS5 table in the connection's temp schema."""
         if not words:
             return {}
-        with self._lock:
-            self._db.executemany("INSERT INTO temp.stems (rowid, word) VALUES (?, ?)", list(enumerate(words)))
+        with self._store.connection() as db:
+            db.executemany("INSERT INTO temp.stems (rowid, word) VALUES (?, ?)", list(enumerate(words)))
             try:
                 found: dict[str, list[str]] = {}
-                for r in self._db.execute("SELECT doc, term FROM temp.stems_vocab ORDER BY doc, offset"):
+                for r in db.execute("SELECT doc, term FROM temp.stems_vocab ORDER BY doc, offset"):
                     found.setdefault(words[r["doc"]], []).append(r["term"])
                 return found
             finally:
-                self._db.execute("DELETE FROM temp.stems")
+                db.execute("DELETE FROM temp.stems")
 
     def _row_counts(self, terms: list[str]) -> dict[str, int]:
         """How many paragraphs hold each term (what BM25 weighs it by), kept until the next write."""
-        with self._lock:
+        with self._store.connection() as db:
             if len(self._counts) > MAX_COUNTED:  # a server that only reads, asked many distinct words
                 self._counts.clear()
             for term in terms:
                 if term not in self._counts:
-                    self._counts[term] = self._db.execute(
+                    self._counts[term] = db.execute(
                         "SELECT count(*) FROM lexical WHERE lexical MATCH ?", (_match([term]),)
                     ).fetchone()[0]
             return {term: self._counts[term] for term in terms}
 
     def _lexical_totals(self) -> lexical.Totals:
         """Rows and tokens of the BM25 index, from FTS5's averages record; kept until the next write."""
-        with self._lock:
+        with self._store.connection() as db:
             if self._totals is None:
-                row = self._db.execute("SELECT block FROM lexical_data WHERE id = 1").fetchone()
+                row = db.execute("SELECT block FROM lexical_data WHERE id = 1").fetchone()
                 self._totals = lexical.totals(row["block"] if row else None)
             return self._totals
 

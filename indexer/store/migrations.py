@@ -129,7 +129,7 @@ def _m009_paragraph_junk(db: sqlite3.Connection) -> None:
 
 def _m010_document_title_facts(db: sqlite3.Connection) -> None:
     """What tells a document from others titled alike (the period, date or version it states), and
-    whether its title is only its file's name (`indexer.answers.titles`)."""
+    whether its title is only its file's name (`indexer.titles.shown`)."""
     db.execute("ALTER TABLE documents ADD COLUMN detail TEXT")
     db.execute("ALTER TABLE documents ADD COLUMN named_by_file INTEGER NOT NULL DEFAULT 0")
 

@@ -32,7 +32,7 @@ class DocumentRow:
     transient: int = 0  # failed for a reason that may pass (time limit, killed parser, I/O): retried by itself
     retries: int = 0  # times a transient failure was parsed again since the file last changed
     retried_at: float | None = None  # when last
-    detail: str | None = None  # the period, date or version the document states (`indexer.answers.titles`)
+    detail: str | None = None  # the period, date or version the document states (`indexer.titles.shown`)
     named_by_file: int = 0  # 1: nothing in the document names it; its title is the file's name
     language: str | None = None  # the language its text is written in (`indexer.languages`), if told
     copy_of: int | None = None  # status 'copy': the document whose file has the same bytes (`indexer.ingest.copies`)

@@ -226,7 +226,7 @@ class VectorCopy:
 
 class CopyVectors:
     """The vectors' copy alone, for a process that reads an index another process writes
-    (`indexer.lifecycle`): the writer adds a vector to the copy before Chroma. Every query is an
+    (`indexer.service.vectors`): the writer adds a vector to the copy before Chroma. Every query is an
     exact scan of the copy, the whole collection's too (slower than Chroma's index past some
     100,000 vectors). A copy the writer replaced (set aside as damaged) is followed at the next
     query; a damaged one answers nothing (keyword search still does) and is reported."""

@@ -26,13 +26,11 @@ from dataclasses import replace
 
 from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, Section
 from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, union
-from indexer.parse.filing_cover import stated_detail
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
-from indexer.parse.title_lines import is_banner, names_institution, names_kind_only
-from indexer.parse.title_text import mend, opening_text, same_title
-from indexer.parse.titles import opening_line_title
 from indexer.structure.tables import split_lines, split_table
+from indexer.titles.decide import name_document
+from indexer.titles.filings import stated_detail
 from indexer.tokens import count_tokens
 
 # Bump when parsing or structuring changes what is stored for a file (its sections and
@@ -72,41 +70,11 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
 
     # The first block with words (a Markdown page may open with an anchor, `<a id="…"></a>`).
     lead = next((k for k, b in enumerate(blocks) if b.kind != "text" or _TAG_RE.sub("", b.text).strip()), 0)
-    first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
-    # The opening heading *is* the title when it repeats the front-matter title, or when
-    # nothing else names the document and it is the only heading at its level (or, without
-    # type sizes to say otherwise, an unnumbered guessed heading standing first).
-    typeset = first is not None and first.size is not None
-    is_title = first is not None and (
-        same_title(first.text, parsed.title)
-        or (
-            not parsed.title
-            and (_is_unique_top(ranks) or (not typeset and first.inferred and numbering_depth(first.text) is None))
-        )
-    )
-    # "1 Introduction" is no title; nor is a chapter title set like the chapters after it, nor a
-    # banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION": the root holds it, unnamed by it).
-    named_by_heading = (
-        first is not None
-        and (numbering_depth(first.text) is None or _is_unique_top(ranks))  # "Appendix A: Keywords" over its parts
-        and (is_title or not typeset)
-        and not is_banner(first.text)
-    )
-    opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
-    opening_line = opening_line_title(opening.text) if opening else None
-    named = (
-        parsed.title
-        or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
-        or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
-    )
-    title = _short_title(
-        mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else fallback_title
-    )
-    # The heading that prints the title (a paper's, under a line such as "Published as a
-    # conference paper at …") is the document's root, not a section that holds the whole paper.
-    title_at = lead if is_title else _title_heading(blocks, parsed.title)
-    if title_at is not None:
-        blocks = blocks[:title_at] + blocks[title_at + 1 :]
+    named = name_document(parsed, blocks, lead, _is_unique_top(ranks))
+    title = _short_title(named.title or fallback_title)
+    # The heading that prints the title is the document's root, not a section that holds it all.
+    if named.heading_at is not None:
+        blocks = blocks[: named.heading_at] + blocks[named.heading_at + 1 :]
         ranks = ranks[1:]
 
     root = Section(sec_id=0, title=title, level=0, parent=None)
@@ -159,44 +127,11 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         n_pages=parsed.n_pages,
         warnings=parsed.warnings,
         detail=stated_detail(parsed.blocks),
-        named_by_file=not named,
+        named_by_file=named.title is None,
     )
 
 
 _TAG_RE = re.compile(r"<[^>]*>")
-OPENING_BLOCKS = 12  # the title heading stands among the first blocks of the first page
-
-
-def _title_heading(blocks: list[Block], title: str | None) -> int | None:
-    """Where the first heading prints the document's title (`title`, the parser's), when only
-    text and pictures of the first page stand before it; None elsewhere."""
-    if not title:
-        return None
-    first_page = next((b.page for b in blocks if b.page is not None), None)
-    for at, block in enumerate(blocks[:OPENING_BLOCKS]):
-        if block.kind == "heading":
-            return at if block.page == first_page and same_title(block.text, title) else None
-    return None
-
-
-NEXT_BLOCKS = 3  # the line after an opening line is among the blocks right after it
-
-
-def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
-    """The document's opening line or heading (`title`, its block `at`), or what the line after it
-    adds: an institution alone ("University of Massachusetts, Amherst" in a Word file's Title
-    style) issued the document the next line names (the course), else nothing names it; a kind
-    of document alone ("Syllabus") is completed by the next line ("Biology 544, Ornithology,
-    Spring 2023 Syllabus")."""
-    lines = [b for b in blocks[at + 1 : at + 1 + NEXT_BLOCKS] if b.kind in ("heading", "text")]  # past a picture
-    after = opening_line_title(lines[0].text) if lines else None
-    after = after if after and not names_institution(after) and not names_kind_only(after) else None
-    if names_institution(title):
-        return after
-    # A heading after a kind alone is its first section ("Grading") unless it names the subject by
-    # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
-    subject = after if after and (lines[0].kind == "text" or re.search(r"\d", after)) else None
-    return f"{subject} {title}" if names_kind_only(title) and subject else title
 
 
 def _short_title(text: str) -> str:

@@ -56,8 +56,8 @@ def library(hostile: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
 def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: Library) -> None:
     toc = library.toc()
     assert count_tokens(render_toc(toc)) <= BUDGET
-    failed = {d.relpath: d.reason for d in library.store.documents() if d.status == "failed"}
-    names = {d.relpath for d in library.store.documents() if d.readable}
+    failed = {d.relpath: d.reason for d in library.index.store.documents() if d.status == "failed"}
+    names = {d.relpath for d in library.index.store.documents() if d.readable}
     assert names == {
         "good.md",
         "notes.txt",
@@ -102,9 +102,9 @@ def test_every_entry_has_an_outcome_and_the_good_files_are_searchable(library: L
         ("lantern festival season", "large.md"),
         ("quarterly revenue region", "whole.pdf"),
     ]:
-        found = {library.store.document(r.doc_id).relpath for r in library.retrieve(query, top_k=10).results}
+        found = {library.index.store.document(r.doc_id).relpath for r in library.retrieve(query, top_k=10).results}
         assert path in found, (query, found)
-    creme = next(d.doc_id for d in library.store.documents() if d.relpath == "one-bad-byte.md")
+    creme = next(d.doc_id for d in library.index.store.documents() if d.relpath == "one-bad-byte.md")
     brulee = library.retrieve("crème brûlée", top_k=1, doc_ids=[creme]).results[0]
     assert "crème brûlée est servie tiède" in brulee.text, "one bad byte does not turn the file into mojibake"
 
@@ -117,20 +117,20 @@ def test_a_restart_reads_nothing_again_and_never_blocks(library: Library) -> Non
 
 
 def test_headings_alone_are_a_readable_document(library: Library) -> None:
-    doc = next(d for d in library.store.documents() if d.relpath == "only-headings.md")
+    doc = next(d for d in library.index.store.documents() if d.relpath == "only-headings.md")
     toc = library.toc(doc.doc_id)
     assert [s.title for s in toc.documents[0].sections] == ["Outline", "First part", "Second part", "Detail"]
     assert library.read_section(doc.doc_id, 2).hint  # says where the text is: its sub-sections
 
 
 def test_giant_words_and_rows_keep_every_budget(library: Library) -> None:
-    word = next(d for d in library.store.documents() if d.relpath == "long-word.md")
+    word = next(d for d in library.index.store.documents() if d.relpath == "long-word.md")
     for start in (0, 1):  # paragraph 1 is the word itself
         section = library.read_section(word.doc_id, 0, start_para=start)
         assert count_tokens(render_section(section)) <= BUDGET
     assert "longer than the token budget: this is part 1 of" in (section.hint or "")
     # The giant row is stored in pieces; its hits share the budget and the other documents' are still there.
-    ids = {d.relpath: d.doc_id for d in library.store.documents()}
+    ids = {d.relpath: d.doc_id for d in library.index.store.documents()}
     scope = [ids["giant-row.md"], ids["good.md"], ids["notes.txt"]]
     result = library.retrieve("values id heron tomatoes", top_k=5, doc_ids=scope)
     text = render_retrieve(result)
@@ -152,7 +152,7 @@ def test_giant_words_and_rows_keep_every_budget(library: Library) -> None:
 
 
 def test_twenty_thousand_headings_fit_the_budget_at_every_depth(library: Library) -> None:
-    doc = next(d for d in library.store.documents() if d.relpath == "headings.md")
+    doc = next(d for d in library.index.store.documents() if d.relpath == "headings.md")
     for toc in (
         library.toc(),
         library.toc(max_depth=0),

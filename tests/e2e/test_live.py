@@ -147,12 +147,12 @@ def test_kill_9_during_indexing_leaves_a_consistent_store(tmp_path: Path, open_l
     report = library.reconcile()
     assert len(report.unchanged) >= 8, "what was indexed before the kill is kept"
     assert len(report.indexed) + len(report.unchanged) == 60 and not report.failed
-    documents = library.store.documents()
+    documents = library.index.store.documents()
     assert all(d.status == "ready" and d.n_paras == 12 for d in documents)
-    referenced = {vid for d in documents for vid in library.store.vec_ids(d.doc_id)}
-    in_chroma = {vid for d in documents for vid in library.vectors.ids_for_document(d.doc_id)}
+    referenced = {vid for d in documents for vid in library.index.store.vec_ids(d.doc_id)}
+    in_chroma = {vid for d in documents for vid in library.index.vectors.ids_for_document(d.doc_id)}
     assert referenced == in_chroma, "every paragraph has its vector and no vector is orphaned"
-    assert library.vectors.count() == len(referenced)
+    assert library.index.vectors.count() == len(referenced)
     hit = library.retrieve("subject 300", top_k=1, doc_ids=[documents[42].doc_id]).results[0]
     assert hit.text == "Paragraph 6 of document 42 about subject 300."
 

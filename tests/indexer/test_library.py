@@ -23,7 +23,7 @@ def test_failed_documents_are_reported_and_the_rest_works(folder: Path, open_lib
     reasons = {f.path: f.reason for f in toc.failed}
     assert "binary" in reasons["binary.md"] and reasons["empty.txt"] == "file is empty"
     assert [d.path for d in toc.documents] == ["good.md"]
-    failed_id = lib.store.document_at(str(folder.resolve()), "binary.md").doc_id  # type: ignore[union-attr]
+    failed_id = lib.index.store.document_at(str(folder.resolve()), "binary.md").doc_id  # type: ignore[union-attr]
     with pytest.raises(NotReady, match="failed to index: binary"):
         lib.read_section(failed_id, 0)
     assert lib.retrieve("lighthouse weather").results[0].text.startswith("The lighthouse")
@@ -52,7 +52,7 @@ def test_ids_are_stable_unchanged_files_are_not_reembedded_and_ids_never_reused(
     assert now["a.md"] == ids["a.md"]
     assert now["c.md"] not in ids.values(), "a deleted document's id is never reused"
     assert "edited" in lib.read_section(now["a.md"], 1).paragraphs[0].text
-    assert lib.reconcile().embedded == 0 and lib.vectors.count() == 3
+    assert lib.reconcile().embedded == 0 and lib.index.vectors.count() == 3
 
 
 def test_a_moved_file_keeps_its_id(folder: Path, open_library: Callable[..., Library], tmp_path: Path) -> None:
@@ -91,49 +91,20 @@ def test_symlinks_out_of_the_folder_are_not_followed(
     assert sorted(d.path for d in lib.toc().documents) == ["inside.md"]
 
 
-def test_a_second_library_on_the_index_reads_it_and_takes_over_when_the_writer_closes(
-    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
-) -> None:
-    """One writer per index; another opening finds the lock taken and reads the same index,
-    seeing the writer's commits (its search scans the vectors' SQLite copy), until it takes over."""
-    write(folder, "a.md", "# A\n\nOtters swim in the river.")
-    (folder / "b.zip").write_bytes(b"PK")
-    first = open_library(folder, data_dir=tmp_path / "shared")
-    first.reconcile()
-    second = open_library(folder, data_dir=tmp_path / "shared")
-    assert first.writer and not second.writer and second.indexer is None
-    assert second.reconcile().indexed == [], "a reader leaves the folder to the writer"
-    assert [d.path for d in second.toc().documents] == ["a.md"]
-    assert second.retrieve("where do otters swim", top_k=1).results[0].text.startswith("Otters")
-    assert second.toc(skipped=True).skipped[0].path == "b.zip", "the writer's walk is shared"
-
-    write(folder, "b.md", "# B\n\nBadgers dig setts in the wood.")
-    first.reconcile()  # the writer commits; the reader sees it at its next answer
-    assert "b.md" in [d.path for d in second.toc().documents]
-    assert second.retrieve("badgers woodland", top_k=1).results[0].text.startswith("Badgers")
-
-    assert not second.take_over(), "not while the writer lives"
-    first.close()
-    assert second.take_over() and second.writer
-    write(folder, "c.md", "# C\n\nCranes nest in the marsh.")
-    assert second.reconcile().indexed == ["c.md"]
-    assert second.retrieve("cranes marsh", top_k=1).results[0].text.startswith("Cranes")
-
-
 def test_changing_the_embedded_text_rebuilds_vectors(
     folder: Path, tmp_path: Path, open_library: Callable[..., Library]
 ) -> None:
     write(folder, "a.md", "# A\n\nAlpha.\n\n## Sub\n\nBeta.")
     lib = open_library(folder, data_dir=tmp_path / "d", heading_context=True)
     lib.reconcile()
-    before = lib.store.vec_ids(1)
+    before = lib.index.store.vec_ids(1)
     lib.close()
     lib = open_library(folder, data_dir=tmp_path / "d", heading_context=False)
     assert lib.read_section(1, 1).paragraphs[0].text == "Beta.", "readable while its vectors are made again"
     assert [r.text for r in lib.retrieve("beta").results] == ["Beta."], "and found by its words"
     report = lib.reconcile()
     assert report.indexed == [], "the file is not parsed again: its stored paragraphs are packed anew"
-    assert report.embedded == 2 and lib.vectors.count() == 2 and lib.store.vec_ids(1).isdisjoint(before)
+    assert report.embedded == 2 and lib.index.vectors.count() == 2 and lib.index.store.vec_ids(1).isdisjoint(before)
 
 
 @pytest.mark.slow

@@ -248,7 +248,7 @@ def test_index_waits_for_every_file_and_fails_loudly(
     from server import cli
     from tests.indexer.parse.test_documents import make_report
 
-    monkeypatch.setattr("indexer.lifecycle.SLOW_PARSE_S", 0.5)
+    monkeypatch.setattr("indexer.service.writing.SLOW_PARSE_S", 0.5)
     docs = tmp_path / "docs"
     docs.mkdir()
     make_report(docs / "report.pdf")

@@ -58,7 +58,7 @@ def test_a_small_document_is_never_folded_while_a_larger_one_is_open(
     lib.reconcile()
     small_open = False
     for budget in range(300, 5000, 40):
-        toc = TocBuilder(lib.store, lib.display_path, budget).all_documents(None)
+        toc = TocBuilder(lib.index.store, lib.display_path, budget).all_documents(None)
         if toc.compact:  # too small a budget for the two documents' lines
             continue
         small, large = sorted(toc.documents, key=lambda d: d.n_sections)
@@ -129,7 +129,7 @@ def test_budgets_hold_on_deep_long_headings_and_small_budgets(
             result = lib.retrieve("revenue margins cash", top_k=top_k, before=window, after=window)
             assert count_tokens(render_retrieve(result)) <= budget, (budget, top_k, window)
             assert any(r.is_hit for r in result.results)
-        deep = max(r.sec_id for r in lib.store.sections(doc))
+        deep = max(r.sec_id for r in lib.index.store.sections(doc))
         for sec_id in (0, 1, 2, 3, 4, deep):
             toc = lib.toc(doc, sec_id=sec_id)
             assert count_tokens(render_toc(toc)) <= budget, (budget, sec_id)

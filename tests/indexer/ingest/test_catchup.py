@@ -25,7 +25,7 @@ def test_documents_are_readable_and_found_by_keyword_before_their_vectors(
     write(folder, "herons.md", HERONS)
     write(folder, "otters.md", OTTERS)
     lib = open_library(folder)
-    with lib.catchup.held():
+    with lib.index.writing.catchup.held():
         report = lib.reconcile(wait=False)
         assert sorted(report.indexed) == ["herons.md", "otters.md"]
 
@@ -42,18 +42,18 @@ def test_documents_are_readable_and_found_by_keyword_before_their_vectors(
         assert scoped.results[0].doc_id == herons and scoped.coverage is not None
         assert found.coverage is not None and (found.coverage.documents, found.coverage.semantic) == (2, 0)
         assert "Semantic search covers 0 of 2 documents so far" in render_retrieve(found)
-        lib.use_search("dense")
+        lib.index.use_search("dense")
         assert lib.retrieve("heron reed bed").results == [], "no vector exists yet"
-        lib.use_search("hybrid")
+        lib.index.use_search("hybrid")
 
-    assert lib.catchup.wait(60), "the lane finishes once released"
+    assert lib.wait_for_vectors(60), "the lane finishes once released"
     toc = lib.toc()
     assert all(d.semantic for d in toc.documents) and "vectors pending" not in render_toc(toc)
     assert toc.hint is None or "catching up" not in toc.hint
     assert lib.retrieve("heron reed bed").coverage is None
-    lib.use_search("dense")
+    lib.index.use_search("dense")
     assert lib.retrieve("animals that sleep holding hands").results[0].text.startswith("Sea otters")
-    assert lib.vectors.count() == 3
+    assert lib.index.vectors.count() == 3
 
 
 def test_an_edit_keeps_the_vectors_of_unchanged_paragraphs(folder: Path, open_library: Callable[..., Library]) -> None:
@@ -63,7 +63,7 @@ def test_an_edit_keeps_the_vectors_of_unchanged_paragraphs(folder: Path, open_li
     write(folder, "herons.md", HERONS.replace("colonies called heronries", "tall trees near water"))
     report = lib.reconcile()
     assert report.indexed == ["herons.md"] and report.embedded == 1, "only the edited paragraph is embedded again"
-    assert lib.vectors.count() == 2 and lib.toc().documents[0].semantic
+    assert lib.index.vectors.count() == 2 and lib.toc().documents[0].semantic
 
 
 def test_vectors_a_stop_left_undone_are_completed_by_the_next_start(
@@ -73,17 +73,17 @@ def test_vectors_a_stop_left_undone_are_completed_by_the_next_start(
     write(folder, "otters.md", OTTERS)
     data = tmp_path / "index"
     lib = open_library(folder, data_dir=data)
-    with lib.catchup.held():
+    with lib.index.writing.catchup.held():
         lib.reconcile(wait=False)
-        assert lib.vectors.count() == 0
+        assert lib.index.vectors.count() == 0
         lib.close()  # stops the lane: the documents are committed, their vectors are not
 
     again = open_library(folder, data_dir=data)
-    assert again.catchup.wait(60), "the start finds what is missing and embeds it"
-    assert again.store.awaiting_vectors() == [] and again.vectors.count() == 3
+    assert again.wait_for_vectors(60), "the start finds what is missing and embeds it"
+    assert again.index.store.awaiting_vectors() == [] and again.index.vectors.count() == 3
     assert all(d.semantic for d in again.toc().documents)
     assert again.reconcile().indexed == [], "nothing is parsed again"
-    again.use_search("dense")
+    again.index.use_search("dense")
     assert again.retrieve("animals that sleep holding hands").results[0].text.startswith("Sea otters")
 
 
@@ -128,7 +128,7 @@ def test_a_document_waiting_for_vectors_is_not_outranked_for_its_own_words(
     write(folder, "otters.md", OTTERS)
     lib = open_library(folder)
     lib.reconcile()
-    with lib.catchup.held():
+    with lib.index.writing.catchup.held():
         write(folder, "badgers.md", "# Badgers\n\nBadgers dig setts in woodland.\n")
         lib.reconcile(wait=False)
         assert lib.retrieve("badgers woodland", top_k=1).results[0].text.startswith("Badgers")
@@ -138,27 +138,29 @@ def test_a_document_removed_while_its_vectors_are_made_leaves_none_behind(
     folder: Path, open_library: Callable[..., Library]
 ) -> None:
     from indexer.ingest.catchup import embed_pending
-    from indexer.ingest.pipeline import BATCH_PASSAGES
+    from indexer.ingest.reconcile import BATCH_PASSAGES
 
     # A section each: one passage each, so the vectors come in more than one batch.
     body = "\n\n".join(f"## Nest {i}\n\nParagraph {i} about the heron colony." for i in range(BATCH_PASSAGES + 40))
     write(folder, "herons.md", f"# Herons\n\n{body}\n")
     lib = open_library(folder)
-    with lib.catchup.held():  # the test plays the lane, and removes the file between its batches
+    with lib.index.writing.catchup.held():  # the test plays the lane, and removes the file between its batches
         lib.reconcile(wait=False)
-        (doc,) = lib.store.documents()
+        (doc,) = lib.index.store.documents()
         calls = []
 
         def pace(paragraphs: int, seconds: float, passages: int) -> None:
             calls.append(paragraphs)
             if len(calls) == 2:  # after the first batch is in
-                assert lib.vectors.ids_for_document(doc.doc_id), "the first batch was added"
+                assert lib.index.vectors.ids_for_document(doc.doc_id), "the first batch was added"
                 (folder / "herons.md").unlink()
                 lib.reconcile(wait=False)
 
-        embed_pending(lib.store, lib.vectors, lib.embedder, True, threading.Event(), pace)
-        assert lib.store.document(doc.doc_id) is None
-        assert lib.vectors.ids_for_document(doc.doc_id) == set() and lib.vectors.count() == 0, "no orphan vectors"
+        embed_pending(lib.index.store, lib.index.vectors, lib.index.embedder, True, threading.Event(), pace)
+        assert lib.index.store.document(doc.doc_id) is None
+        assert lib.index.vectors.ids_for_document(doc.doc_id) == set() and lib.index.vectors.count() == 0, (
+            "no orphan vectors"
+        )
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads thread priorities from /proc")
@@ -192,5 +194,5 @@ def test_the_lane_computes_at_a_lower_priority_than_parsing_and_queries(
         "the lane and the model threads it started run niced, and did the work"
     )
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base, "the caller's thread keeps its priority"
-    lib.use_search("dense")
+    lib.index.use_search("dense")
     assert lib.retrieve("grey bird waiting in reeds").results, "queries use the model at normal priority"

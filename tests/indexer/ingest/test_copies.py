@@ -134,7 +134,7 @@ def test_a_renamed_copy_stays_a_copy_and_ids_survive_a_restart(
     lib.close()
 
     again = open_library(folder, data_dir=tmp_path / "data")
-    again.store.forget_file_facts()  # as a parser upgrade does: every file read and structured again
+    again.index.store.forget_file_facts()  # as a parser upgrade does: every file read and structured again
     report = again.reconcile()
     assert _documents(again) == before
     assert next(d for d in again.toc().documents if d.path == "a.md").copies == ["renamed.md"]
@@ -146,7 +146,7 @@ def test_a_copy_id_is_refused_with_the_document_to_use(folder: Path, open_librar
     write(folder, "b.md", MANUAL)
     lib = open_library(folder)
     lib.reconcile()
-    copy = lib.store.document_at(str(folder.resolve()), "b.md")
+    copy = lib.index.store.document_at(str(folder.resolve()), "b.md")
     assert copy is not None and copy.is_copy
     with pytest.raises(NotFound, match=rf"b.md is a copy of document {copy.copy_of} .*use doc_id={copy.copy_of}"):
         lib.read_section(copy.doc_id, 0)

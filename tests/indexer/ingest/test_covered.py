@@ -35,10 +35,10 @@ def test_a_reader_counts_the_changed_files_and_writes_only_when_asked(
     with Library(config) as writer:
         writer.reconcile()
     with Library(config, write=False) as reader:  # as `toc`, `search` and `read` open it
-        assert not reader.writer and not reader.written_elsewhere and reader.catchup is None
+        assert not reader.writer and not reader.index.written_elsewhere and reader.index.writing is None
         assert reader.changed_files() == 0
         assert "Herons" in reader.toc().documents[0].title
-        assert reader.embedder._loaded is None, "the map needs no model"
+        assert reader.index.embedder._loaded is None, "the map needs no model"
 
         write(folder, "heron.md", HERON.replace("dawn", "dusk"))  # changed
         os.utime(folder / "heron.md", ns=(1, 1))  # a time no stat shares with the indexed version

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from indexer.background import BackgroundIndexer
 from indexer.library import Library
 from indexer.parse.mineru import cpu_seconds
 from tests.conftest import wait_for, write
@@ -27,27 +26,6 @@ def _pdf(path: Path, text: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_parse_over_its_time_limit_is_retried_at_the_next_start(
-    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
-) -> None:
-    """A limit too small for the machine fails the file as one that may pass; the next start parses it again."""
-    _pdf(folder / "kingfishers.pdf", "Kingfishers dive for small fish from a perch above the water. " * 6)
-    data = tmp_path / "data"
-    lib = open_library(folder, data_dir=data, parse_timeout_s=0.2)  # less CPU time than the parser needs to start
-    assert lib.reconcile().failed == ["kingfishers.pdf"]
-    (failed,) = lib.toc().failed
-    assert "CPU time, over the parse time limit" in failed.reason
-    assert failed.retry == "this may pass: parsed again when the server is idle, with twice the time"
-    assert lib.reconcile().failed == [], "an unchanged file is not parsed again within the run"
-    lib.close()
-
-    lib = open_library(folder, data_dir=data)  # the next start, with the usual limit
-    report = lib.reconcile()
-    assert report.indexed == ["kingfishers.pdf"] and not lib.toc().failed
-    assert lib.retrieve("kingfisher perch", top_k=1).results[0].text.startswith("Kingfishers dive")
-
-
-@pytest.mark.slow
 def test_a_new_version_over_its_time_limit_keeps_the_previous_one_until_it_parses(
     folder: Path, tmp_path: Path, open_library: Callable[..., Library]
 ) -> None:
@@ -58,7 +36,9 @@ def test_a_new_version_over_its_time_limit_keeps_the_previous_one_until_it_parse
     lib = open_library(folder, data_dir=data)
     lib.reconcile()
     _pdf(folder / "terns.pdf", "Terns nest on shingle beaches in noisy colonies every summer. " * 6)
-    lib.indexer.versions.parser.mineru.options.timeout_s = 0.2  # a machine far too busy for the new version
+    lib.index.writing.reconciler.versions.parser.mineru.options.timeout_s = (
+        0.2  # a machine far too busy for the new version
+    )
     assert lib.reconcile().failed == ["terns.pdf"]
     toc = lib.toc()
     assert not toc.failed and [d.path for d in toc.documents] == ["terns.pdf"]
@@ -81,11 +61,11 @@ def test_a_failure_that_may_pass_is_retried_when_the_server_is_idle(
 ) -> None:
     _pdf(folder / "herons.pdf", "Herons wait in the shallows for fish at dawn. " * 6)
     lib = open_library(folder, parse_timeout_s=0.2)
-    background = BackgroundIndexer(lib, retry_after=0.5)
+    background = lib.follower(retry_after=0.5)
     background.start()
     try:
         wait_for(lambda: [f.path for f in lib.toc().failed] == ["herons.pdf"], timeout=120)
-        lib.indexer.versions.parser.mineru.options.timeout_s = 900  # the machine is quiet again
+        lib.index.writing.reconciler.versions.parser.mineru.options.timeout_s = 900  # the machine is quiet again
         wait_for(lambda: [d.path for d in lib.toc().documents] == ["herons.pdf"], timeout=120)
         assert not lib.toc().failed, "parsed again without any change to the file"
     finally:
@@ -110,7 +90,7 @@ def test_a_save_that_truncates_first_never_hides_the_document(
     """An editor or shell `>` empties the file, then writes it: a read in between keeps the last version."""
     path = write(folder, "notes.md", "# Notes\n\nThe otter holt is by the alder roots.\n")
     lib = open_library(folder)
-    background = BackgroundIndexer(lib, debounce=0.05)
+    background = lib.follower(debounce=0.05)
     background.start()
     stop = threading.Event()
 
@@ -147,7 +127,7 @@ def test_a_save_that_truncates_first_never_hides_the_document(
 def test_a_file_that_stays_empty_is_empty(folder: Path, open_library: Callable[..., Library]) -> None:
     path = write(folder, "notes.md", "# Notes\n\nSome text.\n")
     lib = open_library(folder)
-    background = BackgroundIndexer(lib, debounce=0.05)
+    background = lib.follower(debounce=0.05)
     background.start()
     try:
         assert background.wait_idle(60)
@@ -219,10 +199,10 @@ def test_junk_text_is_kept_and_found_by_its_words_but_never_outranks_real_text(
     write(folder, "keeper.md", "# Lighthouse\n\nThe lighthouse keeper writes the ledger every night at ten.\n")
     lib = open_library(folder)
     lib.reconcile()
-    noise_doc = next(d for d in lib.store.documents() if d.relpath == "noise.txt")
-    rows = lib.store.document_paragraphs(noise_doc.doc_id)
+    noise_doc = next(d for d in lib.index.store.documents() if d.relpath == "noise.txt")
+    rows = lib.index.store.document_paragraphs(noise_doc.doc_id)
     assert sum(r.junk for r in rows) >= 0.95 * len(rows), "random letters are recognised"
-    assert len(lib.vectors.ids_for_document(noise_doc.doc_id)) <= 0.02 * len(rows), "and not embedded"
+    assert len(lib.index.vectors.ids_for_document(noise_doc.doc_id)) <= 0.02 * len(rows), "and not embedded"
     for query in ("lighthouse keeper ledger", "who writes the ledger", "night watch at the lighthouse"):
         hits = lib.retrieve(query, top_k=5).results
         assert hits[0].text.startswith("The lighthouse keeper"), (query, hits[0].text[:80])
@@ -241,7 +221,7 @@ def test_one_documents_flood_cannot_push_out_another_documents_best_hit(
     write(folder, "guide.md", "# Guide\n\nThe grey heron nests in colonies near reed beds.\n")
     lib = open_library(folder)
     lib.reconcile()
-    guide = next(d.doc_id for d in lib.store.documents() if d.relpath == "guide.md")
+    guide = next(d.doc_id for d in lib.index.store.documents() if d.relpath == "guide.md")
     for top_k in (2, 3, 5):  # the flood takes at most half (rounded up) while the guide has a candidate
         by_doc = [h.doc_id for h in lib.retrieve("heron reed bed", top_k=top_k).results]
         assert guide in by_doc, top_k
@@ -270,4 +250,6 @@ def test_a_paragraph_longer_than_the_budget_is_read_in_parts_to_its_end(
             assert answer.next_start_para is None and "Last part" in (answer.hint or "")
             break
         part += 1
-    assert " ".join(texts).split() == lib.store.paragraphs(doc, 0, 0, 0)[0].text.split(), "every word, once, in order"
+    assert " ".join(texts).split() == lib.index.store.paragraphs(doc, 0, 0, 0)[0].text.split(), (
+        "every word, once, in order"
+    )

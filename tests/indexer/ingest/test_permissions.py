@@ -21,13 +21,13 @@ from tests.conftest import REPO, write
 CHILD = r"""
 import json, os, sys, time
 from pathlib import Path
-from indexer.background import BackgroundIndexer
+from indexer.service.follow import Follower
 from indexer.library import Library, LibraryConfig
 
 folder, data, models = map(Path, sys.argv[1:4])
 secret = folder / "secret.md"
 library = Library(LibraryConfig(roots=[folder], data_dir=data, models_dir=models))
-background = BackgroundIndexer(library, debounce=0.3)
+background = library.follower(debounce=0.3)
 background.start()
 background.wait_idle(120)
 toc = library.toc()

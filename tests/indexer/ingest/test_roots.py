@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from indexer.background import BackgroundIndexer
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.library import Library
 from server.render import render_toc
@@ -81,7 +80,7 @@ def test_several_roots_prefix_each_path_with_its_folder_name(
     with pytest.raises(NotReady, match=r"\(docs2/empty\.md\) failed to index"):
         lib.read_section(failed.doc_id, 0)
     # The store keeps the root itself and the path under it.
-    rows = {(d.root, d.relpath) for d in lib.store.documents()}
+    rows = {(d.root, d.relpath) for d in lib.index.store.documents()}
     assert (str(docs), "sub/plants.md") in rows and (str(docs2), "lights.md") in rows
 
 
@@ -92,7 +91,7 @@ def test_root_of_picks_the_root_a_path_lies_under(
     tmp_path: Path, docs: Path, docs2: Path, open_library: Callable[..., Library]
 ) -> None:
     lib = open_library(docs, docs2, data_dir=docs / "index")  # the index inside a served folder
-    root_of = lib.indexer.folders.root_of
+    root_of = lib.index.writing.reconciler.folders.root_of
     x = docs.parent
     assert root_of(docs / "a.md") == docs
     assert root_of(docs / "deep" / "er" / "a.md") == docs
@@ -114,8 +113,8 @@ def test_the_order_of_the_roots_does_not_change_which_root_owns_a_path(
     first = open_library(docs2, docs, data_dir=tmp_path / "data-a")
     second = open_library(docs, docs2, data_dir=tmp_path / "data-b")
     for lib in (first, second):
-        assert lib.indexer.folders.root_of(docs / "a.md") == docs
-        assert lib.indexer.folders.root_of(docs2 / "a.md") == docs2
+        assert lib.index.writing.reconciler.folders.root_of(docs / "a.md") == docs
+        assert lib.index.writing.reconciler.folders.root_of(docs2 / "a.md") == docs2
 
 
 def test_file_events_are_indexed_under_the_right_root(
@@ -159,12 +158,12 @@ def test_a_file_moved_to_the_other_root_is_indexed_once_under_it(
     ids = paths(lib)
     assert set(ids) == {"docs/plants.md", f"docs2/{destination}", "docs2/lights.md"}
     assert ids[f"docs2/{destination}"] == doc_id, "a move keeps the doc_id"
-    [row] = [d for d in lib.store.documents() if d.doc_id == doc_id]
+    [row] = [d for d in lib.index.store.documents() if d.doc_id == doc_id]
     assert (row.root, row.relpath) == (str(docs2), destination)
     assert hit_doc_ids(lib, "how long is a narwhal tusk", 1) == [doc_id]
     assert [r.doc_id for r in lib.retrieve("narwhal spiral tusk tooth", top_k=5).results].count(doc_id) == 1
     assert lib.read_section(doc_id, 0).paragraphs[0].text.startswith("The narwhal's spiral tusk")
-    assert len(lib.vectors.ids_for_document(doc_id)) == 1, "no vector left behind or doubled"
+    assert len(lib.index.vectors.ids_for_document(doc_id)) == 1, "no vector left behind or doubled"
     assert lib.reconcile().indexed == [], "the next full pass agrees"
 
 
@@ -188,7 +187,7 @@ def test_a_file_moved_and_edited_is_a_new_document_under_the_other_root(
     assert new_id != old_id
     with pytest.raises(NotFound):
         lib.toc(old_id)
-    assert lib.vectors.ids_for_document(old_id) == set()
+    assert lib.index.vectors.ids_for_document(old_id) == set()
     assert {r.doc_id for r in lib.retrieve("narwhal tusk", top_k=5).results} == {new_id}
     assert hit_doc_ids(lib, "white whales singing", 1) == [new_id]
 
@@ -271,7 +270,7 @@ def watched(
 ) -> Iterator[Library]:
     write(docs, "whales.md", NARWHAL)
     library = open_library(docs, docs2)
-    background = BackgroundIndexer(library, poll=request.param == "poll", debounce=0.3)
+    background = library.follower(poll=request.param == "poll", debounce=0.3)
     assert background.watcher is not None
     background.watcher._poll_interval = 0.5  # keep the polling variant quick
     background.start()

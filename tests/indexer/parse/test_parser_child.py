@@ -396,7 +396,7 @@ def test_a_stuck_file_holds_one_lane_while_the_others_are_indexed(
     for name in ("otters.pdf", "beavers.pdf"):
         action, at = outcomes[name]
         assert action == "indexed" and at < outcomes["stuck.pdf"][1], f"{name} waited for the stuck file"
-    reason = next(d.reason for d in library.store.documents() if d.relpath == "stuck.pdf")
+    reason = next(d.reason for d in library.index.store.documents() if d.relpath == "stuck.pdf")
     assert reason and reason.startswith("parsing used") and "over the parse time limit of 40 s" in reason
 
 
@@ -407,23 +407,26 @@ def test_a_parse_outliving_its_batch_is_left_to_finish_while_new_files_are_index
     """The server's indexer does not wait for a stuck parse: once the rest of its batch is done
     and it has run past the patience, a file saved meanwhile is indexed, and the stuck one is
     committed (failed, with its reason) when its time limit ends it."""
-    from indexer.background import BackgroundIndexer
     from tests.conftest import wait_for
 
-    monkeypatch.setattr("indexer.lifecycle.SLOW_PARSE_S", 2.0)
+    monkeypatch.setattr("indexer.service.writing.SLOW_PARSE_S", 2.0)
     docs = stuck_parser(tmp_path, monkeypatch)
     library = open_library(docs, parse_timeout_s=40)
-    background = BackgroundIndexer(library, debounce=0.3)
+    background = library.follower(debounce=0.3)
     background.start()
     try:
-        wait_for(lambda: any(d.relpath == "stuck.pdf" and d.status == "indexing" for d in library.store.documents()))
+        wait_for(
+            lambda: any(d.relpath == "stuck.pdf" and d.status == "indexing" for d in library.index.store.documents())
+        )
         time.sleep(3)  # past the patience: the startup batch has returned, the parse goes on alone
         write(docs, "later.md", "# Later\n\nSaved while the stuck file was still parsing.\n")
-        wait_for(lambda: any(d.relpath == "later.md" and d.readable for d in library.store.documents()), timeout=25)
-        stuck = next(d for d in library.store.documents() if d.relpath == "stuck.pdf")
+        wait_for(
+            lambda: any(d.relpath == "later.md" and d.readable for d in library.index.store.documents()), timeout=25
+        )
+        stuck = next(d for d in library.index.store.documents() if d.relpath == "stuck.pdf")
         assert stuck.status == "indexing", "the new file did not wait for the stuck one"
         assert background.wait_idle(90), "idle only once the stuck parse is settled"
-        stuck = next(d for d in library.store.documents() if d.relpath == "stuck.pdf")
+        stuck = next(d for d in library.index.store.documents() if d.relpath == "stuck.pdf")
         assert stuck.status == "failed" and "over the parse time limit of 40 s" in (stuck.reason or "")
     finally:
         background.stop()

@@ -41,7 +41,7 @@ def _seed_parse(library: Library, data: bytes, warnings: list[str]) -> None:
         {"type": "text", "text": "The board expects steady demand for ferries next year.", "page_idx": 1},
     ]
     raw = {"ok": True, "tier": "flash", "content_list": items, "page_count": 3, "outline": [], "warnings": warnings}
-    path = library.indexer.versions.parser.mineru._cache_path(hashlib.sha256(data).hexdigest())
+    path = library.index.writing.reconciler.versions.parser.mineru._cache_path(hashlib.sha256(data).hexdigest())
     path.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(path, "wt", encoding="utf-8") as f:
         json.dump(raw, f)

@@ -39,27 +39,29 @@ def test_a_question_naming_a_document_lands_in_it_and_one_naming_none_ranks_all(
 
     named = lib.retrieve("How much did Contoso spend on capital expenditure in 2031?", top_k=5).results
     assert named[0].doc_id == doc_id(lib, "rC2031.md") and "520" in named[0].text
-    assert lib.search.documents.pointed("Contoso capital expenditure 2031", None) == [doc_id(lib, "rC2031.md")]
+    assert lib.index.search.documents.pointed("Contoso capital expenditure 2031", None) == [doc_id(lib, "rC2031.md")]
     # A question that names no document ranks across all of them.
-    assert lib.search.documents.pointed("How much was spent on capital expenditure?", None) == []
+    assert lib.index.search.documents.pointed("How much was spent on capital expenditure?", None) == []
     unnamed = lib.retrieve("How much was spent on capital expenditure?", top_k=8).results
     assert len({r.doc_id for r in unnamed if r.is_hit}) >= 3
     # Words every description holds ("Annual Report") point nowhere.
-    assert lib.search.documents.pointed("annual report capital expenditure", None) == []
+    assert lib.index.search.documents.pointed("annual report capital expenditure", None) == []
     # A topic asked about in lower case names no document, though a title holds it, nor does a year
     # alone; two words of a description do name it. A sentence's capitalised first word is a name
     # when a title holds it ("Garden …"), not when none does ("Summarize …"); "U.S." is no "s".
     garden = [doc_id(lib, "garden.md")]
-    assert lib.search.documents.pointed("How should the roses be watered in the garden?", None) == []
-    assert lib.search.documents.pointed("what does the garden guide say about roses?", None) == garden
-    assert lib.search.documents.pointed("Garden roses: when are they watered?", None) == garden
-    assert lib.search.documents.pointed("Summarize what Contoso spent in 2031", None) == [doc_id(lib, "rC2031.md")]
-    assert lib.search.documents.pointed("What did U.S. plants cost?", None) == []
-    assert lib.search.documents.pointed("What was spent in 2031?", None) == []
-    assert lib.search.documents.pointed("What did the Garden Guide say about roses?", None) == [
+    assert lib.index.search.documents.pointed("How should the roses be watered in the garden?", None) == []
+    assert lib.index.search.documents.pointed("what does the garden guide say about roses?", None) == garden
+    assert lib.index.search.documents.pointed("Garden roses: when are they watered?", None) == garden
+    assert lib.index.search.documents.pointed("Summarize what Contoso spent in 2031", None) == [
+        doc_id(lib, "rC2031.md")
+    ]
+    assert lib.index.search.documents.pointed("What did U.S. plants cost?", None) == []
+    assert lib.index.search.documents.pointed("What was spent in 2031?", None) == []
+    assert lib.index.search.documents.pointed("What did the Garden Guide say about roses?", None) == [
         doc_id(lib, "garden.md")
     ]
-    assert lib.search.documents.pointed("What did FABRIKAM spend in 2030?", None) == [doc_id(lib, "rF2030.md")]
+    assert lib.index.search.documents.pointed("What did FABRIKAM spend in 2030?", None) == [doc_id(lib, "rF2030.md")]
 
 
 def test_a_whole_folder_question_naming_a_document_and_its_section_gets_that_section_first(
@@ -91,8 +93,8 @@ def test_a_word_of_single_characters_points_only_where_it_is_written_whole(
     write(folder, "maker.md", "# 3M Company overview\n\nRevenue grew.\n")
     lib = open_library(folder)
     lib.reconcile()
-    assert lib.search.documents.pointed("What did revenue do in Q2?", None) == [doc_id(lib, "release.md")]
-    assert lib.search.documents.pointed("How did 3M revenue grow?", None) == [doc_id(lib, "maker.md")]
+    assert lib.index.search.documents.pointed("What did revenue do in Q2?", None) == [doc_id(lib, "release.md")]
+    assert lib.index.search.documents.pointed("How did 3M revenue grow?", None) == [doc_id(lib, "maker.md")]
 
 
 @pytest.mark.slow
@@ -124,8 +126,10 @@ def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library:
     lib.finish_parses()
 
     deck_id = doc_id(lib, "quarterly-review.pdf")
-    assert lib.search.documents.pointed("What risks does the presentation list for the rollout?", None) == [deck_id]
-    assert lib.search.documents.pointed("Which slide mentions supplier delays?", None) == [deck_id]
-    assert lib.search.documents.pointed("What slowed the rollout of the pilot?", None) == [], "no slide asked"
+    assert lib.index.search.documents.pointed("What risks does the presentation list for the rollout?", None) == [
+        deck_id
+    ]
+    assert lib.index.search.documents.pointed("Which slide mentions supplier delays?", None) == [deck_id]
+    assert lib.index.search.documents.pointed("What slowed the rollout of the pilot?", None) == [], "no slide asked"
     found = lib.retrieve("Which slide mentions supplier delays?", top_k=3).results
     assert found[0].doc_id == deck_id, [(r.doc_id, r.text[:40]) for r in found]

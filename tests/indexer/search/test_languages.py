@@ -43,9 +43,9 @@ def test_keyword_search_scores_no_function_word_of_the_querys_language(
 ) -> None:
     lib = open_library(small_folder)
     lib.reconcile()
-    assert lib.store.lexical_search("after the regatta", 10, None), "the content word still finds it"
+    assert lib.index.store.keywords.search("after the regatta", 10, None), "the content word still finds it"
     for query in ("after", "over and after", "what should we do after that", "nach der Sitzung"):
-        assert lib.store.lexical_search(query, 10, None) == [], query
+        assert lib.index.store.keywords.search(query, 10, None) == [], query
 
 
 @pytest.fixture
@@ -59,9 +59,9 @@ def cjk_folder(folder: Path) -> Path:
 def test_cjk_chapters_are_sections_in_text_and_markdown(cjk_folder: Path, open_library: Callable[..., Library]) -> None:
     lib = open_library(cjk_folder)
     lib.reconcile()
-    docs = {d.relpath: d for d in lib.store.documents()}
+    docs = {d.relpath: d for d in lib.index.store.documents()}
     for name in ("zh.txt", "zh.md"):
-        sections = [(s.level, s.title) for s in lib.store.sections(docs[name].doc_id)]
+        sections = [(s.level, s.title) for s in lib.index.store.sections(docs[name].doc_id)]
         assert sections == [
             (0, "海港划船俱乐部手册"),
             (1, "第一章 俱乐部简介"),
@@ -73,7 +73,7 @@ def test_cjk_chapters_are_sections_in_text_and_markdown(cjk_folder: Path, open_l
         ], name
         assert docs[name].language == "zh"
     for name in ("ja.txt", "ja.md"):
-        titles = [s.title for s in lib.store.sections(docs[name].doc_id) if s.level == 1]
+        titles = [s.title for s in lib.index.store.sections(docs[name].doc_id) if s.level == 1]
         assert titles == ["第1章 部の紹介", "第2章 安全について", "第3章 持ち物", "第4章 会費と会計"], name
         assert docs[name].language == "ja"
     toc = lib.toc(doc_id=docs["zh.txt"].doc_id)
@@ -98,7 +98,7 @@ def test_a_query_in_the_documents_language_finds_its_words(
     lib.reconcile()
     result = lib.retrieve(query, top_k=2)
     hits = [r for r in result.results if r.is_hit]
-    assert hits and all(lib.store.document(r.doc_id).relpath.startswith(document) for r in hits), query  # type: ignore[union-attr]
+    assert hits and all(lib.index.store.document(r.doc_id).relpath.startswith(document) for r in hits), query  # type: ignore[union-attr]
     assert all(r.section_path[-1] == chapter for r in hits), [r.section_path for r in hits]
     assert result.caution is None
 
@@ -107,17 +107,17 @@ def test_cjk_words_match_as_words_not_single_characters(cjk_folder: Path, open_l
     """ "太阳镜" (sunglasses) is found where the word is written, not wherever 太 or 阳 is."""
     lib = open_library(cjk_folder, search_mode="lexical")
     lib.reconcile()
-    found = [p for p, _ in lib.store.lexical_search("太阳镜", 10, None)]
-    texts = [p.text for p in lib.store.paragraphs_by_id(found).values()]
+    found = [p for p, _ in lib.index.store.keywords.search("太阳镜", 10, None)]
+    texts = [p.text for p in lib.index.store.paragraphs_by_id(found).values()]
     assert texts and all("太阳镜" in t for t in texts), texts
-    assert lib.store.lexical_search("太阳能", 10, None) == [], "sharing two characters of three is no match"
+    assert lib.index.store.keywords.search("太阳能", 10, None) == [], "sharing two characters of three is no match"
 
 
 def test_a_query_in_another_language_is_flagged(cjk_folder: Path, open_library: Callable[..., Library]) -> None:
     write(cjk_folder, "club.md", NOTES)
     lib = open_library(cjk_folder)
     lib.reconcile()
-    docs = {d.relpath: d.doc_id for d in lib.store.documents()}
+    docs = {d.relpath: d.doc_id for d in lib.index.store.documents()}
     scoped = lib.retrieve("what should I wear to protect my eyes", doc_ids=[docs["zh.txt"]])
     assert scoped.caution is not None
     assert "This query is in English and the documents searched are in Chinese" in scoped.caution

@@ -40,11 +40,13 @@ def test_a_scoped_query_that_names_a_section_gets_its_opening_first(
     ]
     only = lib.retrieve("balance sheet", top_k=1, doc_ids=[doc]).results
     assert [r.kind for r in only] == ["table"], "asked for one: the section's substance, not its leading line"
-    assert lib.search._named("balance sheet", None, []) == [], "not over the whole folder"
-    assert lib.search._named("hedging foreign currency assets", [doc], []) != [], "four of the title's six words"
-    assert lib.search._named("foreign currency", [doc], []) == [], "two of six are too few"
-    assert lib.search._named("balance sheet risk", [doc], []) == [], "a word no title holds names nothing"
-    assert lib.search._named("Where does the balance sheet show the risk?", [doc], []) != [], "a question names it"
+    assert lib.index.search._named("balance sheet", None, []) == [], "not over the whole folder"
+    assert lib.index.search._named("hedging foreign currency assets", [doc], []) != [], "four of the title's six words"
+    assert lib.index.search._named("foreign currency", [doc], []) == [], "two of six are too few"
+    assert lib.index.search._named("balance sheet risk", [doc], []) == [], "a word no title holds names nothing"
+    assert lib.index.search._named("Where does the balance sheet show the risk?", [doc], []) != [], (
+        "a question names it"
+    )
 
 
 def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_titles_share(
@@ -87,7 +89,7 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
 
     cash = lib.retrieve("cash flow statement", top_k=1, doc_ids=[doc]).results
     assert [(r.section_path[-1], r.kind) for r in cash] == [(f"{lead} Statements of Cash Flows", "table")]
-    assert lib.search._named("statement", [doc], []) == [], "one word of a two-word title is not most of it"
+    assert lib.index.search._named("statement", [doc], []) == [], "one word of a two-word title is not most of it"
 
     # A longer question that names statements gets them first, in the order it names them.
     asked = "What was the ratio of net cash to total assets in 2022? Use the cash flow statement and the balance sheet."
@@ -98,7 +100,7 @@ def test_a_statement_is_named_by_any_of_its_standard_names_past_the_words_its_ti
         (f"{lead} Statements of Financial Position", "text"),
     ]
     # Its words must stand together, small words included, in one sentence, and not joined to another.
-    named_in = lib.search.names.statements_named
+    named_in = lib.index.search.names.statements_named
     assert named_in("Which statement describes the operations of the company?", [doc]) == []
     assert (
         named_in("What was the net income on the statement of cash flows?", [doc])
@@ -120,8 +122,8 @@ def test_a_new_version_of_a_document_is_named_by_its_new_titles(
     assert lib.retrieve("shipping schedule", top_k=1, doc_ids=[doc]).results[0].text == "Boats leave at nine."
     write(folder, "notes.md", "# Notes\n\n## Ferry Timetable\n\nBoats leave at nine.\n\n## Menu\n\nSoup and bread.\n")
     lib.reconcile()
-    assert lib.search._named("shipping schedule", [doc], []) == []
-    assert lib.search._named("ferry timetable", [doc], []) != []
+    assert lib.index.search._named("shipping schedule", [doc], []) == []
+    assert lib.index.search._named("ferry timetable", [doc], []) != []
 
 
 def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_read_from(
@@ -147,8 +149,8 @@ def test_a_question_gets_the_statement_itself_and_the_statements_its_measure_is_
     lib = open_library(folder)
     lib.reconcile()
     doc = lib.toc().documents[0].doc_id
-    titles = {s.sec_id: s.title for s in lib.store.sections(doc)}
-    named_in = lib.search.names.statements_named
+    titles = {s.sec_id: s.title for s in lib.index.store.sections(doc)}
+    named_in = lib.index.search.names.statements_named
 
     def said(question: str) -> list[str]:
         return [titles[sec_id] for _, sec_id in named_in(question, [doc])]

@@ -74,43 +74,43 @@ def test_each_paragraph_of_a_passage_gets_a_vector_read_in_the_passage_from_one_
     lib.reconcile()
     rows: dict[int, list[ParagraphRow]] = {}
     passages: dict[str, Passage] = {}
-    for doc in lib.store.documents():
-        rows[doc.doc_id] = lib.store.document_paragraphs(doc.doc_id)
+    for doc in lib.index.store.documents():
+        rows[doc.doc_id] = lib.index.store.document_paragraphs(doc.doc_id)
         passages.update(
-            vector_ids(doc.doc_id, rows[doc.doc_id], section_paths(lib.store.sections(doc.doc_id)), True)[1]
+            vector_ids(doc.doc_id, rows[doc.doc_id], section_paths(lib.index.store.sections(doc.doc_id)), True)[1]
         )
     shared = [vid for vid, p in passages.items() if len(p.members) > 1]
     owner = {vid: rows[int(vid.split(":")[0])] for vid in shared}
     assert any(owner[vid][i].kind == "table" for vid in shared for i in passages[vid].members), (
         "a short table shares one"
     )
-    kept = lib.vectors.member_vectors(shared, lib.embedder.dim)
+    kept = lib.index.vectors.member_vectors(shared, lib.index.embedder.dim)
     assert set(kept) == set(shared)
     for vid in shared:
         passage = passages[vid]
         doc_rows = owner[vid]
         # Each span holds what the model read of its paragraph: its text, a table's description.
         assert [passage.text[a:b] for a, b in passage.spans] == [describe(doc_rows[i]) for i in passage.members]
-        assert kept[vid].shape == (len(passage.members), lib.embedder.dim)
+        assert kept[vid].shape == (len(passage.members), lib.index.embedder.dim)
         norms = np.linalg.norm(kept[vid], axis=1)
         assert np.allclose(norms, 1.0, atol=1e-2)  # unit vectors (float16 kept)
         # Each is its own paragraph's, read in context: on the whole nearer that paragraph read alone
         # than the others (not always: a short paragraph's tokens take much from their neighbours).
-        similarity = kept[vid] @ lib.embedder.embed([describe(doc_rows[i]) for i in passage.members]).T
+        similarity = kept[vid] @ lib.index.embedder.embed([describe(doc_rows[i]) for i in passage.members]).T
         own = np.diag(similarity)
         assert own.mean() > (similarity.sum() - own.sum()) / (similarity.size - len(own)) + 0.1, similarity.round(2)
     # A process that reads the index another one writes reads them from the same copy.
     reader = CopyVectors(lib.config.data_dir / "vectors.sqlite3")
     try:
-        assert {vid: v.tolist() for vid, v in reader.member_vectors(shared, lib.embedder.dim).items()} == {
+        assert {vid: v.tolist() for vid, v in reader.member_vectors(shared, lib.index.embedder.dim).items()} == {
             vid: v.tolist() for vid, v in kept.items()
         }
     finally:
         reader.close()
     # The passage's own vector is what it was without spans: one pass gives both.
     passage = passages[shared[0]]
-    whole, _ = lib.embedder.embed_passages([passage.text], [passage.spans])
-    assert np.allclose(whole[0], lib.embedder.embed([passage.text])[0], atol=1e-6)
+    whole, _ = lib.index.embedder.embed_passages([passage.text], [passage.spans])
+    assert np.allclose(whole[0], lib.index.embedder.embed([passage.text])[0], atol=1e-6)
 
 
 def test_a_passage_without_paragraph_vectors_orders_its_paragraphs_by_their_words(
@@ -121,8 +121,8 @@ def test_a_passage_without_paragraph_vectors_orders_its_paragraphs_by_their_word
     write(folder, "club.md", CLUB)
     lib = open_library(folder)
     lib.reconcile()
-    (_doc,) = lib.store.documents()
-    lib.vectors._copy._db.execute("DELETE FROM members")  # type: ignore[union-attr]
-    lib.use_search("dense")
+    (_doc,) = lib.index.store.documents()
+    lib.index.vectors._copy._db.execute("DELETE FROM members")  # type: ignore[union-attr]
+    lib.index.use_search("dense")
     hits = lib.retrieve("the glare of sunglasses and a visor", top_k=3).results
     assert "sunglasses" in hits[0].text, "the passage's rank goes to the paragraph holding the words"

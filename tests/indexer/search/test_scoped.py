@@ -32,10 +32,10 @@ def test_a_scoped_search_ranks_like_a_full_search_and_sees_edits(
     lib = open_library(folder)
     lib.reconcile()
     doc = lib.toc().documents[1].doc_id
-    query = lib.embedder.embed(["bees making honey"])[0]
+    query = lib.index.embedder.embed(["bees making honey"])[0]
 
-    scoped = lib.vectors.query(query, 5, [doc])
-    everything = [(vid, s) for vid, s in lib.vectors.query(query, 100, None) if vid.startswith(f"{doc}:")][:5]
+    scoped = lib.index.vectors.query(query, 5, [doc])
+    everything = [(vid, s) for vid, s in lib.index.vectors.query(query, 100, None) if vid.startswith(f"{doc}:")][:5]
     assert [vid for vid, _ in scoped] == [vid for vid, _ in everything]
     assert all(abs(a - b) < 1e-4 for (_, a), (_, b) in zip(scoped, everything, strict=True))
     assert lib.retrieve("bees making honey", top_k=1, doc_ids=[doc]).results[0].text.startswith("Note 3 of file 1")
@@ -44,7 +44,7 @@ def test_a_scoped_search_ranks_like_a_full_search_and_sees_edits(
     lib.reconcile()
     hit = lib.retrieve("bees making honey", top_k=1, doc_ids=[doc]).results[0]
     assert hit.text.startswith("Hives of honey bees"), "the edit is seen: the document's copy was dropped"
-    lib.use_search("dense")
+    lib.index.use_search("dense")
     assert len(lib.retrieve("bees making honey", top_k=5, doc_ids=[doc]).results) == 1, "the old vectors are gone"
 
 
@@ -57,7 +57,7 @@ def test_an_index_older_than_its_vector_copy_fills_it_at_the_first_scoped_query(
         write(folder, f"notes{i}.md", f"# Notes {i}\n\n" + "\n\n".join(f"File {i} on {t}." for t in TOPICS))
     lib = open_library(folder)
     lib.reconcile()
-    lib.catchup.wait(60)
+    lib.wait_for_vectors(60)
     doc = lib.toc().documents[2].doc_id
     data_dir = lib.config.data_dir
     lib.close()
@@ -65,17 +65,17 @@ def test_an_index_older_than_its_vector_copy_fills_it_at_the_first_scoped_query(
         (data_dir / f"vectors.sqlite3{suffix}").unlink(missing_ok=True)
 
     lib = open_library(folder)
-    query = lib.embedder.embed(["arctic birds migrating"])[0]
-    assert lib.vectors._copy is not None and lib.vectors._copy.unfilled([doc]) == [doc]
-    scoped = lib.vectors.query(query, 3, [doc])
-    everything = [(vid, s) for vid, s in lib.vectors.query(query, 100, None) if vid.startswith(f"{doc}:")][:3]
+    query = lib.index.embedder.embed(["arctic birds migrating"])[0]
+    assert lib.index.vectors._copy is not None and lib.index.vectors._copy.unfilled([doc]) == [doc]
+    scoped = lib.index.vectors.query(query, 3, [doc])
+    everything = [(vid, s) for vid, s in lib.index.vectors.query(query, 100, None) if vid.startswith(f"{doc}:")][:3]
     assert [vid for vid, _ in scoped] == [vid for vid, _ in everything]
-    assert lib.vectors._copy.unfilled([doc]) == [], "filled once"
+    assert lib.index.vectors._copy.unfilled([doc]) == [], "filled once"
 
     write(folder, "notes2.md", "# Notes 2\n\nTerns fly from pole to pole every year.")
     lib.reconcile()
-    lib.catchup.wait(60)
-    lib.use_search("dense")
+    lib.wait_for_vectors(60)
+    lib.index.use_search("dense")
     hits = lib.retrieve("arctic birds migrating", top_k=5, doc_ids=[doc]).results
     assert [h.text for h in hits] == ["Terns fly from pole to pole every year."], (
         "the edit replaced its vectors in the copy"

@@ -39,8 +39,8 @@ def test_index_and_search_through_a_chroma_server(
     write(folder, "trains.md", "# Trains\n\nA funicular climbs steep slopes with a cable.")
     library = open_library(folder, data_dir=tmp_path / "my index", chroma_url=chroma_url)
     assert library.reconcile().embedded == 2
-    assert library.vectors.count() == 2
+    assert library.index.vectors.count() == 2
     top = library.retrieve("boat with two masts", top_k=1).results[0]
     assert top.section_path == ["Ships", "Sails"]
-    library.search.mode = "dense"
+    library.index.search.mode = "dense"
     assert library.retrieve("railway up a mountain", top_k=1).results[0].text.startswith("A funicular")

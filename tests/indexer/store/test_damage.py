@@ -84,19 +84,19 @@ def test_a_damaged_chroma_store_answers_from_the_copy_and_is_filled_again_withou
     data = tmp_path / "data"
     first = open_library(folder, data_dir=data)
     first.reconcile()
-    assert isinstance(first.vectors, VectorIndex)
-    vectors_before = first.vectors.count()
+    assert isinstance(first.index.vectors, VectorIndex)
+    vectors_before = first.index.vectors.count()
     first.close()
     cut(data / "chroma" / "chroma.sqlite3", 0.5)
 
     library = open_library(folder, data_dir=data)
-    assert library.catchup is not None
+    assert library.index.writing is not None
     assert any(p.name.startswith("chroma.damaged-") for p in data.iterdir())
     hits = library.retrieve("where do herons live", top_k=1)  # before Chroma is refilled: the copy answers
     assert hits.results[0].text.startswith("herons live")
-    assert library.catchup.wait(120)
-    assert library.catchup.embedded == 0, "every vector came back from the copy"
-    assert isinstance(library.vectors, VectorIndex) and library.vectors.count() == vectors_before
+    assert library.wait_for_vectors(120)
+    assert library.index.writing.catchup.embedded == 0, "every vector came back from the copy"
+    assert isinstance(library.index.vectors, VectorIndex) and library.index.vectors.count() == vectors_before
     assert "Semantic search was rebuilt" in (library.toc().hint or "")
 
 

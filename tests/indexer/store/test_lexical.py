@@ -78,12 +78,12 @@ def _add(store: Store, texts: list[str]) -> int:
 def test_exact_codes_rank_first_and_doc_filter_scopes(store: Store) -> None:
     a = _add(store, ["The part number XJ-2231 is discontinued.", "Parts are listed in the catalogue.", "Nothing here."])
     b = _add(store, ["Order XJ-2231 again next year.", "The catalogue of parts."])
-    hits = store.lexical_search("XJ-2231", 10, None)
+    hits = store.keywords.search("XJ-2231", 10, None)
     rows = store.paragraphs_by_id([pid for pid, _ in hits])
     assert {(rows[pid].doc_id, rows[pid].para_idx) for pid, _ in hits} == {(a, 0), (b, 0)}
-    scoped = store.lexical_search("XJ-2231", 10, [b])
+    scoped = store.keywords.search("XJ-2231", 10, [b])
     assert [store.paragraphs_by_id([pid])[pid].doc_id for pid, _ in scoped] == [b]
-    assert store.lexical_search("the of and", 10, None) == [], "a query of stopwords only matches nothing"
+    assert store.keywords.search("the of and", 10, None) == [], "a query of stopwords only matches nothing"
 
 
 def _reference_bm25(
@@ -117,7 +117,7 @@ def test_bm25_scores_match_a_reference_implementation(store: Store) -> None:
     ]
     _add(store, texts)
     query = "churn revenue dividend"
-    hits = store.lexical_search(query, 10, None)
+    hits = store.keywords.search(query, 10, None)
     got = {store.paragraphs_by_id([pid])[pid].para_idx: score for pid, score in hits}
     # No two distinct words here share a Porter stem, so matching whole words is the same.
     expected = _reference_bm25([(lexical_terms(t), ["t"]) for t in texts], query_terms(query))
@@ -136,9 +136,9 @@ def test_heading_path_and_word_stems_match(store: Store) -> None:
     paras = [Paragraph(i, 0, "text", t, None, count_tokens(t)) for i, t in enumerate(texts)]
     doc = store.add_document("/root", "report.pdf")
     store.replace_content(doc, DocumentStructure("Annual report", sections, paras), ["r:0", "r:1"], {})
-    hits = store.lexical_search("cash flow statement", 10, None)
+    hits = store.keywords.search("cash flow statement", 10, None)
     assert [store.paragraphs_by_id([pid])[pid].sec_id for pid, _ in hits] == [1], "found through its heading path"
-    assert len(store.lexical_search("depreciated", 10, None)) == 1, "a stem matches another form of the word"
+    assert len(store.keywords.search("depreciated", 10, None)) == 1, "a stem matches another form of the word"
 
 
 def _varied_corpus(store: Store, n_docs: int = 6, per_doc: int = 60) -> None:
@@ -177,9 +177,9 @@ def test_scores_computed_here_equal_fts5s(store: Store) -> None:
     it must give FTS5's scores: stems, accents, codes and the heading path included."""
     _varied_corpus(store)
     for query in QUERIES:
-        exact = dict(store.lexical_search(query, 1000, None))
+        exact = dict(store.keywords.search(query, 1000, None))
         assert len(exact) > 10, query
-        computed = store.lexical_scores(query, [*list(exact), max(exact) + 1000])
+        computed = store.keywords.scores(query, [*list(exact), max(exact) + 1000])
         assert set(computed) == set(exact), query
         for pid, score in exact.items():
             assert math.isclose(computed[pid], score, rel_tol=1e-9), (query, pid)
@@ -190,10 +190,10 @@ def test_a_term_the_index_reads_as_two_words_is_scored_by_fts5(store: Store) -> 
     to Python, a separator to FTS5) is a phrase: FTS5 scores it, not the Python formula."""
     word = "ab\u19b0cd"
     _add(store, [f"{word} once", f"{word} and {word} twice", "ab cd apart", "nothing"])
-    assert query_terms(word) == [word] and store.stems([word]) == {word: ["ab", "cd"]}
-    exact = dict(store.lexical_search(word, 10, None))
+    assert query_terms(word) == [word] and store.keywords.stems([word]) == {word: ["ab", "cd"]}
+    exact = dict(store.keywords.search(word, 10, None))
     assert len(exact) == 3
-    assert store.lexical_scores(word, list(exact)) == pytest.approx(exact)
+    assert store.keywords.scores(word, list(exact)) == pytest.approx(exact)
 
 
 def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store: Store, monkeypatch) -> None:
@@ -203,14 +203,14 @@ def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store:
 
     _varied_corpus(store)
     query = "XJ-2231 statements"
-    exact = store.lexical_search(query, 20, None)
-    counts = store._row_counts(query_terms(query))
+    exact = store.keywords.search(query, 20, None)
+    counts = store.keywords._row_counts(query_terms(query))
     assert counts["xj_2231"] < counts["statements"], "the code is the rarer term here"
     monkeypatch.setattr(keywords_module, "SCORED_ROWS", counts["xj_2231"] + 1)
-    gated = store.lexical_search(query, 20, None)
+    gated = store.keywords.search(query, 20, None)
     rows = store.paragraphs_by_id([pid for pid, _ in gated])
     assert gated and all("XJ-2231" in rows[pid].text for pid, _ in gated), "every candidate holds the rare term"
-    exact_all = dict(store.lexical_search(query, 10_000, [d.doc_id for d in store.documents()]))
+    exact_all = dict(store.keywords.search(query, 10_000, [d.doc_id for d in store.documents()]))
     for pid, score in gated:
         assert math.isclose(score, exact_all[pid], rel_tol=1e-9)
     with_code = [(pid, s) for pid, s in exact if "XJ-2231" in store.paragraphs_by_id([pid])[pid].text]
@@ -220,8 +220,8 @@ def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store:
 def test_replacing_a_document_replaces_its_lexical_rows(store: Store) -> None:
     doc = _add(store, ["old wording about zebras"])
     store.replace_content(doc, _structure(["new wording about giraffes"]), [f"{doc}:n"], {})
-    assert store.lexical_search("zebras", 10, None) == []
-    assert len(store.lexical_search("giraffes", 10, None)) == 1
+    assert store.keywords.search("zebras", 10, None) == []
+    assert len(store.keywords.search("giraffes", 10, None)) == 1
     assert store.document(doc).version == 2  # type: ignore[union-attr]
 
 

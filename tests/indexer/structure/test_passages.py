@@ -98,8 +98,8 @@ def test_a_dense_hit_lands_on_the_paragraph_of_its_passage_that_answers(
     lib = open_library(folder)
     lib.reconcile()
     doc = lib.toc().documents[0]
-    assert lib.vectors.count() == 2 and len(lib.store.vec_ids(doc.doc_id)) == 2, "one vector per passage"
-    lib.use_search("dense")
+    assert lib.index.vectors.count() == 2 and len(lib.index.store.vec_ids(doc.doc_id)) == 2, "one vector per passage"
+    lib.index.use_search("dense")
     top = lib.retrieve("where does the grey heron live", top_k=1).results[0]
     assert (top.sec_id, top.para_idx) == (0, 2) and top.text.startswith("The grey heron")
     top = lib.retrieve("what do they feed on", top_k=2).results
@@ -165,8 +165,8 @@ def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
     write(folder, "a.md", "# A\n\nAlpha one.\n\nAlpha two.\n\n## B\n\nBeta one.")
     lib = open_library(folder)
     lib.reconcile()
-    assert lib.catchup.wait(60)
-    before = set(lib.vectors._collection.get(include=[])["ids"])
+    assert lib.wait_for_vectors(60)
+    before = set(lib.index.vectors._collection.get(include=[])["ids"])
     data_dir = lib.config.data_dir
     lib.close()
 
@@ -174,8 +174,8 @@ def test_a_new_packing_embeds_only_the_passages_whose_text_changed(
     with caplog.at_level(logging.INFO, logger="indexer.ingest.catchup"):
         lib = open_library(folder, data_dir=data_dir)
         lib.reconcile()
-        assert lib.catchup.wait(60)
-    assert set(lib.vectors._collection.get(include=[])["ids"]) == before
+        assert lib.wait_for_vectors(60)
+    assert set(lib.index.vectors._collection.get(include=[])["ids"]) == before
     assert any("(0 passages embedded)" in r.getMessage() for r in caplog.records), caplog.text
     assert lib.retrieve("alpha", top_k=1).results[0].text == "Alpha one."
 
@@ -194,7 +194,7 @@ def test_a_passage_s_second_paragraph_follows_the_best_of_the_next_two_passages(
     )
     lib = open_library(folder)
     lib.reconcile()
-    lib.use_search("dense")
+    lib.index.use_search("dense")
     top = lib.retrieve("birds of prey hunting small birds", top_k=6).results
     sections = [r.sec_id for r in top]
     assert len(set(sections[:3])) == 3 and [r.para_idx for r in top[:3]] == [0, 0, 0], sections

@@ -40,24 +40,6 @@ def assert_coordinates_consistent(structure: DocumentStructure) -> None:
     assert [s.sec_id for s in structure.sections] == list(range(len(structure.sections)))
 
 
-def test_single_top_heading_becomes_the_root_title() -> None:
-    s = md("# Guide\n\nIntro text.\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n")
-    assert tree(s) == [(0, 0, "Guide", None), (1, 1, "Install", 0), (2, 1, "Use", 0)]
-    assert [(p.sec_id, p.para_idx, p.text) for p in s.paragraphs] == [
-        (0, 0, "Intro text."),
-        (1, 0, "Run it."),
-        (2, 0, "Call it."),
-    ]
-    assert_coordinates_consistent(s)
-
-
-def test_text_before_first_heading_belongs_to_root_and_title_falls_back() -> None:
-    s = md("Preamble.\n\n# One\n\nA.\n\n# Two\n\nB.\n", name="notes")
-    assert s.title == "notes"
-    assert tree(s) == [(0, 0, "notes", None), (1, 1, "One", 0), (2, 1, "Two", 0)]
-    assert s.paragraphs[0].sec_id == 0
-
-
 def test_level_jumps_nest_one_level_and_later_headings_find_their_ancestor() -> None:
     s = md("# T\n\n### Deep\n\nx\n\n## Mid\n\ny\n\n#### Deeper\n\nz\n\n# Other\n\nw\n")
     # "# Other" is a second top-level heading, so "# T" is not a unique top: both sit under the root.

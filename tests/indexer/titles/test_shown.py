@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.answers.folders import COMPACT_TITLE, compact_title
-from indexer.answers.titles import shown_titles
 from indexer.library import Library
+from indexer.titles.shown import shown_titles
 from indexer.tokens import count_tokens
 from server.render import render_toc
 from tests.conftest import write

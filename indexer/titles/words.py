@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from indexer.models import Block
-from indexer.parse.title_lines import clean
+from indexer.titles.lines import clean
 
 TEXT_CHARS = 100_000  # the opening text read for how the document writes its words
 _SMALL_WORDS = frozenset(

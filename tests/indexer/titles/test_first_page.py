@@ -10,11 +10,12 @@ import pytest
 
 from indexer.library import Library
 from indexer.models import Block
-from indexer.parse.filing_cover import cover_title, is_filing, stated_detail
-from indexer.parse.stated_titles import citation_title, cover_text, metadata_agrees, metadata_title_ok
-from indexer.parse.title_lines import is_banner, names_institution
-from indexer.parse.title_text import mend
-from indexer.parse.titles import document_title, first_page_title
+from indexer.titles.decide import stated_title
+from indexer.titles.filings import cover_title, is_filing, stated_detail
+from indexer.titles.first_page import first_page_title
+from indexer.titles.lines import is_banner, names_institution
+from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
+from indexer.titles.words import mend
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -255,7 +256,7 @@ def test_a_contact_line_is_never_a_title_and_the_citation_names_the_report() -> 
         Block("text", "FOR MEDIA OR OTHER INQUIRIES:\nJane Roe, Director, Global Attitudes Research", page=1),
         Block("text", 'RECOMMENDED CITATION: Northwind Research Center, 2031, "Neighbours in a Changing City"', page=1),
     ]
-    assert document_title(blocks, cover, "", "PG_2031.03.04_city_FINAL", paged=True) == "Neighbours in a Changing City"
+    assert stated_title(blocks, cover, "", paged=True) == "Neighbours in a Changing City"
 
 
 def test_a_metadata_title_is_shown_only_when_the_cover_agrees() -> None:
@@ -280,7 +281,7 @@ def test_a_metadata_title_is_shown_only_when_the_cover_agrees() -> None:
             page=1,
         )
     ]
-    assert document_title(no_name, [], "Fabrikam 2031 Proxy Statement", "0001-31-000001", paged=True) is None
+    assert stated_title(no_name, [], "Fabrikam 2031 Proxy Statement", paged=True) is None
     # a website's name and a file system's are no titles
     assert not metadata_title_ok("www.alldatasheets.example.com")
     assert not metadata_title_ok("Campaign_038_Introducing_AC_Whitepaper_v5e")
@@ -294,7 +295,7 @@ def test_a_release_without_metadata_is_titled_by_its_headline() -> None:
         *[_line(0, 120 + 20 * k, body, 11) for k in range(4)],
     ]
     blocks = [Block("text", "News Release", page=1), Block("text", body, page=1)]
-    title = document_title(blocks, items, "", "CONTOSO_2031Q4_EARNINGS", paged=True)
+    title = stated_title(blocks, items, "", paged=True)
     assert title == "CONTOSO REPORTS FOURTH QUARTER AND FULL YEAR 2031 RESULTS"
     assert mend(title, "Contoso today reported results.") == "Contoso Reports Fourth Quarter and Full Year 2031 Results"
 

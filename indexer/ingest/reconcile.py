@@ -1,6 +1,6 @@
-"""Indexing: folder → parse → structure → store, then → embed.
+"""Reconciling: folder → parse → structure → store, then → embed.
 
-`Indexer.reconcile()` brings the index in line with the folders (new files
+`Reconciler.reconcile()` brings the index in line with the folders (new files
 indexed, changed ones re-indexed, deleted ones removed, unchanged ones not
 touched: size and mtime first, then the content hash); `sync_paths()` does the
 same for the paths a file event names. Files are parsed on two lanes, quickest
@@ -64,7 +64,9 @@ class ReconcileReport:
 ProgressCallback = Callable[[Progress], None]
 
 
-class Indexer:
+class Reconciler:
+    """Brings the index in line with the folders, file by file (the writer's only)."""
+
     def __init__(
         self,
         store: Store,

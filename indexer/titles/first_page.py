@@ -1,6 +1,6 @@
 """What to call a document (`document_title`): its cover page when it is a filing's, the title
 a report asks to be cited by, its metadata title when the cover agrees with it
-(`indexer.parse.stated_titles`), else the title set on its first page (`first_page_title`), else
+(`indexer.titles.stated`), else the title set on its first page (`first_page_title`), else
 (in `indexer.structure.sections.build`) its first heading or opening line, or its file name.
 
 In a folder of downloads the file name is often an archive id, a hash or a slug, while page 1
@@ -10,8 +10,8 @@ largest type comes from the text layer's font sizes, or is estimated from each l
 length (the square root of its area per character): the text layer's sizes are missing or in
 arbitrary units in many PDFs, and scans have none. What a line of the page is when it is not the
 title (a banner, a byline, a contact line, a person's name, an institution) is
-`indexer.parse.title_lines`; a title's words are mended as the text prints them in
-`indexer.parse.title_text`.
+`indexer.titles.lines`; a title's words are mended as the text prints them in
+`indexer.titles.words`.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ import itertools
 import math
 import re
 
-from indexer.models import Block
+from indexer.models import Item
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
-from indexer.parse.stated_titles import citation_title, cover_text, metadata_agrees, metadata_title_ok
-from indexer.parse.title_lines import (
+from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
     is_person,
@@ -34,7 +33,7 @@ from indexer.parse.title_lines import (
     names_kind_only,
     reads_as_title,
 )
-from indexer.parse.title_text import RUN_RE, in_capitals, split_run
+from indexer.titles.words import RUN_RE, in_capitals, split_run
 
 OPENING_LINE_WORDS = 12
 TITLE_SCALE = 1.25  # a title is set at least this much larger than the page's text
@@ -47,7 +46,7 @@ _ENTRY_RE = re.compile(r"^\d{1,3}\s+[A-Z]")  # "19 School of Mechanical …": a 
 CONTENTS_ENTRIES = 5
 
 
-def first_page_title(items: list[dict]) -> str | None:
+def first_page_title(items: list[Item]) -> str | None:
     """The title set on a document's first page (its second, when the first is a picture): the
     line in the largest type near the top that is not boilerplate, with the lines set like it
     right below or above it (a title on two or three lines; not the authors under it); a title
@@ -58,8 +57,8 @@ def first_page_title(items: list[dict]) -> str | None:
     for page in pages[:2]:
         lines = [i for i in items if i.get("page_idx") == page and i.get("type") == "text" and i.get("bbox")]
         if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
-            pictures = [
-                {**i, "type": "text", "text": i.get("text_layer") or i.get("content")}
+            pictures: list[Item] = [
+                {**i, "type": "text", "text": i.get("text_layer") or i.get("content") or ""}
                 for i in items
                 if i.get("page_idx") == page
                 and i.get("type") == "image"
@@ -126,7 +125,7 @@ OPENING_LINES = 4  # … among its first lines
 _TITLE_FIELD_RE = re.compile(r"\btitle\s*:\W*\s*([^*\n]{3,120}?)\s*(?:\*\*|\n|$)", re.I)  # a form's "Title:" field
 
 
-def _opening_line(items: list[dict], page: int) -> str | None:
+def _opening_line(items: list[Item], page: int) -> str | None:
     """The page's first line that reads as a title, among its first few at the top (a syllabus
     from a word processor: "Cancer Biology, Fall 2021 Syllabus" in bold body type), a page header
     only when no line of text does; an institution's name is passed over for the line after it."""
@@ -157,7 +156,7 @@ def _opening_line(items: list[dict], page: int) -> str | None:
     return None
 
 
-def _in_largest_type(items: list[dict], page: int, lines: list[dict]) -> str | None:
+def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | None:
     # Below a "Contents" caption the lines are chapters, none of them the document's title.
     contents = [
         i["bbox"][1]
@@ -272,7 +271,7 @@ def _with_issuer(title: str, others: list[tuple[str, float | None]]) -> str:
 SUBJECT_WORDS = 10
 
 
-def _with_subject(kind: tuple[dict, str], others: list[tuple[dict, str, float | None]]) -> str:
+def _with_subject(kind: tuple[Item, str], others: list[tuple[Item, str, float | None]]) -> str:
     """ "Coffee machine User Manual", "Object Storage Service Product Introduction": a title that
     names only a kind of document (`kind`: its line and text), after the line nearest to it on the
     cover that names a subject."""
@@ -291,7 +290,7 @@ def _with_subject(kind: tuple[dict, str], others: list[tuple[dict, str, float | 
     return f"{subject} {kind[1]}"
 
 
-def _sizes(lines: list[dict], fonts: bool) -> list[float | None]:
+def _sizes(lines: list[Item], fonts: bool) -> list[float | None]:
     """Each line's type size: the text layer's font size where most lines have one (a line
     without it sized by its box, scaled as the other lines' boxes are to their fonts), else its box."""
     if not fonts:
@@ -301,7 +300,7 @@ def _sizes(lines: list[dict], fonts: bool) -> list[float | None]:
     return [_font_size(line) or ((box * scale) if scale and (box := _type_size(line)) else None) for line in lines]
 
 
-def _body_size(sized: list[tuple[dict, str, float | None]]) -> float:
+def _body_size(sized: list[tuple[Item, str, float | None]]) -> float:
     """The page's text size: the median type size, each line weighted by its characters."""
     weighted = sorted((size, len(text)) for _, text, size in sized if size)
     half, seen = sum(n for _, n in weighted) / 2, 0
@@ -312,7 +311,7 @@ def _body_size(sized: list[tuple[dict, str, float | None]]) -> float:
     return 0.0
 
 
-def _set_like_a_later_heading(line: dict, size: float, later: list[dict]) -> bool:
+def _set_like_a_later_heading(line: Item, size: float, later: list[Item]) -> bool:
     """On a first page that goes straight into the text, the largest line is a chapter's title
     when later chapters are set like it ("Getting Started" on page 1, "Daily Use" on page 9): a
     document's own title is set apart. (A cover page without text, a deck's first slide, is not
@@ -330,18 +329,18 @@ def _set_like_a_later_heading(line: dict, size: float, later: list[dict]) -> boo
     return False
 
 
-def _one_line(item: dict) -> bool:
+def _one_line(item: Item) -> bool:
     """A box one line high: its height under twice the type size its area gives."""
     size = _type_size(item)
     return bool(size) and item["bbox"][3] - item["bbox"][1] < 2 * size  # type: ignore[operator]
 
 
-def _font_size(item: dict) -> float | None:
+def _font_size(item: Item) -> float | None:
     size = item.get("font_size") or 0
     return float(size) if size > 1 else None
 
 
-def _type_size(item: dict) -> float | None:
+def _type_size(item: Item) -> float | None:
     """The type size of a line, in page units: the square root of its box's area per character."""
     x0, y0, x1, y1 = item["bbox"]
     chars = len(clean(item.get("text") or "").replace(" ", ""))
@@ -356,27 +355,9 @@ def opening_line_title(text: str) -> str | None:
     return line if ok and reads_as_title(line) else None
 
 
-def _stacked(above: dict, below: dict) -> bool:
+def _stacked(above: Item, below: Item) -> bool:
     """Two lines of one title: one right under the other (either order), overlapping across."""
     a, b = above["bbox"], below["bbox"]
     top, bottom = (a, b) if a[1] <= b[1] else (b, a)
     height = min(a[3] - a[1], b[3] - b[1])
     return bottom[1] - top[3] <= max(height, 1) and min(a[2], b[2]) > max(a[0], b[0])
-
-
-def document_title(blocks: list[Block], items: list[dict], metadata: str, file_name: str, paged: bool) -> str | None:
-    """What to call a parsed document, tried in order: a filing's cover, a report's citation, its
-    metadata title when its cover agrees, the title set on its first page (`items`: the parser's
-    content list). Its words are mended as the text prints them in `indexer.structure.sections`."""
-    from indexer.parse.filing_cover import cover_title, is_filing
-
-    stated = cover_title(blocks) or citation_title(blocks)
-    if stated:
-        return stated
-    metadata = clean(metadata)
-    if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover_text(blocks, items))):
-        metadata = ""
-    if metadata and not names_kind_only(metadata):
-        return metadata
-    # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
-    return (first_page_title(items) if paged and not is_filing(blocks) else None) or metadata or None

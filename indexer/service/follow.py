@@ -1,4 +1,4 @@
-"""Indexing off the request path: one worker thread fed by file events.
+"""Following the folders off the request path: one worker thread fed by file events.
 
 In the process that writes the index, the worker first reconciles the whole folder, then
 waits for paths from the watcher. In a process that reads an index another one writes, it
@@ -16,18 +16,21 @@ probe write works again (checked every RESUME_POLL_S) the whole folder is reconc
 
 from __future__ import annotations
 
+import enum
 import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from indexer.errors import CannotWrite, IndexDamaged
-from indexer.ingest.pipeline import ProgressCallback, ReconcileReport
+from indexer.ingest.reconcile import ProgressCallback, ReconcileReport
 from indexer.ingest.versions import SETTLE_S
 from indexer.ingest.watch import FolderWatcher
-from indexer.library import Library
+from indexer.service.open_index import OpenIndex
+from indexer.service.writing import Writing
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +38,14 @@ IDLE_RETRY_S = 30.0  # quiet this long, the worker parses again the failures tha
 TAKEOVER_POLL_S = 1.0  # a reader checks this often whether the writer is gone
 REPORT_POLL_S = 2.0  # the writer checks this often whether another process reported damage
 RESUME_POLL_S = 5.0  # while writing fails, a probe write is tried this often
-_RETRY: list[Path] = []  # the batch that says so (compared by identity)
-_REPAIR: list[Path] = []  # rebuild what was found damaged, then reconcile
-_RESUME: list[Path] = []  # writing works again: reconcile the whole folder
+
+
+class Due(enum.Enum):
+    """Work the worker does besides the paths events name."""
+
+    RETRY = "retry"  # quiet for a while: parse again the failures that may pass
+    REPAIR = "repair"  # rebuild what was found damaged, then reconcile
+    RESUME = "resume"  # writing works again: reconcile the whole folder
 
 
 @dataclass
@@ -50,10 +58,12 @@ class Totals:
     embedded: int = 0  # paragraphs the catch-up lane embedded
 
 
-class BackgroundIndexer:
+class Follower:
+    """The worker thread that keeps an open index in line with its folders."""
+
     def __init__(
         self,
-        library: Library,
+        index: OpenIndex,
         watch: bool = True,
         poll: bool = False,
         debounce: float = 0.5,
@@ -63,7 +73,7 @@ class BackgroundIndexer:
     ):
         """`retry_after`: seconds without file events after which failures that may pass (a time
         limit on a busy machine, a killed parser) are parsed again, with more time (once a run)."""
-        self.library = library
+        self.index = index
         self._counts = Totals()
         self._embedded_before = 0
         self._progress = progress
@@ -81,30 +91,29 @@ class BackgroundIndexer:
         self._stopping = False
         self._idle = threading.Event()
         self._thread = threading.Thread(target=self._run, name="deepread-indexer", daemon=True)
-        library.repairs.on_found = self._wake_up
+        index.repairs.on_found = self._wake_up
+        config = index.config
         self.watcher = (
-            FolderWatcher(library.config.roots, self.notify, poll=poll, excluded=[library.config.data_dir])
-            if watch
-            else None
+            FolderWatcher(config.roots, self.notify, poll=poll, excluded=[config.data_dir]) if watch else None
         )
 
     @property
     def totals(self) -> Totals:
-        catchup = self.library.catchup
-        return replace(self._counts, embedded=catchup.embedded - self._embedded_before if catchup else 0)
+        writing = self.index.writing
+        embedded = writing.catchup.embedded - self._embedded_before if writing is not None else 0
+        return replace(self._counts, embedded=embedded)
 
     def start(self) -> None:
-        if self.library.writer:
-            self._start_writing()
+        if self.index.writing is not None:
+            self._start_writing(self.index.writing)
         self._thread.start()
 
-    def _start_writing(self) -> None:
+    def _start_writing(self, writing: Writing) -> None:
         """This process writes the index: follow the folders (the watcher first, so nothing changed
         during the reconcile is missed)."""
-        assert self.library.indexer is not None and self.library.catchup is not None
-        self._embedded_before = self.library.catchup.embedded
-        self.library.indexer.lanes.on_finished = self._parse_finished
-        self.library.note_scanning()  # get_toc says so from the first moment, before the thread runs
+        self._embedded_before = writing.catchup.embedded
+        writing.reconciler.lanes.on_finished = self._parse_finished
+        writing.note_scanning()  # get_toc says so from the first moment, before the thread runs
         if self.watcher is not None:
             self.watcher.start()
 
@@ -112,8 +121,8 @@ class BackgroundIndexer:
         """Stop after the file being indexed now (its swap is atomic either way)."""
         if self.watcher is not None:
             self.watcher.stop()
-        if self.library.indexer is not None:
-            self.library.indexer.cancel.set()
+        if self.index.writing is not None:
+            self.index.writing.cancel()
         with self._wake:
             self._stopping = True
             self._wake.notify()
@@ -151,75 +160,79 @@ class BackgroundIndexer:
         if not self._idle.wait(timeout):
             return False
         left = None if timeout is None else max(timeout - (time.monotonic() - started), 0)
-        catchup = self.library.catchup
-        return (catchup is None or catchup.wait(left)) and self._idle.is_set()
+        writing = self.index.writing
+        return (writing is None or writing.catchup.wait(left)) and self._idle.is_set()
 
-    def _await_writing(self) -> bool:
+    def _await_writing(self) -> Writing | None:
         """A reader of an index another process writes: until that one is gone, the index changes
-        under us by itself; then this process takes over. False when stopped first."""
+        under us by itself; then this process takes over. None when stopped first."""
         self._idle.set()
-        while not self.library.take_over():
+        while not self.index.take_over():
             with self._wake:
                 if not self._stopping:
                     self._wake.wait(TAKEOVER_POLL_S)
                 if self._stopping:
-                    return False
+                    return None
+        assert self.index.writing is not None
         self._idle.clear()
-        self._start_writing()
-        return True
+        self._start_writing(self.index.writing)
+        return self.index.writing
 
     def _run(self) -> None:
-        if not self.library.writer and not self._guarded_takeover():
+        writing = self.index.writing or self._guarded_takeover()
+        if writing is None:
             return
         # Documents are usable once parsed: nothing here waits for their vectors (the lane's job).
-        self._guarded(lambda: self.library.reconcile(self._progress, wait=False), "startup reconcile")
+        self._guarded(lambda: writing.reconcile(self._progress, wait=False), "startup reconcile")
         while True:
-            batch = self._next_batch()
+            batch = self._next_batch(writing)
             if batch is None:
                 return
-            if batch is _RETRY:
-                self._guarded(lambda: self.library.retry_failed(self._progress), "retry of failures that may pass")
+            if batch is Due.RETRY:
+                self._guarded(lambda: writing.retry_failed(self._progress), "retry of failures that may pass")
                 continue
-            if batch is _REPAIR and not self._guarded(self.library.repair, "the rebuild of a damaged file"):
+            if batch is Due.REPAIR and not self._guarded(writing.repair, "the rebuild of a damaged file"):
                 continue
-            if batch is _REPAIR or batch is _RESUME:
-                if batch is _RESUME and self.library.catchup is not None:
-                    self.library.catchup.wake()  # the vectors it could not write, if it was the lane that stopped
-                self._guarded(lambda: self.library.reconcile(self._progress, wait=False), "reconcile")
+            if batch is Due.REPAIR or batch is Due.RESUME:
+                if batch is Due.RESUME:
+                    writing.catchup.wake()  # the vectors it could not write, if it was the lane that stopped
+                self._guarded(lambda: writing.reconcile(self._progress, wait=False), "reconcile")
                 continue
-            changed = functools.partial(self.library.sync_paths, batch, self._progress, wait=False)
+            changed = functools.partial(writing.sync_paths, batch, self._progress, wait=False)
             self._guarded(changed, f"{len(batch)} changed path(s)")
 
-    def _guarded_takeover(self) -> bool:
+    def _guarded_takeover(self) -> Writing | None:
         try:
             return self._await_writing()
         except Exception:  # the index stays readable as it is; the log says why writing failed
             log.exception("taking over the index failed")
-            return False
+            return None
 
-    def _next_batch(self) -> list[Path] | None:
+    def _next_batch(self, writing: Writing) -> list[Path] | Due | None:
+        """The next work: the paths events named once they settled (none: commit the parses the
+        lanes finished), or what is `Due`; None once stopped."""
         with self._wake:
             while True:
                 if self._stopping:
                     return None
-                if self.library.pause.failure is not None:  # events wait: the reconcile on resuming sees them
-                    if self.library.pause.over():
+                pause = self.index.pause
+                if pause.failure is not None:  # events wait: the reconcile on resuming sees them
+                    if pause.over():
                         self._pending.clear()
                         self._idle.clear()
-                        return _RESUME
+                        return Due.RESUME
                     self._idle.set()
                     self._wake.wait(RESUME_POLL_S)
                     continue
-                if self.library.repairs.due() and time.monotonic() >= self._repair_after:
+                if self.index.repairs.due() and time.monotonic() >= self._repair_after:
                     self._idle.clear()
                     self._repair_after = time.monotonic() + REPORT_POLL_S  # one that fails is tried again later
-                    return _REPAIR
+                    return Due.REPAIR
                 if not self._pending and self._collect:
                     self._collect = False
                     return []  # a sync of no paths commits what the lanes finished
                 if not self._pending:
-                    indexer = self.library.indexer  # set: only the writer gets here
-                    if indexer is not None and not indexer.lanes.busy():  # else a parse is under way, or to commit
+                    if not writing.reconciler.lanes.busy():  # else a parse is under way, or to commit
                         self._idle.set()
                     quiet = time.monotonic() - self._quiet_from
                     woken = self._wake.wait(
@@ -233,7 +246,7 @@ class BackgroundIndexer:
                     ):
                         self._failures = False  # quiet for a while: parse again what may pass (once a run)
                         self._idle.clear()
-                        return _RETRY
+                        return Due.RETRY
                     continue
                 now = time.monotonic()
                 quiet_until = self._last_at + self._debounce
@@ -245,13 +258,13 @@ class BackgroundIndexer:
                     return batch
                 self._wake.wait(min(quiet_until, deadline) - now)
 
-    def _guarded(self, work, what: str) -> bool:
+    def _guarded(self, work: Callable[[], ReconcileReport | bool], what: str) -> bool:
         """Run a batch's work and count what it did; False when it failed (the index stays as it
         was: each commit is atomic). A failure to write pauses indexing, damage is rebuilt next."""
         try:
-            report: ReconcileReport | bool = work()
+            report = work()
         except CannotWrite as failure:
-            self.library.pause.failed(failure)
+            self.index.pause.failed(failure)
             return False
         except IndexDamaged as damaged:  # reported where found: the next batch rebuilds it
             log.warning("indexing stopped during %s: %s", what, damaged)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from indexer.background import BackgroundIndexer
 from indexer.library import Library
+from indexer.service.follow import Follower
 from tests.conftest import wait_for, write
 
 
@@ -21,10 +21,10 @@ def paths(library: Library) -> dict[str, int]:
 @pytest.fixture(params=["native", "poll"])
 def live(
     request: pytest.FixtureRequest, folder: Path, open_library: Callable[..., Library]
-) -> Iterator[tuple[Library, BackgroundIndexer]]:
+) -> Iterator[tuple[Library, Follower]]:
     write(folder, "start.md", "# Start\n\nThe first document mentions otters.")
     library = open_library(folder)
-    background = BackgroundIndexer(library, poll=request.param == "poll", debounce=0.3)
+    background = library.follower(poll=request.param == "poll", debounce=0.3)
     if background.watcher is not None:
         background.watcher._poll_interval = 0.5  # keep the polling variant quick
     background.start()
@@ -33,7 +33,7 @@ def live(
     background.stop()
 
 
-def test_create_edit_rename_delete_are_followed(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+def test_create_edit_rename_delete_are_followed(live: tuple[Library, Follower], folder: Path) -> None:
     library, _ = live
     start_id = paths(library)["start.md"]
 
@@ -54,7 +54,7 @@ def test_create_edit_rename_delete_are_followed(live: tuple[Library, BackgroundI
     assert all("Badgers" not in r.text for r in library.retrieve("badgers woodland", top_k=5).results)
 
 
-def test_atomic_editor_save_and_folder_moves(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+def test_atomic_editor_save_and_folder_moves(live: tuple[Library, Follower], folder: Path) -> None:
     library, _ = live
     start_id = paths(library)["start.md"]
     # An editor's atomic save: write a temp file, then rename it over the original.
@@ -75,7 +75,7 @@ def test_atomic_editor_save_and_folder_moves(live: tuple[Library, BackgroundInde
     wait_for(lambda: set(paths(library)) == {"start.md"})
 
 
-def test_a_burst_of_writes_settles_to_the_final_state(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+def test_a_burst_of_writes_settles_to_the_final_state(live: tuple[Library, Follower], folder: Path) -> None:
     library, _ = live
     for round_ in range(4):
         for i in range(50):
@@ -90,7 +90,7 @@ def test_a_burst_of_writes_settles_to_the_final_state(live: tuple[Library, Backg
     assert len([p for p in paths(library) if p.startswith("burst/")]) == 49
 
 
-def test_failed_file_is_retried_when_it_changes(live: tuple[Library, BackgroundIndexer], folder: Path) -> None:
+def test_failed_file_is_retried_when_it_changes(live: tuple[Library, Follower], folder: Path) -> None:
     library, _ = live
     (folder / "bad.md").write_bytes(b"\x00\x01 not text")
     wait_for(lambda: [f.path for f in library.toc().failed] == ["bad.md"])
@@ -108,7 +108,7 @@ def test_editing_one_of_many_documents_reembeds_only_it(folder: Path, open_libra
             f"# Doc {i}\n\nParagraph one of document {i}.\n\n## Two\n\nParagraph two of document {i}.",
         )
     library = open_library(folder)
-    background = BackgroundIndexer(library, debounce=0.3)
+    background = library.follower(debounce=0.3)
     background.start()
     try:
         assert background.wait_idle(300)
@@ -130,7 +130,7 @@ def test_a_reconcile_after_the_watcher_stopped_still_indexes(
 ) -> None:
     write(folder, "one.md", "# One\n\nBadgers dig at night.")
     library = open_library(folder)
-    background = BackgroundIndexer(library, watch=False)
+    background = library.follower(watch=False)
     background.start()
     assert background.wait_idle(60)
     background.stop()  # sets the indexer's cancel flag

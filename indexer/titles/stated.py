@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from indexer.models import Block
-from indexer.parse.title_lines import clean, is_banner, names_address
+from indexer.models import Block, Item
+from indexer.titles.lines import clean, is_banner, names_address
 
 # A template's or a tool's leftover, or a file name, saved as the title.
 _PLACEHOLDER_RE = re.compile(
@@ -40,7 +40,7 @@ def metadata_title_ok(title: str) -> bool:
     )
 
 
-COVER_PAGES = 2  # the pages whose text a metadata title must agree with
+COVER_PAGES = 2  # a cover runs over its first page or two: the pages a metadata title must agree with
 AGREEING_WORDS = 0.75  # the share of a metadata title's words the cover must print
 # Kinds of document a metadata title may name; the cover must name the same one on a line of its own.
 _KIND_RE = re.compile(
@@ -52,7 +52,7 @@ KIND_LINE_WORDS = (
 )
 
 
-def cover_text(blocks: list[Block], items: list[dict]) -> list[str]:
+def cover_text(blocks: list[Block], items: list[Item]) -> list[str]:
     """The lines of the first pages, from the blocks and from the parser's items (which keep the
     lines the blocks drop as running text, such as a title repeated atop every page)."""
     lines = [line for b in blocks if b.page is None or b.page <= COVER_PAGES for line in b.text.splitlines()]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from indexer.models import Item
+from indexer.parse.dates import MONTH
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import numbering_depth
 
@@ -111,9 +113,8 @@ def names_address(text: str) -> bool:
     return bool(_ADDRESS_RE.search(text))
 
 
-_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _DATE_LINE_RE = re.compile(
-    rf"^[\W\d_]*(({_MONTHS})[a-z]*\.?[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
+    rf"^[\W\d_]*({MONTH}[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
     r"^(spring|summer|fall|autumn|winter)(\s+(term|semester|quarter|session))?\s*,?\s*\d{4}$",  # a term: "FALL 2021"
     re.I,
 )
@@ -125,7 +126,7 @@ TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 un
 TITLE_MAX_WORDS = 20
 
 
-def reads_as_title(text: str, item: dict | None = None) -> bool:
+def reads_as_title(text: str, item: Item | None = None) -> bool:
     words = text.split()
     letters = sum(ch.isalpha() for ch in text)
     return (

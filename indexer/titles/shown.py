@@ -1,6 +1,6 @@
 """Titles as the map shows them: what tells each document from its neighbours in the folder.
 
-A title comes from the document (`indexer.parse.titles`); two documents may still read alike
+A title comes from the document (`indexer.titles.first_page`); two documents may still read alike
 (three 10-Qs whose covers name no period the parse found, two editions of a manual). When
 several different documents share a title, each gets what tells it apart: the period, date or
 version the document states (its `detail`), or else its file's name. Copies of one file (the

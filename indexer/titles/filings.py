@@ -9,7 +9,7 @@ tables: their cells are read as lines.
 
 `stated_detail` reads what any document says of its own period, date or version on its first
 pages ("for the fiscal year ended …", "FOR RELEASE MARCH 4, 2021", "Version 1.1"): it is what
-tells apart documents whose titles read alike (`indexer.answers.titles`).
+tells apart documents whose titles read alike (`indexer.titles.shown`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 
 from indexer.models import Block
+from indexer.parse.dates import MONTH
+from indexer.titles.stated import COVER_PAGES
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-KT?|10-QT?|8-K|20-F|40-F|6-K|11-K|S-1|S-4|F-1|DEF\s*14A)\b", re.I)
 _REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?registrant", re.I)
@@ -29,7 +31,6 @@ _PERIOD_RE = re.compile(
 _REPORT_DATE_RE = re.compile(rf"date\s+of\s+report[^:]*:\s*{_DATE}", re.I)
 _RULE_RE = re.compile(r"^[\s_\-–—=*]*$")
 _TAG_RE = re.compile(r"<[^>]+>")
-COVER_PAGES = 2  # a cover runs over its first page or two (pages are numbered from 1)
 
 # Lines of a cover page near the registrant's name that are not it: the state of incorporation,
 # the employer identification number, the commission file number, their captions, the
@@ -187,15 +188,14 @@ def cover_title(blocks: list[Block]) -> str | None:
     return title
 
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _STATED_DATE_RE = re.compile(
     rf"^\W*(?:(?:for\s+(?:immediate\s+)?release|released?|published|issued|dated?|updated|as\s+of|effective)\b:?\s*)?"
-    rf"((?:\w+day,?\s+)?{_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{4}})\W*$",
+    rf"((?:\w+day,?\s+)?{MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}}|\d{{1,2}}\s+{MONTH}\s+\d{{4}}|{MONTH}\s+\d{{4}})\W*$",
     re.I,
 )
 # A release's dateline: "PURCHASE, N.Y. - April 25, 2023 - PepsiCo today reported …".
 _DATELINE_RE = re.compile(
-    rf"^\W*[A-Z][\w .,'’]{{2,60}}?[,\s][-–—]?\s*({_MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}})\W*\s*(?:/[^/]{{2,30}}/\s*)?[-–—]",
+    rf"^\W*[A-Z][\w .,'’]{{2,60}}?[,\s][-–—]?\s*({MONTH}\s+\d{{1,2}}\s*,?\s*\d{{4}})\W*\s*(?:/[^/]{{2,30}}/\s*)?[-–—]",
     re.I,
 )  # "/PRNewswire/ --"
 _VERSION_RE = re.compile(

@@ -1,0 +1,123 @@
+"""What to call a document, decided in one place: what it states of itself, else what its opening
+names, else (`Named.title` None) its file's name (`title_from_name`).
+
+What a document states (`stated_title`): a filing's cover (`indexer.titles.filings`), the
+citation a report asks for, its metadata title where its cover agrees (`indexer.titles.stated`),
+the title set on its first page (`indexer.titles.first_page`); a text parser's front-matter
+title. What its opening names: its first heading when that is the title (the only one at its
+level), or a short opening line that reads as one; an institution's name alone gives way to what
+the next line names, a kind of document alone ("Syllabus") takes its subject from it. Whatever
+names it, its words are mended as the text prints them (`indexer.titles.words`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from indexer.models import Block, Item, ParsedDocument
+from indexer.parse.numbering import numbering_depth
+from indexer.titles.filings import cover_title, is_filing
+from indexer.titles.first_page import first_page_title, opening_line_title
+from indexer.titles.lines import clean, is_banner, names_institution, names_kind_only
+from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
+from indexer.titles.words import mend, opening_text, same_title
+
+
+@dataclass
+class Named:
+    title: str | None  # None: nothing in the document names it (its file's name stands in)
+    heading_at: int | None  # the block that prints the title: the document's root, not a section of it
+
+
+def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique_top: bool) -> Named:
+    """What to call `parsed`, whose blocks the structure has cleaned into `blocks` (`lead`: the first
+    with words); `unique_top`: its first heading is the only one at its level."""
+    stated = parsed.title or (
+        stated_title(parsed.blocks, parsed.items, parsed.metadata_title, parsed.paged) if parsed.items else None
+    )
+    first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
+    # The opening heading *is* the title when it repeats the stated title, or when nothing else
+    # names the document and it is the only heading at its level (or, without type sizes to say
+    # otherwise, an unnumbered guessed heading standing first).
+    typeset = first is not None and first.size is not None
+    is_title = first is not None and (
+        same_title(first.text, stated)
+        or (not stated and (unique_top or (not typeset and first.inferred and numbering_depth(first.text) is None)))
+    )
+    # "1 Introduction" is no title; nor is a chapter title set like the chapters after it, nor a
+    # banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION": the root holds it, unnamed by it).
+    named_by_heading = (
+        first is not None
+        and (numbering_depth(first.text) is None or unique_top)  # "Appendix A: Keywords" over its parts
+        and (is_title or not typeset)
+        and not is_banner(first.text)
+    )
+    opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
+    opening_line = opening_line_title(opening.text) if opening else None
+    named = (
+        stated
+        or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
+        or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
+    )
+    title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
+    # The heading that prints the title (a paper's, under a line such as "Published as a
+    # conference paper at …") is the document's root, not a section that holds the whole paper.
+    return Named(title, lead if is_title else _title_heading(blocks, stated))
+
+
+def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool) -> str | None:
+    """What to call a parsed document, tried in order: a filing's cover, a report's citation, its
+    metadata title when its cover agrees, the title set on its first page (`items`: the parser's
+    content list)."""
+    stated = cover_title(blocks) or citation_title(blocks)
+    if stated:
+        return stated
+    metadata = clean(metadata)
+    if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover_text(blocks, items))):
+        metadata = ""
+    if metadata and not names_kind_only(metadata):
+        return metadata
+    # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
+    return (first_page_title(items) if paged and not is_filing(blocks) else None) or metadata or None
+
+
+def title_from_name(path: Path) -> str:
+    """A document's title when nothing in it names one: its file name, readable."""
+    return path.stem.replace("_", " ").strip() or path.name
+
+
+OPENING_BLOCKS = 12  # the title heading stands among the first blocks of the first page
+
+
+def _title_heading(blocks: list[Block], title: str | None) -> int | None:
+    """Where the first heading prints the document's title (`title`, the parser's), when only
+    text and pictures of the first page stand before it; None elsewhere."""
+    if not title:
+        return None
+    first_page = next((b.page for b in blocks if b.page is not None), None)
+    for at, block in enumerate(blocks[:OPENING_BLOCKS]):
+        if block.kind == "heading":
+            return at if block.page == first_page and same_title(block.text, title) else None
+    return None
+
+
+NEXT_BLOCKS = 3  # the line after an opening line is among the blocks right after it
+
+
+def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
+    """The document's opening line or heading (`title`, its block `at`), or what the line after it
+    adds: an institution alone ("University of Massachusetts, Amherst" in a Word file's Title
+    style) issued the document the next line names (the course), else nothing names it; a kind
+    of document alone ("Syllabus") is completed by the next line ("Biology 544, Ornithology,
+    Spring 2023 Syllabus")."""
+    lines = [b for b in blocks[at + 1 : at + 1 + NEXT_BLOCKS] if b.kind in ("heading", "text")]  # past a picture
+    after = opening_line_title(lines[0].text) if lines else None
+    after = after if after and not names_institution(after) and not names_kind_only(after) else None
+    if names_institution(title):
+        return after
+    # A heading after a kind alone is its first section ("Grading") unless it names the subject by
+    # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
+    subject = after if after and (lines[0].kind == "text" or re.search(r"\d", after)) else None
+    return f"{subject} {title}" if names_kind_only(title) and subject else title
