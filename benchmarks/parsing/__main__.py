@@ -1,6 +1,6 @@
 """Parsing real documents: speed, success, page coverage of gold evidence, TOC shape.
 
-    python benchmarks/parsing.py [--bench ../shared/bench] [--sets financebench,mmlongbench,syllabi-pdf,syllabi-docx]
+    python -m benchmarks.parsing [--bench ../shared/bench] [--sets financebench,mmlongbench,syllabi-pdf,syllabi-docx]
                                  [--limit N] [--jobs 2] [--out benchmarks/results/parsing.md]
 
 Every file is parsed cold (a fresh parse cache) by the same code the server uses
@@ -14,7 +14,6 @@ paragraph (a page no paragraph cites cannot be found by a page-level search).
 
 from __future__ import annotations
 
-import argparse
 import ast
 import hashlib
 import json
@@ -27,14 +26,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from benchmarks import common
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
 from indexer.structure.sections import build
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 
 @dataclass
@@ -50,19 +47,19 @@ class FileResult:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--sets", default="financebench,mmlongbench,syllabi-pdf,syllabi-docx")
     parser.add_argument("--limit", type=int, default=0, help="at most N files per set (0 = all)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--toc", action="append", default=[], help="print this document's TOC (file stem)")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "parsing.md")
+    common.add_out(parser, "parsing.md")
     parser.add_argument(
         "--cache",
         type=Path,
-        help="keep MinerU's parses here (must start empty for cold numbers; retrieval.py --work reuses it)",
+        help="keep MinerU's parses here (must start empty for cold numbers; benchmarks.retrieval --work reuses it)",
     )
-    args = parser.parse_args()
+    args = common.parse_args(parser)
 
     work = Path(tempfile.mkdtemp(prefix="deepread-parsing-"))
     cache = args.cache or work / "cache"
@@ -113,8 +110,7 @@ def main() -> None:
         print(sections[-1], flush=True)
     text = "\n".join(sections + (["", "Failures:", *notes] if notes else []))
     print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n")
+    common.write_result(args.out, text + "\n")
 
 
 def _files(bench: Path, name: str) -> list[Path]:

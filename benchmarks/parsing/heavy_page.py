@@ -1,6 +1,6 @@
 """What one heavy page costs a parse: a generated worst case, with and without its fallback.
 
-    python -m benchmarks.heavy_page [--paths 200000] [--runs 3] [--out benchmarks/results/heavy-page.md]
+    python -m benchmarks.parsing.heavy_page [--paths 200000] [--runs 3] [--out benchmarks/results/heavy-page.md]
 
 The PDF (drawn with fpdf2, as the tests draw theirs) has a page of text, a page of `--paths`
 short vector strokes with one line of text (a detailed map), and another page of text. It is
@@ -14,23 +14,19 @@ parser child per arm, and their ratios.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import multiprocessing
 import os
 import random
-import resource
 import statistics
 import tempfile
 import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.mineru import MineruOptions, MineruParser
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def make_pdf(path: Path, paths: int) -> None:
@@ -59,8 +55,7 @@ def _parse(path: str, limit: int, queue: multiprocessing.Queue) -> None:
         start = time.monotonic()
         parsed = MineruParser(options).parse(Path(path), hashlib.sha256(data).hexdigest())
         seconds = time.monotonic() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    queue.put((seconds, peak_mb, len(parsed.blocks)))
+    queue.put((seconds, common.peak_mb(children=True), len(parsed.blocks)))
 
 
 def run_arm(path: Path, limit: int) -> tuple[float, float, int]:
@@ -74,24 +69,12 @@ def run_arm(path: Path, limit: int) -> tuple[float, float, int]:
     return result
 
 
-def _commit() -> str:
-    import subprocess
-
-    head = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True, check=False
-    )
-    return f"{head or 'unknown'}{' with uncommitted changes' if dirty.stdout.strip() else ''}"
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = common.script_parser(__doc__)
     parser.add_argument("--paths", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "heavy-page.md")
-    args = parser.parse_args()
+    common.add_out(parser, "heavy-page.md")
+    args = common.parse_args(parser)
     with tempfile.TemporaryDirectory(prefix="deepread-heavy-pdf-") as folder:
         pdf = Path(folder, "map.pdf")
         make_pdf(pdf, args.paths)
@@ -109,7 +92,7 @@ def main() -> None:
     lines = [
         (
             f"One page of {args.paths:,} vector strokes between two pages of text ({size_mb:.1f} MB), parsed cold "
-            f"{args.runs}× per arm in alternation ({date.today()}, {os.cpu_count()} cores, commit {_commit()})"
+            f"{args.runs}× per arm in alternation ({date.today()}, {os.cpu_count()} cores, commit {common.commit_stamp()})"
         ),
         "",
         "| arm | median clock (s) | median peak RSS of the parser child (MB) | blocks |",
@@ -117,8 +100,7 @@ def main() -> None:
         *[f"| {name} | {s:.1f} | {mb:.0f} | {blocks} |" for name, (s, mb, blocks) in medians.items()],
         f"| after ÷ before | {after_s / before_s:.2f} | {after_mb / before_mb:.2f} | |",
     ]
-    append_result(args.out, "# A heavy page (`python -m benchmarks.heavy_page`)\n", "\n" + "\n".join(lines) + "\n")
-    print("\n".join(lines))
+    common.append_lines(args.out, "# A heavy page (`python -m benchmarks.parsing.heavy_page`)\n", lines)
 
 
 if __name__ == "__main__":

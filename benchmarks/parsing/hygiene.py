@@ -1,6 +1,7 @@
 """Text hygiene on real documents: mojibake, private-use glyphs, Markdown escapes, sheet tokens.
 
-    python -m benchmarks.hygiene --bench DATA --parse-cache SHARED --cache WORK/cache [--label after]
+    python -m benchmarks.parsing.hygiene --bench DATA --parse-cache SHARED --cache WORK/cache [--label after]
+                                         [--checkout CHECKOUT]
 
 Every file of each set is parsed and structured as the server does (`DocumentParser` →
 `structure.build`), and what a model would read and the index would store (the title, the
@@ -19,13 +20,12 @@ PDFs are parsed only from a parse cache: `--cache`, where parses are kept, and t
 by `--parse-cache` (read only: their files are linked into `--cache`, never written). A PDF in
 none is skipped and counted as such unless `--parse-pdfs` says to parse it; office, CSV and text
 files are parsed when not cached. For a "before", run the same command with
-an earlier checkout first on `PYTHONPATH` and `--label before`. Results are appended to
+`--checkout CHECKOUT` (an earlier commit's checkout) and `--label before`. Results are appended to
 `benchmarks/results/hygiene.md`.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
 import tempfile
@@ -33,15 +33,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from benchmarks import common
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.formats import TEXT_PARSERS, DocumentParser
 from indexer.parse.mineru import MineruOptions
 from indexer.structure.sections import build
 from indexer.tokens import count_tokens
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 SETS: dict[str, tuple[str, str]] = {
     "syllabi-text": ("syllabusqa/syllabi/text", "*.txt"),
@@ -107,15 +105,16 @@ class Counts:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--parse-cache", type=Path, action="append", default=[], help="parse caches to read (linked)")
     parser.add_argument("--cache", type=Path, help="where parses are kept (default: temporary)")
     parser.add_argument("--parse-pdfs", action="store_true", help="parse PDFs that no cache holds (slow)")
-    parser.add_argument("--label", default="after")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "hygiene.md")
-    args = parser.parse_args()
+    common.add_label(parser, "after")
+    common.add_out(parser, "hygiene.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
 
     work = Path(tempfile.mkdtemp(prefix="deepread-hygiene-"))
     own = args.cache or work / "cache"
@@ -157,9 +156,11 @@ def main() -> None:
         examples += [f"- {name}, {kind}: `{e}`" for kind, found in counts.examples.items() for e in found]
     text = "\n".join([*rows, "", "Examples:", *examples] if examples else rows)
     print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("a") as f:
-        f.write(text + "\n\n")
+    header = (
+        "# Text hygiene: mojibake, private-use glyphs, Markdown escapes, sheet tokens "
+        "(`python -m benchmarks.parsing.hygiene`)\n\n"
+    )
+    common.append_result(args.out, header, text + "\n\n")
 
 
 def _parser(cache: Path, work: Path) -> DocumentParser:

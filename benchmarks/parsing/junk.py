@@ -1,6 +1,6 @@
 """False positives of the junk test (`indexer.parse.junk`) on real documents, and its catch on junk.
 
-    python -m benchmarks.junk [--bench DIR] [--parse-cache DIR] [--pdfs 12] [--out FILE]
+    python -m benchmarks.parsing.junk [--bench DIR] [--parse-cache DIR] [--pdfs 12] [--out FILE]
 
 Every paragraph of the benchmark's Markdown trees, syllabi (plain text), QASPER papers and the
 first `--pdfs` PDFs of FinanceBench and of MMLongBench (parsed as the server parses them; give a
@@ -11,7 +11,6 @@ be. Prints the counts, every false positive, and the lowest vowel share of real 
 
 from __future__ import annotations
 
-import argparse
 import base64
 import hashlib
 import json
@@ -20,7 +19,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.ingest.files import title_from_name
 from indexer.parse.formats import DocumentParser, decode_text
 from indexer.parse.junk import MIN_CHARS, is_junk, vowel_share, words_of
@@ -28,9 +27,6 @@ from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import MineruOptions
 from indexer.parse.text import parse_text
 from indexer.structure.sections import build
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 
 def real_paragraphs(bench: Path, parser: DocumentParser, pdfs: int) -> dict[str, list[tuple[str, str]]]:
@@ -86,12 +82,12 @@ def generated_junk(rng: random.Random) -> dict[str, list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
-    parser.add_argument("--parse-cache", type=Path, default=None)
-    parser.add_argument("--pdfs", type=int, default=12)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "junk.md")
-    args = parser.parse_args()
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
+    common.add_parse_cache(parser)
+    parser.add_argument("--pdfs", type=int, default=12, help="how many PDFs of FinanceBench and of MMLongBench")
+    common.add_out(parser, "junk.md")
+    args = common.parse_args(parser)
     scratch = Path(tempfile.mkdtemp(prefix="deepread-junk-"))
     mineru = DocumentParser(
         MineruOptions(
@@ -120,7 +116,9 @@ def main() -> None:
     lines.append(f"\nLowest vowel share of a real text or list paragraph: {lowest[0]:.3f} ({lowest[1]!r}).")
     text = "\n".join(lines) + "\n" + "".join(f"\n- false positive: {p}" for p in positives) + "\n"
     print(text)
-    append_result(args.out, "# Junk text: false positives on real documents (`python -m benchmarks.junk`)\n", text)
+    common.append_result(
+        args.out, "# Junk text: false positives on real documents (`python -m benchmarks.parsing.junk`)\n", text
+    )
 
 
 if __name__ == "__main__":

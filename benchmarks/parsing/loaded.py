@@ -1,7 +1,7 @@
 """The parse time limit on a busy machine: clock time against the parser's own CPU time.
 
-    python -m benchmarks.loaded [--bench ../shared/bench] [--files 3] [--hogs 4]
-                                [--out benchmarks/results/loaded.md]
+    python -m benchmarks.parsing.loaded [--bench ../shared/bench] [--files 3] [--hogs 4]
+                                        [--out benchmarks/results/loaded.md]
 
 Each PDF (the `--files` of median size in MMLongBench: reports, decks, manuals) is parsed
 cold by the server's own MinerU child twice: on a quiet machine, and with `--hogs` processes
@@ -13,7 +13,6 @@ CPU time (what `indexer.parse.mineru` enforces) does not move with load.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import multiprocessing
 import os
@@ -23,12 +22,9 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.errors import ParseError
 from indexer.parse.mineru import DEFAULT_TIMEOUT_S, MineruOptions, MineruParser, time_limit
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 
 def _spin() -> None:
@@ -55,12 +51,12 @@ def parse_once(path: Path, work: Path) -> tuple[float, float, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--files", type=int, default=3)
     parser.add_argument("--hogs", type=int, default=2 * (os.cpu_count() or 2))
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "loaded.md")
-    args = parser.parse_args()
+    common.add_out(parser, "loaded.md")
+    args = common.parse_args(parser)
 
     ranked = sorted((args.bench / "mmlongbench" / "pdfs").glob("*.pdf"), key=lambda p: p.stat().st_size)
     middle = max(0, len(ranked) // 2 - args.files // 2)  # parses of a few seconds barely feel the load: median files
@@ -100,12 +96,9 @@ def main() -> None:
             f"| {pdf.stat().st_size / 1e6:.1f} MB | {limit:.0f} | {quiet[0]:.1f} / {quiet[1]:.1f} | "
             f"{busy[0]:.1f} / {busy[1]:.1f} | {busy[0] / quiet[0]:.2f} | {busy[1] / max(quiet[1], 1e-9):.2f} | {busy[2]} |"
         )
-    append_result(
-        args.out,
-        "# The parse time limit on a busy machine (`python -m benchmarks.loaded`)\n",
-        "\n" + "\n".join(lines) + "\n",
+    common.append_lines(
+        args.out, "# The parse time limit on a busy machine (`python -m benchmarks.parsing.loaded`)\n", lines
     )
-    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Pages per second parsed here, and through a MinerU server with one and with two workers.
 
-    python -m benchmarks.remote [--bench ../shared/bench] [--files 6] [--out benchmarks/results/remote.md]
+    python -m benchmarks.parsing.remote [--bench ../shared/bench] [--files 6] [--out benchmarks/results/remote.md]
 
 The same PDFs (the `--files` smallest FinanceBench filings: text PDFs, which the server parses;
 a scan without model tiers is read by the local OCR either way) are parsed cold by the server's
@@ -17,7 +17,6 @@ grow with them. Servers are started on free ports in a temporary folder and stop
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import socket
@@ -33,13 +32,11 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.errors import ParseError
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 BIN = Path(sys.executable).parent
 
 
@@ -143,11 +140,11 @@ def parse_all(pdfs: list[Path], work: Path, jobs: int, url: str | None) -> tuple
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--files", type=int, default=6)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "remote.md")
-    args = parser.parse_args()
+    common.add_out(parser, "remote.md")
+    args = common.parse_args(parser)
     pdfs = sorted((args.bench / "financebench" / "pdfs").glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.files]
 
     rows = []
@@ -180,10 +177,7 @@ def main() -> None:
             for label, jobs, seconds, pages, failed in rows
         ),
     ]
-    append_result(
-        args.out, "# Parsing on a MinerU server (`python -m benchmarks.remote`)\n", "\n" + "\n".join(lines) + "\n"
-    )
-    print("\n".join(lines))
+    common.append_lines(args.out, "# Parsing on a MinerU server (`python -m benchmarks.parsing.remote`)\n", lines)
 
 
 if __name__ == "__main__":

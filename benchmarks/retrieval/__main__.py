@@ -12,7 +12,7 @@ without it, and a flat-chunk baseline (fixed word windows of the file's text,
 same model, cosine ranking in numpy). Metric definitions: ../shared/bench/README.md.
 
     python -m benchmarks.retrieval [--sets financebench,mmlongbench,qasper,syllabusqa] [--limit N]
-                                   [--bench PATH] [--out DIR] [--work DIR]
+                                   [--bench PATH] [--out DIR] [--work DIR] [--checkout CHECKOUT]
 """
 
 from __future__ import annotations
@@ -25,26 +25,25 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.retrieval.report import code_version, write_results
+from benchmarks import common
+from benchmarks.retrieval.report import write_results
 from benchmarks.retrieval.runs import CorpusReport, one_vector_per_paragraph, run_corpus
 from benchmarks.retrieval.sets import LOADERS, load_sets
-from benchmarks.retrieval.shared import DEFAULT_BENCH, DEFAULT_OUT, MODELS_DIR, log
+from benchmarks.retrieval.shared import MODELS_DIR
 from indexer.search.rerank import Reranker
 from indexer.store.embedder import Embedder
 
 # --- entry point ---------------------------------------------------------------------------
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH, help="benchmark data folder")
+def options(argv: list[str] | None) -> argparse.Namespace:
+    parser = common.script_parser(__doc__.split("\n\n")[0])
+    common.add_bench(parser)
     parser.add_argument("--sets", default=",".join(LOADERS), help=f"comma-separated: {', '.join(LOADERS)}")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for retrieval.md / retrieval.json")
+    common.add_out(parser, text="folder for retrieval.md / retrieval.json")
     parser.add_argument("--limit", type=int, default=None, help="max questions per set (evenly spaced subset)")
-    parser.add_argument(
-        "--work",
-        type=Path,
-        help="keep indexes, MinerU parses and baseline vectors here between runs (default: a temporary folder)",
+    common.add_work(
+        parser, text="keep indexes, MinerU parses and baseline vectors here between runs (default: a temporary folder)"
     )
     parser.add_argument(
         "--no-context-ablation",
@@ -62,17 +61,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--reranker", help="also run with this fastembed cross-encoder (e.g. Xenova/ms-marco-MiniLM-L-6-v2)"
     )
     parser.add_argument("--reranker-path", type=Path, help="local folder with the cross-encoder's ONNX and tokenizer")
-    return parser.parse_args(argv)
+    common.add_checkout(parser)
+    return common.parse_args(parser, argv)
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(argv)
+    args = options(argv)
     logging.basicConfig(level=logging.WARNING)
     if args.paragraph_vectors:
         one_vector_per_paragraph()
     started = dt.datetime.now(dt.UTC)
     load_start = os.getloadavg()[0]
-    version = code_version()
+    version = common.commit_stamp("indexer", "pyproject.toml")  # the library measured
     clock = time.perf_counter()
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
     skip_ablation = {s.strip() for s in args.no_context_ablation.split(",")}
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
             seconds = time.perf_counter() - clock
             text = write_results(reports, args.out, started, seconds, (load_start, os.getloadavg()[0]), version)
     print(text)
-    log(f"done in {seconds / 60:.1f} min; wrote {args.out / 'retrieval.md'}")
+    common.log(f"done in {seconds / 60:.1f} min; wrote {args.out / 'retrieval.md'}")
 
 
 if __name__ == "__main__":

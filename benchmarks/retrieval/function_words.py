@@ -1,6 +1,6 @@
 """Keyword search with and without the query's function words, on the retrieval sets.
 
-    python -m benchmarks.function_words --bench DATA --work DIR [--sets financebench,qasper,syllabusqa]
+    python -m benchmarks.retrieval.function_words --bench DATA --work DIR [--sets financebench,qasper,syllabusqa]
 
 What the change to `indexer.tokens.query_terms` (a query's function words do not score,
 `indexer.languages`) does to BM25 alone, measured in one process on one index per set: the
@@ -14,16 +14,16 @@ minutes, not the hours its embedding takes on two cores. Same scoring as `benchm
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks import common
 from benchmarks.retrieval.rankers import LibraryRanker
 from benchmarks.retrieval.runs import Run, evaluate
 from benchmarks.retrieval.sets import LOADERS, load_sets
-from benchmarks.retrieval.shared import ALL, DEFAULT_BENCH, DEFAULT_OUT, MODELS_DIR, log
+from benchmarks.retrieval.shared import ALL, MODELS_DIR
 from indexer import tokens
 from indexer.library import Library, LibraryConfig
 from indexer.search import documents, named
@@ -90,13 +90,13 @@ def table(rows: list[tuple[str, str, Run, Run]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
-    parser.add_argument("--work", type=Path, required=True, help="indexes here; MinerU parses from WORK/parse-cache")
+    parser = common.script_parser(__doc__.splitlines()[0])
+    common.add_bench(parser)
+    common.add_work(parser, text="indexes here; MinerU parses from WORK/parse-cache", required=True)
     parser.add_argument("--sets", default="financebench,qasper,syllabusqa", help=f"of {', '.join(LOADERS)}")
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "function-words.md")
-    args = parser.parse_args()
+    common.add_out(parser, "function-words.md")
+    args = common.parse_args(parser)
     rows: list[tuple[str, str, Run, Run]] = []
     for corpus in load_sets(args.sets.split(","), args.bench, args.work, args.limit):
         lib = open_for_keywords(corpus.folder, args.work / f"{corpus.name.lower()}-keywords", args.work / "parse-cache")
@@ -109,12 +109,12 @@ def main() -> None:
         for b, a in zip(before, after, strict=True):
             if b.subset == ALL:
                 rows.append((corpus.name, b.scope, b, a))
-    command = f"python -m benchmarks.function_words --sets {args.sets}" + (
+    command = f"python -m benchmarks.retrieval.function_words --sets {args.sets}" + (
         f" --limit {args.limit}" if args.limit else ""
     )
     report = f"# Function words in keyword search\n\n`{command}` ({time.strftime('%Y-%m-%d')})\n\n{table(rows)}\n"
-    args.out.write_text(report, encoding="utf-8")
-    log(report)
+    common.write_result(args.out, report)
+    common.log(report)
 
 
 if __name__ == "__main__":

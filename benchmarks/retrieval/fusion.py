@@ -1,26 +1,26 @@
-"""How the fusion of the dense and BM25 rankings should be weighted, on indexes kept by retrieval.py.
+"""How the fusion of the dense and BM25 rankings should be weighted, on indexes kept by `benchmarks.retrieval`.
 
 For each question, the dense and the lexical ranking are computed once (as
 `HybridSearch` does), then fused offline with each variant: reciprocal rank
 fusion with weights dense : lexical and its constant k. Scores as in
-retrieval.py (hit@k, section-hit@k, recall@k on the hit paragraphs).
+`benchmarks.retrieval` (hit@k, section-hit@k, recall@k on the hit paragraphs).
 
-    python -m benchmarks.fusion --work DIR [--sets qasper,syllabusqa]
+    python -m benchmarks.retrieval.fusion --work DIR [--sets qasper,syllabusqa]
 
-DIR is a `retrieval.py --work` folder (its indexes with heading context are used).
+DIR is a `python -m benchmarks.retrieval --work` folder (its indexes with heading context are used).
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks import common
 from benchmarks.retrieval.metrics import Outcome, first_ranks, summarize
 from benchmarks.retrieval.rankers import LibraryRanker, Unit, row_pages
 from benchmarks.retrieval.report import markdown_table
 from benchmarks.retrieval.sets import LOADERS, Corpus
-from benchmarks.retrieval.shared import DEFAULT_BENCH, DEFAULT_OUT, MODELS_DIR, TOP_K, bag
+from benchmarks.retrieval.shared import MODELS_DIR, TOP_K, bag
 from indexer.library import Library, LibraryConfig
 from indexer.search.hybrid import Ranked, rrf_fuse
 
@@ -87,21 +87,21 @@ def sweep_scope(corpus: Corpus, work: Path, scope: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, required=True, help="a retrieval.py --work folder")
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__.split("\n\n")[0])
+    common.add_work(parser, text="a benchmarks.retrieval --work folder", required=True)
+    common.add_bench(parser)
     parser.add_argument("--sets", default="qasper,syllabusqa")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "fusion.md")
-    args = parser.parse_args()
+    common.add_out(parser, "fusion.md")
+    args = common.parse_args(parser)
     parts = [
         table for name in args.sets.split(",") if name.strip() for table in sweep(name.strip(), args.bench, args.work)
     ]
     text = (
-        "# Fusion variants\n\nBy `benchmarks/fusion.py` on the indexes of a `retrieval.py --work` run; "
+        "# Fusion variants\n\nBy `python -m benchmarks.retrieval.fusion` on the indexes of a "
+        "`python -m benchmarks.retrieval --work` run; "
         "top 10 hit paragraphs, no reading step; percentages of questions.\n\n" + "\n\n".join(parts) + "\n"
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+    common.write_result(args.out, text)
     print(text)
 
 

@@ -1,8 +1,8 @@
 """Does the agent get to see the evidence? MMLongBench questions answered by a chart, a figure
 or a page's layout.
 
-    python -m benchmarks.images [--bench PATH] [--work DIR] [--parse-cache DIR]
-                                [--out benchmarks/results/images.md]
+    python -m benchmarks.retrieval.images [--bench PATH] [--work DIR] [--parse-cache DIR]
+                                          [--out benchmarks/results/images.md]
 
 For every MMLongBench question whose evidence source is Chart, Figure or Layout: `retrieve`
 the question in its document (top 5), then `read_section(images=true)` on each distinct
@@ -14,17 +14,15 @@ question. The index is kept in `--work`, so a second run only queries.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import statistics
 from datetime import date
 from pathlib import Path
 
+from benchmarks import common
 from indexer.library import Library, LibraryConfig
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 VISUAL = ("Chart", "Figure", "Layout")  # "Generalized-text (Layout)" in the questions
 
 
@@ -35,12 +33,12 @@ def _sources(question: dict) -> set[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/deepread-images"))
-    parser.add_argument("--parse-cache", type=Path, default=None)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "images.md")
-    args = parser.parse_args()
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
+    common.add_work(parser, Path("/tmp/deepread-images"))
+    common.add_parse_cache(parser)
+    common.add_out(parser, "images.md")
+    args = common.parse_args(parser)
 
     root = args.bench / "mmlongbench"
     questions = [q for q in json.loads((root / "questions.json").read_text()) if _sources(q)]
@@ -59,7 +57,7 @@ def main() -> None:
         for source in row["sources"]:
             by_source.setdefault(source, []).append(row)
     lines = [
-        f"# Seeing the evidence ({date.today()}, `python -m benchmarks.images`)",
+        f"# Seeing the evidence ({date.today()}, `python -m benchmarks.retrieval.images`)",
         "",
         (
             f"MMLongBench questions whose evidence is a chart, a figure or a page's layout ({len(rows)} of "
@@ -76,8 +74,7 @@ def main() -> None:
             f"| {name} | {len(group)} | {_share(group, 'hit_page')} | {_share(group, 'image_page')} | "
             f"{statistics.mean(r['image_tokens'] for r in group):,.0f} |"
         )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    common.write_result(args.out, "\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

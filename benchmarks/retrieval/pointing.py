@@ -1,37 +1,35 @@
 """Which documents whole-folder questions point to by name (`indexer.search.documents`).
 
-    python -m benchmarks.pointing --work DIR [--sets financebench,mmlongbench,qasper,syllabusqa] [--bench DATA] [-v]
+    python -m benchmarks.retrieval.pointing --work DIR [--sets financebench,mmlongbench,qasper,syllabusqa] [--bench DATA] [-v]
 
 DIR is a `benchmarks.retrieval --work` folder: its indexes with heading context are read (only
 the documents' titles and stated details). For each question, asked of the whole folder, the
 documents it points to hold its own (`own`), hold only others (`wrong`: its hits then crowd into
 those), or there are none (`none`: it ranks across the folder). `-v` prints every wrong one.
-Needs only the store, so it scores an older checkout's rule too (`PYTHONPATH=<checkout>`).
+Needs only the store, so it scores an older checkout's rule too (`--checkout CHECKOUT`).
 """
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
+from benchmarks import common
 from benchmarks.retrieval.sets import LOADERS
-from benchmarks.retrieval.shared import DEFAULT_BENCH, log
 from indexer.search.documents import DocumentMatch
 from indexer.store.database import Store
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--work", type=Path, required=True, help="a benchmarks.retrieval --work folder")
+    parser = common.script_parser(__doc__)
+    common.add_work(parser, text="a benchmarks.retrieval --work folder", required=True)
     parser.add_argument("--sets", default="financebench,mmlongbench,qasper,syllabusqa")
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    common.add_bench(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="print each question pointed to a wrong document")
-    args = parser.parse_args()
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
     for name in args.sets.split(","):
         corpus = LOADERS[name](args.bench, args.work)
         index = args.work / f"{corpus.name.lower()}-ctx1" / "index.sqlite3"
         if not index.exists():
-            log(f"{corpus.name}: no index in {index.parent} (run benchmarks.retrieval --work first)")
+            common.log(f"{corpus.name}: no index in {index.parent} (run benchmarks.retrieval --work first)")
             continue
         store = Store(index)
         docs = {d.relpath: d for d in store.documents()}

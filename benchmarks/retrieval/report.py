@@ -10,13 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import resource
-import subprocess
 from pathlib import Path
 
+from benchmarks.common import log, peak_mb
 from benchmarks.retrieval.metrics import EqualReading, equal_reading
 from benchmarks.retrieval.runs import READ_CONFIG, CorpusReport, Run, subsets
-from benchmarks.retrieval.shared import ALL, BASELINE, DOC_KS, HERE, KS, MIN_RECALL, READ_WORDS, TOP_K, WORDS, log
+from benchmarks.retrieval.shared import ALL, BASELINE, DOC_KS, KS, MIN_RECALL, READ_WORDS, TOP_K, WORDS
 
 # --- reporting -----------------------------------------------------------------------------
 
@@ -173,25 +172,6 @@ def landing_table(report: CorpusReport) -> str:
     return f"#### {report.corpus.name} — landing and reading\n\n" + markdown_table(header, rows)
 
 
-def peak_rss_mb(who: int) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
-
-
-def code_version() -> str:
-    """The commit measured, marked when the library's files differ from it."""
-    repo = HERE.parents[1]
-
-    def git(*args: str) -> str:
-        try:
-            return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            return ""
-
-    commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--", "indexer", "pyproject.toml")
-    return f"{commit} + uncommitted library changes" if dirty else commit
-
-
 def render(
     reports: list[CorpusReport], started: dt.datetime, seconds: float, loads: tuple[float, float], version: str
 ) -> str:
@@ -199,15 +179,15 @@ def render(
         "# Retrieval benchmark",
         "",
         (
-            f"Run {started:%Y-%m-%d %H:%M} UTC on commit {version}, {seconds / 60:.1f} min, by `benchmarks/retrieval.py` "
+            f"Run {started:%Y-%m-%d %H:%M} UTC on commit {version}, {seconds / 60:.1f} min, by `python -m benchmarks.retrieval` "
             f"(top_k={TOP_K}, no neighbour expansion; a unit contains a gold when it holds ≥ {MIN_RECALL:.0%} "
             "of the gold's word tokens). Numbers are percentages of questions; `sec@k` is section-hit@k, "
             "`recall@k` evidence recall@k, `words@5` the mean number of words in the top 5 results. "
             "Metric definitions: `../shared/bench/README.md`; method and caveats: `benchmarks/README.md`. "
             f"Machine load (1-min load average) at start {loads[0]:.1f}, at end {loads[1]:.1f} on {os.cpu_count()} CPUs: "
             "timings are only comparable between runs on an equally loaded machine. "
-            f"Peak RSS: this process {peak_rss_mb(resource.RUSAGE_SELF):.0f} MB (model, indexes, baseline vectors), "
-            f"MinerU parser processes {peak_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB (largest one)."
+            f"Peak RSS: this process {peak_mb():.0f} MB (model, indexes, baseline vectors), "
+            f"MinerU parser processes {peak_mb(children=True):.0f} MB (largest one)."
         ),
     ]
     return "\n".join(head) + "\n\n" + "\n\n".join(corpus_section(r) for r in reports) + "\n"

@@ -13,10 +13,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.common import log
 from benchmarks.retrieval.metrics import Outcome, Reach, first_ranks, reach, summarize
 from benchmarks.retrieval.rankers import ChunkRanker, LibraryRanker, Ranker
 from benchmarks.retrieval.sets import Corpus
-from benchmarks.retrieval.shared import ALL, BASELINE, MODELS_DIR, log
+from benchmarks.retrieval.shared import ALL, BASELINE, MODELS_DIR
 from indexer.library import Library, LibraryConfig
 from indexer.search.hybrid import SearchMode
 from indexer.search.rerank import Reranker

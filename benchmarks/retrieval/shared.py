@@ -1,6 +1,7 @@
-"""What every part of the retrieval benchmark shares: where things are, the measurement
-constants (k values, the match threshold, the baseline's chunk size, the row labels), the
-token-bag matching that decides whether a unit contains a gold, and the progress log.
+"""What every part of the retrieval benchmark shares: where the models are, the measurement
+constants (k values, the match threshold, the baseline's chunk size, the row labels) and the
+token-bag matching that decides whether a unit contains a gold (paths, the progress log and the
+commit stamp are every benchmark's: `benchmarks.common`).
 
 Kept apart so the data sets, rankers, metrics, runs and report can all use them
 without importing one another.
@@ -9,14 +10,9 @@ without importing one another.
 from __future__ import annotations
 
 import re
-import sys
-import time
 from collections import Counter
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-DEFAULT_BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
-DEFAULT_OUT = HERE.parent / "results"
 MODELS_DIR = Path("/tmp/dr-models")
 
 KS = (1, 3, 5, 10)
@@ -47,7 +43,3 @@ def covers(unit: Counter[str], gold: Counter[str]) -> bool:
     total = sum(gold.values())
     found = sum(min(n, unit.get(token, 0)) for token, n in gold.items())
     return total > 0 and found >= MIN_RECALL * total
-
-
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)

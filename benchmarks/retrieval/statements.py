@@ -1,6 +1,7 @@
 """Does a direct query for a filing's income statement or balance sheet land on that statement?
 
-    python -m benchmarks.statements [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--work DIR] [--index DIR] [--label now]
+    python -m benchmarks.retrieval.statements [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--work DIR] [--index DIR]
+                                              [--label now] [--checkout CHECKOUT]
 
 Indexes the first `--docs` annual reports (`*10K*.pdf`, by name) of `--pdfs` and asks, scoped
 to each, the queries below. A statement is the set of sections whose title names it ("Consolidated
@@ -9,12 +10,11 @@ them as sections of their own); a query is a hit at k when one of its top k resu
 paragraph of such a section (or a figure: a statement set as a picture in the PDF is a figure with the
 words read from it; or a list: MinerU reads some statements' dotted leaders as list items). A filing whose map has no such section is counted apart. The script
 uses only what every version of the library has, so it can score an older checkout too:
-`PYTHONPATH=<checkout> python benchmarks/statements.py --label before`.
+`python -m benchmarks.retrieval.statements --checkout CHECKOUT --label before`.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import shutil
 import tempfile
@@ -22,11 +22,9 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.library import Library, LibraryConfig
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
 STATEMENTS = {
     "income statement": re.compile(
         r"\bstatements? of (?:consolidated )?(?:income|operations|earnings)\b|\bincome statements?\b", re.I
@@ -46,11 +44,11 @@ STATEMENT_KINDS = ("table", "figure", "list")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
+    parser = common.script_parser(__doc__)
+    common.add_pdfs(parser)
     parser.add_argument("--docs", type=int, default=12)
-    parser.add_argument("--parse-cache", type=Path, default=None)
-    parser.add_argument("--work", type=Path, default=None, help="keep the index here (default: a temporary folder)")
+    common.add_parse_cache(parser)
+    common.add_work(parser, text="keep the index here (default: a temporary folder)")
     parser.add_argument(
         "--index",
         type=Path,
@@ -58,9 +56,10 @@ def main() -> None:
         help="score an index already built on the --pdfs folder itself (e.g. benchmarks.retrieval's "
         "financebench-ctx1 in its --work dir) instead of building one",
     )
-    parser.add_argument("--label", default="now")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "statements.md")
-    args = parser.parse_args()
+    common.add_label(parser, "now")
+    common.add_out(parser, "statements.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
 
     work = args.work or Path(tempfile.mkdtemp(prefix="deepread-statements-"))
     if args.index is not None:
@@ -114,9 +113,9 @@ def main() -> None:
     for kind, paths in without.items():
         if paths:
             print(f"no {kind} section in: {', '.join(paths)}")
-    append_result(
+    common.append_result(
         args.out,
-        f"# A direct query for a statement ({date.today()}, `python -m benchmarks.statements`)\n\n"
+        f"# A direct query for a statement ({date.today()}, `python -m benchmarks.retrieval.statements`)\n\n"
         "Annual reports of FinanceBench, each query scoped to its filing; hit@k: a table (or figure, or list) paragraph of the "
         "statement's own section is among the top k results (percent of filings that have such a section).\n\n"
         "| code | statement | query | filings | hit@1 | hit@3 | hit@5 | filings without the section |\n"

@@ -17,7 +17,6 @@ import io
 import json
 import os
 import random
-import resource
 import socket
 import subprocess
 import sys
@@ -29,7 +28,8 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-REPO = Path(__file__).resolve().parents[2]
+from benchmarks import common
+
 MB = 1_000_000
 
 
@@ -137,7 +137,7 @@ def measure(folder: Path, max_file_mb: float) -> dict:
             max_file_bytes=int(max_file_mb * MB),
         )
         with Library(config) as library:
-            baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            baseline = common.peak_mb()
             started = time.monotonic()
             report = library.reconcile()
             seconds = time.monotonic() - started
@@ -146,16 +146,16 @@ def measure(folder: Path, max_file_mb: float) -> dict:
         "indexed": len(report.indexed),
         "failed": len(report.failed),
         "baseline_mb": round(baseline),
-        "server_peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-        "parser_peak_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
+        "server_peak_mb": round(common.peak_mb()),
+        "parser_peak_mb": round(common.peak_mb(children=True)),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "hostile.md")
+    parser = common.script_parser(__doc__)
+    common.add_out(parser, "hostile.md")
     parser.add_argument("--measure", nargs=2, metavar=("FOLDER", "MAX_FILE_MB"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = common.parse_args(parser)
     if args.measure:
         print(json.dumps(measure(Path(args.measure[0]), float(args.measure[1]))))
         return
@@ -173,7 +173,7 @@ def main() -> None:
             ):
                 out = subprocess.run(
                     [sys.executable, "-m", "benchmarks.robustness.hostile", "--measure", str(folder), str(limit)],
-                    cwd=REPO,
+                    cwd=common.REPO,
                     capture_output=True,
                     text=True,
                     check=True,
@@ -194,7 +194,7 @@ def main() -> None:
             f"| {name} | {r['indexed']} / {r['failed']} | {r['seconds']} s | {r['baseline_mb']} → "
             f"{r['server_peak_mb']} MB | {r['parser_peak_mb']} MB |"
         )
-    args.out.write_text("\n".join(lines) + "\n")
+    common.write_result(args.out, "\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

@@ -1,7 +1,7 @@
 """How long a damaged index takes to come back: each of its files cut in half, then a server's open.
 
-    python -m benchmarks.recovery [--pdfs DIR] [--parse-cache DIR] [--work DIR] [--keep 0.5]
-                                  [--vectors-timeout 1800] [--out benchmarks/results/recovery.md]
+    python -m benchmarks.robustness.recovery [--pdfs DIR] [--parse-cache DIR] [--work DIR] [--keep 0.5]
+                                             [--vectors-timeout 1800] [--out benchmarks/results/recovery.md]
 
 The FinanceBench PDFs (`--pdfs`) are indexed once into `--work`/built (parses from the MinerU
 cache `--parse-cache`, every vector embedded; kept between runs). Then, for each file of the
@@ -23,7 +23,6 @@ measured against), timed to listed and found.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import statistics
@@ -31,14 +30,12 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.background import BackgroundIndexer
 from indexer.library import Library, LibraryConfig
 from indexer.store.health import check
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
-DEFAULT_CACHE = REPO.parent / "bench-work" / "parse-cache"
+DEFAULT_CACHE = common.REPO.parent / "bench-work" / "parse-cache"
 _SIDE = ("-wal", "-shm")  # SQLite's files set aside with the damaged one: not listed
 DAMAGE = {"index.sqlite3": "index.sqlite3", "vectors.sqlite3": "vectors.sqlite3", "chroma": "chroma/chroma.sqlite3"}
 
@@ -128,14 +125,14 @@ def cut(path: Path, keep: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
-    parser.add_argument("--parse-cache", type=Path, default=DEFAULT_CACHE)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/deepread-recovery"))
+    parser = common.script_parser(__doc__)
+    common.add_pdfs(parser)
+    common.add_parse_cache(parser, DEFAULT_CACHE)
+    common.add_work(parser, Path("/tmp/deepread-recovery"))
     parser.add_argument("--keep", type=float, default=0.5, help="share of the damaged file kept")
     parser.add_argument("--vectors-timeout", type=float, default=1800.0)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "recovery.md")
-    args = parser.parse_args()
+    common.add_out(parser, "recovery.md")
+    args = common.parse_args(parser)
 
     work, models, cache = args.work, args.work / "models", args.parse_cache
     built = work / "built"
@@ -164,7 +161,7 @@ def main() -> None:
         print(case, result, flush=True)
     shutil.rmtree(work / "trial", ignore_errors=True)
 
-    header = "# Recovery from a damaged index (`python -m benchmarks.recovery`)\n\n"
+    header = "# Recovery from a damaged index (`python -m benchmarks.robustness.recovery`)\n\n"
     text = [
         (
             f"\n## {date.today()}: {len(phrases)} documents of `{args.pdfs.name}/`, each file cut to {args.keep:.0%} "
@@ -194,7 +191,7 @@ def main() -> None:
             f"{kept} | "
             f"{', '.join(r['aside']) or '–'} |\n"  # type: ignore[arg-type]
         )
-    append_result(args.out, header, "".join(text))
+    common.append_result(args.out, header, "".join(text))
 
 
 def _size(path: Path) -> int:

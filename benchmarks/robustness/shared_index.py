@@ -1,6 +1,6 @@
 """One index, two processes: a reader's latency while the writer indexes, and the takeover.
 
-    python -m benchmarks.shared_index [--files 300] [--out benchmarks/results/shared-index.md]
+    python -m benchmarks.robustness.shared_index [--files 300] [--out benchmarks/results/shared-index.md]
 
 A folder of `--files` generated Markdown files (3 paragraphs each, no data set needed) is
 served by `deepread-mcp serve` in a process of its own, which writes the index. This process
@@ -13,7 +13,6 @@ writes, and until a file saved after the kill is found by `retrieve`.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import signal
@@ -25,11 +24,10 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.background import BackgroundIndexer
 from indexer.library import Library, LibraryConfig
 
-REPO = Path(__file__).resolve().parents[2]
 WORDS = "river otter heron marsh willow stone bridge lantern harbour meadow orchard cedar falcon tide".split()
 
 
@@ -58,17 +56,17 @@ def summary(samples: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = common.script_parser(__doc__)
     parser.add_argument("--files", type=int, default=300)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "shared-index.md")
-    args = parser.parse_args()
+    common.add_out(parser, "shared-index.md")
+    args = common.parse_args(parser)
     with tempfile.TemporaryDirectory(prefix="deepread-shared-") as work:
         folder, data = Path(work, "docs"), Path(work, "data")
         folder.mkdir()
         make_folder(folder, args.files)
         writer = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", str(folder), "--data-dir", str(data)],
-            cwd=REPO,
+            cwd=common.REPO,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -126,10 +124,9 @@ def main() -> None:
             f"found by `retrieve` {found:.2f} s after it."
         ),
     ]
-    append_result(
-        args.out, "# One index, two processes (`python -m benchmarks.shared_index`)\n", "\n" + "\n".join(lines) + "\n"
+    common.append_lines(
+        args.out, "# One index, two processes (`python -m benchmarks.robustness.shared_index`)\n", lines
     )
-    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -32,32 +32,29 @@ to find `--startup-files` real files unchanged (open the index, then reconcile t
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import common
 from benchmarks.scale.collection import _grow, _material, _open
 from benchmarks.scale.measure import (
     SCOPES,
     _breakdown,
     _build_row,
     _first_retrieve_ms,
-    _log,
     _measure,
     _startup,
     _toc_latency,
 )
-from benchmarks.scale.report import REPO, _commit_name, _report, _startup_report, _toc_report
-
-DEFAULT_BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
+from benchmarks.scale.report import _report, _startup_report, _toc_report
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--folder-docs", type=int, default=100, help="documents per folder")
     parser.add_argument("--startup-files", type=int, default=10000, help="0: skip the start-up measurement")
@@ -67,12 +64,12 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=0.015)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "scale.md")
-    args = parser.parse_args()
+    common.add_out(parser, "scale.md")
+    args = common.parse_args(parser)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     assert all(s % args.doc_paragraphs == 0 for s in sizes), "sizes must be whole documents"
 
-    load_start, commit = os.getloadavg(), _commit_name()  # the code this process runs
+    load_start, commit = os.getloadavg(), common.commit_stamp()  # the code this process runs
     work = Path(tempfile.mkdtemp(prefix="deepread-scale-"))
     try:
         (work / "empty").mkdir()
@@ -81,18 +78,18 @@ def main() -> None:
         material = _material(growing, args.bench, args.distinct)
         embed_s = time.perf_counter() - start
         queries = material.headings[: args.queries]
-        _log(f"embedded {len(material.sources)} sources in {embed_s:.0f} s; building the baseline")
+        common.log(f"embedded {len(material.sources)} sources in {embed_s:.0f} s; building the baseline")
         _grow(baseline, material, sizes[0], args)
         builds, latencies, parts, tocs = [], {}, {}, {}
         for size in sizes:
-            _log(f"growing to {size} paragraphs")
+            common.log(f"growing to {size} paragraphs")
             build_s, n_added = _grow(growing, material, size, args)
             first_ms = _first_retrieve_ms(growing, queries[0])
             latencies[size] = _measure([growing, baseline], queries, args.rounds)
             parts[size] = {scope: _breakdown(growing, queries, scope) for scope in SCOPES}
             builds.append(_build_row(growing, size, build_s, n_added, first_ms))
             tocs[size] = _toc_latency(growing, args.queries, args.rounds)
-            _log(f"{size}: hybrid whole p50 {latencies[size][('hybrid', 'whole')][0].p50:.1f} ms")
+            common.log(f"{size}: hybrid whole p50 {latencies[size][('hybrid', 'whole')][0].p50:.1f} ms")
         growing.close()
         baseline.close()
         startup = _startup(work, args.startup_files, args.folder_docs, args.rounds) if args.startup_files else None
@@ -102,8 +99,7 @@ def main() -> None:
     report = _report(args, sizes, material, embed_s, builds, latencies, parts, commit, load_start, os.getloadavg())
     report += _toc_report(sizes, tocs) + (_startup_report(args.startup_files, startup) if startup else "")
     print(report)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report + "\n")
+    common.write_result(args.out, report + "\n")
 
 
 if __name__ == "__main__":

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import statistics
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.common import log, peak_mb
 from indexer.library import Library, LibraryConfig
 from indexer.search.hybrid import SearchMode
 
@@ -37,10 +36,6 @@ PARTS = {
 class Latency:
     p50: float
     p95: float
-
-
-def _log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 # --- measuring -------------------------------------------------------------------------
@@ -134,7 +129,7 @@ def _startup(work: Path, n_files: int, per_folder: int, rounds: int) -> tuple[fl
     library.reconcile()
     first = time.perf_counter() - start
     library.close()
-    _log(f"indexed {n_files} files in {first:.0f} s; timing restarts")
+    log(f"indexed {n_files} files in {first:.0f} s; timing restarts")
     restarts = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -143,7 +138,7 @@ def _startup(work: Path, n_files: int, per_folder: int, rounds: int) -> tuple[fl
         restarts.append(time.perf_counter() - start)
         assert len(report.unchanged) == n_files, "every file unchanged"
         library.close()
-    return first, restarts, int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return first, restarts, int(peak_mb())
 
 
 def _latency(rounds: list[list[float]]) -> Latency:
@@ -202,13 +197,12 @@ def _build_row(library: Library, size: int, build_s: float, n_added: int, first_
     sqlite_mb = sum(f.stat().st_size for f in data.glob("index.sqlite3*")) / 1e6
     chroma_mb = sum(f.stat().st_size for f in (data / "chroma").rglob("*") if f.is_file()) / 1e6
     copy_mb = sum(f.stat().st_size for f in data.glob("vectors.sqlite3*")) / 1e6
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return [
         f"{size:,}",
         f"{len(library.store.documents()):,}",
         f"{n_added:,} in {build_s:.0f} s ({n_added / build_s:.0f}/s)",
         f"{sqlite_mb:.0f} / {chroma_mb:.0f} / {copy_mb:.0f} MB",
         f"{first_ms:.0f} ms",
-        f"{peak_mb:.0f} MB",
+        f"{peak_mb():.0f} MB",
         f"{os.getloadavg()[0]:.1f}",
     ]

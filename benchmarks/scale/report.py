@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 from datetime import date
-from pathlib import Path
 
 from benchmarks.scale.collection import TREES, Material
 from benchmarks.scale.measure import PARTS, SCOPES, Latency
 from indexer.ingest.pipeline import BATCH_PASSAGES
-
-REPO = Path(__file__).resolve().parents[2]
-
 
 # --- the report ------------------------------------------------------------------------
 
@@ -119,17 +114,6 @@ def _report(
         for scope in SCOPES:
             lines.append(f"| {size:,} | {scope} | " + " | ".join(f"{parts[size][scope][k]:.1f}" for k in labels) + " |")
     return "\n".join(lines)
-
-
-def _commit_name() -> str:
-    """The checkout's commit, marked when the working tree differs from it."""
-    head = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
-    )
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True, check=False
-    )
-    return head.stdout.strip() + (" + uncommitted changes" if dirty.stdout.strip() else "")
 
 
 def _load(load: tuple[float, float, float]) -> str:

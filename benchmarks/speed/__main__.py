@@ -1,6 +1,6 @@
 """Indexing and retrieval speed on a real Markdown tree (default: the Rust book).
 
-    python benchmarks/speed.py [--folder PATH] [--runs 3] [--out benchmarks/results/speed.md]
+    python -m benchmarks.speed [--folder PATH] [--runs 3] [--out benchmarks/results/speed.md]
 
 Reports, for one folder: cold index time (empty data dir; parse + embed + store),
 paragraphs embedded per second, the restart time of an unchanged folder
@@ -10,9 +10,7 @@ queries made from the folder's own headings, and peak RSS. Medians over `--runs`
 
 from __future__ import annotations
 
-import argparse
 import random
-import resource
 import shutil
 import statistics
 import tempfile
@@ -20,19 +18,17 @@ import time
 from datetime import date
 from pathlib import Path
 
+from benchmarks import common
 from indexer.library import Library, LibraryConfig
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_FOLDER = REPO.parent / "shared" / "bench" / "markdown" / "rust-book"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--folder", type=Path, default=DEFAULT_FOLDER)
+    parser = common.script_parser(__doc__)
+    parser.add_argument("--folder", type=Path, default=common.DEFAULT_BENCH / "markdown" / "rust-book")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "speed.md")
-    args = parser.parse_args()
+    common.add_out(parser, "speed.md")
+    args = common.parse_args(parser)
 
     work = Path(tempfile.mkdtemp(prefix="deepread-speed-"))
     models = work / "models"
@@ -72,7 +68,6 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows = [
         ("files / paragraphs", f"{n_files} / {n_paras}"),
         ("cold index (parse + embed + store), median", f"{statistics.median(cold):.1f} s"),
@@ -80,20 +75,13 @@ def main() -> None:
         ("restart on the unchanged folder (open + model load + reconcile)", f"{statistics.median(warm):.2f} s"),
         ("restart vs cold index", f"{statistics.median(warm) / statistics.median(cold):.3f}×"),
         ("retrieve top_k=5 latency p50 / p95", f"{statistics.median(p50s):.1f} ms / {statistics.median(p95s):.1f} ms"),
-        ("peak RSS of the benchmark process", f"{peak_mb:.0f} MB"),
+        ("peak RSS of the benchmark process", f"{common.peak_mb():.0f} MB"),
     ]
-    table = "\n".join(
-        [
-            f"Speed on `{args.folder.name}` ({date.today()}, {args.runs} runs, medians; 2-core machine)",
-            "",
-            "| measure | value |",
-            "|---|---|",
-            *(f"| {k} | {v} |" for k, v in rows),
-        ]
+    table = common.measure_table(
+        f"Speed on `{args.folder.name}` ({date.today()}, {args.runs} runs, medians; 2-core machine)", rows
     )
     print(table)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(table + "\n")
+    common.write_result(args.out, table + "\n")
 
 
 def _queries(library: Library, n: int) -> list[str]:

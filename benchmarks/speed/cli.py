@@ -1,6 +1,6 @@
 """How long a person waits for `deepread-mcp toc|search|read` on a folder already indexed.
 
-    python -m benchmarks.cli_speed [--pdfs DATA/financebench/pdfs] [--work DIR] [--parse-cache DIR]
+    python -m benchmarks.speed.cli [--pdfs DATA/financebench/pdfs] [--work DIR] [--parse-cache DIR]
                                    [--before CHECKOUT] [--runs 5] [--out benchmarks/results/cli-speed.md]
 
 The folder (`--pdfs`, indexed in place: the script only reads it) is indexed once into
@@ -19,7 +19,6 @@ the same commands of that code run first, in the same process, on the same index
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import statistics
@@ -31,10 +30,8 @@ from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
 QUERY = "total revenue for the fiscal year"
 
 
@@ -112,16 +109,16 @@ def lock_state(data: Path, case: str) -> Iterator[bool]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/deepread-cli-speed"))
-    parser.add_argument("--parse-cache", type=Path, default=None, help="a warm MinerU parse cache")
+    parser = common.script_parser(__doc__)
+    common.add_pdfs(parser)
+    common.add_work(parser, Path("/tmp/deepread-cli-speed"))
+    common.add_parse_cache(parser, text="a warm MinerU parse cache")
     parser.add_argument("--before", type=Path, default=None, help="an earlier commit's tree, run first")
-    parser.add_argument("--label", default="now")
+    common.add_label(parser, "now")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cases", default="free,held", help="free (nothing holds the index), held (a server does)")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "cli-speed.md")
-    args = parser.parse_args()
+    common.add_out(parser, "cli-speed.md")
+    args = common.parse_args(parser)
 
     folder, data = args.pdfs.resolve(), args.work / "data"
     described = build(folder, data, args.parse_cache)
@@ -133,7 +130,7 @@ def main() -> None:
         "read 1 0": ["read", "1", "0", *scope],
     }
     versions = [("before", args.before.resolve())] if args.before else []
-    versions.append((args.label, REPO))
+    versions.append((args.label, common.REPO))
     rows = []
     for case in args.cases.split(","):
         for label, code in versions:
@@ -147,9 +144,9 @@ def main() -> None:
                     rows.append(f"| {CASES[case]} | {label} | `{name}` | {wall:.2f} | {cpu:.2f} | {said} |")
                     print(rows[-1], flush=True)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    append_result(
+    common.append_result(
         args.out,
-        f"# A query command on an indexed folder ({date.today()}, `python -m benchmarks.cli_speed`)\n\n"
+        f"# A query command on an indexed folder ({date.today()}, `python -m benchmarks.speed.cli`)\n\n"
         "A fresh `python -m server` process per run, bytecode cached; medians of the runs. CPU is user + "
         "system time of the process: on an idle machine its wall time comes close to it.\n",
         f"\n{described} ({folder.name}), {args.runs} runs each; {os.cpu_count()} cores, load average {load} "

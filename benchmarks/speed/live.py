@@ -1,6 +1,6 @@
 """How live the index is: save → searchable, and a restart over an unchanged folder.
 
-    python benchmarks/live.py [--files 1000] [--saves 10] [--out benchmarks/results/live.md]
+    python -m benchmarks.speed.live [--files 1000] [--saves 10] [--out benchmarks/results/live.md]
 
 1. Builds a folder of `--files` small Markdown files (3 paragraphs each), indexes it,
    then measures a restart: open the library (lock, SQLite, Chroma, model load) and
@@ -13,7 +13,6 @@ Medians are reported; this 2-core machine is noisy.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import statistics
 import tempfile
@@ -21,19 +20,18 @@ import time
 from datetime import date
 from pathlib import Path
 
+from benchmarks import common
 from indexer.background import BackgroundIndexer
 from indexer.library import Library, LibraryConfig
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = common.script_parser(__doc__)
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--saves", type=int, default=10)
     parser.add_argument("--restarts", type=int, default=5)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "live.md")
-    args = parser.parse_args()
+    common.add_out(parser, "live.md")
+    args = common.parse_args(parser)
 
     work = Path(tempfile.mkdtemp(prefix="deepread-live-"))
     try:
@@ -90,18 +88,9 @@ def main() -> None:
         (f"save → searchable (debounce 0.3 s), median of {args.saves}", f"{statistics.median(latencies):.2f} s"),
         ("save → searchable, worst", f"{max(latencies):.2f} s"),
     ]
-    table = "\n".join(
-        [
-            f"Live folder ({date.today()}, 2-core machine)",
-            "",
-            "| measure | value |",
-            "|---|---|",
-            *(f"| {k} | {v} |" for k, v in rows),
-        ]
-    )
+    table = common.measure_table(f"Live folder ({date.today()}, 2-core machine)", rows)
     print(table)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(table + "\n")
+    common.write_result(args.out, table + "\n")
 
 
 if __name__ == "__main__":

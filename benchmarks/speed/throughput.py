@@ -1,7 +1,8 @@
 """How soon documents are usable: the first readable, all readable (keyword search), all embedded.
 
-    python -m benchmarks.throughput [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--label now]
-                                    [--parse-alone] [--out benchmarks/results/throughput.md]
+    python -m benchmarks.speed.throughput [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--label now]
+                                          [--parse-alone] [--flat-baseline] [--out benchmarks/results/throughput.md]
+                                          [--checkout CHECKOUT]
 
 Copies the first `--docs` PDFs of `--pdfs` (by name) into an empty folder and indexes it
 with a fresh data dir: `Library.reconcile()` runs on a thread while this one reads the store
@@ -16,14 +17,12 @@ With `--flat-baseline`, the same process then times the flat-chunk baseline of
 `benchmarks.retrieval` to a full index of the same files: text layer read by pypdfium2, cut
 into 800-word windows (step 400), each embedded by the same model.
 The script reads only what every version of the library has, so it can time an older
-checkout too: `PYTHONPATH=<checkout> python benchmarks/throughput.py --label before`.
+checkout too: `python -m benchmarks.speed.throughput --checkout CHECKOUT --label before`.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import resource
 import shutil
 import tempfile
 import threading
@@ -32,28 +31,26 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.ingest.lanes import LANES
 from indexer.library import Library, LibraryConfig
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
-
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
+    parser = common.script_parser(__doc__)
+    common.add_pdfs(parser)
     parser.add_argument("--docs", type=int, default=12)
-    parser.add_argument("--parse-cache", type=Path, default=None, help="a warm MinerU parse cache (else: cold parse)")
-    parser.add_argument("--label", default="now")
+    common.add_parse_cache(parser, text="a warm MinerU parse cache (else: cold parse)")
+    common.add_label(parser, "now")
     parser.add_argument(
         "--parse-alone", action="store_true", help="time the cold parse alone first (same-run baseline)"
     )
     parser.add_argument("--flat-baseline", action="store_true", help="time the flat-chunk baseline's full index after")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "throughput.md")
-    args = parser.parse_args()
+    common.add_out(parser, "throughput.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
 
     work = Path(tempfile.mkdtemp(prefix="deepread-throughput-"))
     try:
@@ -89,9 +86,9 @@ def main() -> None:
         + f"{row['rss_mb']:,.0f} |"
     )
     print(line)
-    append_result(
+    common.append_result(
         args.out,
-        f"# Time until usable ({date.today()}, `python -m benchmarks.throughput`)\n\n"
+        f"# Time until usable ({date.today()}, `python -m benchmarks.speed.throughput`)\n\n"
         "Seconds from the start of indexing until the first document is readable and found by keyword search, "
         "until all are, until semantic search covers all; embedding alone: the same paragraphs embedded in one "
         "call, same model, same process (the same-run baseline); parse alone (cold runs): the same files parsed "
@@ -163,7 +160,7 @@ def measure(library: Library, n_files: int) -> dict[str, float]:
         "readable": readable or embedded,
         "embedded": embedded,
         "embed_alone": alone,
-        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "rss_mb": common.peak_mb(),
     }
 
 

@@ -3,7 +3,7 @@ papers (MMLongBench's PDFs, QASPER's as Markdown), manuals and guides, brochures
 reports, slide decks, syllabi and documentation trees.
 
     python -m benchmarks.titles [--bench ../shared/bench] [--cache DIR] [--pages 8] [--sets …] [--show]
-                                [--out benchmarks/results/titles.md]
+                                [--label TEXT] [--out benchmarks/results/titles.md] [--checkout CHECKOUT]
 
 Each file is parsed by the server's own code (`DocumentParser` → `structure.build`) and its
 title shown as the map of its folder shows it (`indexer.answers.titles.shown_titles`). Scored:
@@ -34,7 +34,6 @@ is parsed again). `--show` prints every title with its flags.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import hashlib
 import json
@@ -45,7 +44,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks import append_result
+from benchmarks import common
 from benchmarks.retrieval.sets import qasper_markdown
 from benchmarks.titles.flags import FLAGS, Printed, flags
 from indexer.answers.titles import shown_titles
@@ -55,9 +54,6 @@ from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser, is_supported
 from indexer.parse.mineru import MineruOptions
 from indexer.structure.sections import build
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 SETS = {
     "FinanceBench PDFs": "financebench/pdfs",
@@ -141,7 +137,7 @@ def _prints(paragraph: Any) -> bool:
 
 
 def printed(structure: DocumentStructure) -> Printed:
-    """What the document prints (`titles_flags.Printed`): its first page's lines in reading order
+    """What the document prints (`flags.Printed`): its first page's lines in reading order
     (the first page with text), or for a file without pages its opening line (its first heading,
     else its first paragraph's first line), and its opening pages' text."""
     by_section: dict[int, list[Any]] = {}
@@ -236,15 +232,16 @@ def course_named(title: str, course: str) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--cache", type=Path, help="MinerU's parse cache to reuse (default: a fresh one)")
     parser.add_argument("--pages", type=int, default=8, help="parse each PDF's first N pages (0: whole files)")
     parser.add_argument("--sets", nargs="*", default=list(SETS), help="which sets (names start so)")
     parser.add_argument("--show", action="store_true", help="print every file's title and its flags")
-    parser.add_argument("--label", default="", help="what this run measures, for the results file")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "titles.md")
-    args = parser.parse_args()
+    common.add_label(parser, "", "what this run measures, for the results file")
+    common.add_out(parser, "titles.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
 
     work = Path(tempfile.mkdtemp(prefix="deepread-titles-"))
     doc_parser = DocumentParser(MineruOptions(cache_dir=args.cache or work / "cache", home=work / "mineru"))
@@ -319,12 +316,9 @@ def main() -> None:
             + " | ".join(str(c) for c in counts)
             + f" | {sum(bool(f) for f in found_flags)} |"
         )
-    append_result(
-        args.out,
-        "# Titles from the document, not the file name (`python -m benchmarks.titles`)\n",
-        "\n" + "\n".join(lines) + "\n",
+    common.append_lines(
+        args.out, "# Titles from the document, not the file name (`python -m benchmarks.titles`)\n", lines
     )
-    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -17,19 +17,19 @@ are; and `get_toc(max_depth=0)`, the documents' lines alone.
 
 It uses only `TocBuilder(store, display_path, budget).document(doc, max_depth)`,
 `.all_documents(max_depth, path, page, docs)` and `render_toc`, which older versions have
-too: run the same file in a checkout of an earlier commit (with `--work` pointing at the same
-cache) for the before → after.
+too: run it on a checkout of an earlier commit (`--checkout CHECKOUT`, with `--work` pointing at
+the same cache) for the before → after.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import statistics
 import tempfile
 from datetime import date
 from pathlib import Path
 
+from benchmarks import common
 from indexer.answers.toc import TocBuilder
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
@@ -40,9 +40,8 @@ from indexer.structure.sections import build
 from indexer.tokens import count_tokens
 from server.render import render_toc
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 BUDGET = 8000
+WORK = Path(tempfile.gettempdir()) / "deepread-toc-map"  # the parse cache, shared with structure_check.py
 
 
 def cached_parser(work: Path) -> DocumentParser:
@@ -80,14 +79,15 @@ def folder_map(store: Store, docs: list[DocumentRow] | None, name: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--sets", default="financebench,mmlongbench")
-    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "deepread-toc-map")
+    common.add_work(parser, WORK, "MinerU's parses are cached here (default: %(default)s)")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--first", type=int, default=30, help="also map a folder of the first N documents of a set")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "toc-map.md")
-    args = parser.parse_args()
+    common.add_out(parser, "toc-map.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
 
     args.work.mkdir(parents=True, exist_ok=True)
     documents = cached_parser(args.work)
@@ -161,7 +161,7 @@ def main() -> None:
                 f"{whole / len(tokens):.0%} | {listed / max(total, 1):.0%} ({listed:,} of {total:,}) |"
             )
     text = "\n".join([*lines, *folders, "", "| set | file | map |", "|---|---|---|", *detail]) + "\n"
-    args.out.write_text(text)
+    common.write_result(args.out, text)
     print("\n".join([*lines, *folders]))
 
 

@@ -1,7 +1,8 @@
 """The map against each PDF's own bookmarks: the author's table of contents as the yardstick.
 
-    python -m benchmarks.outline [--bench ../shared/bench] [--cache DIR] [--min-entries 4]
-                                 [--label TEXT] [--show STEM] [--out benchmarks/results/outline.md]
+    python -m benchmarks.toc.outline [--bench ../shared/bench] [--cache DIR] [--min-entries 4]
+                                     [--label TEXT] [--show STEM] [--out benchmarks/results/outline.md]
+                                     [--checkout CHECKOUT]
 
 Every PDF of FinanceBench and MMLongBench whose outline has at least `--min-entries` entries is
 parsed by the server's own code (`DocumentParser` → `structure.build`) twice: with its outline
@@ -24,7 +25,6 @@ is timed both ways in the same process, the median of `--rounds` runs per docume
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
 import statistics
@@ -34,15 +34,13 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from benchmarks import append_result
+from benchmarks import common
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
 from indexer.parse.pdf_layers import read_outline
 from indexer.structure.sections import build
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 SETS = ("financebench/pdfs", "mmlongbench/pdfs")
 
 # Leading numbering an outline and a heading may write differently: "3.2", "A.1", "IV.", "A)", "(b)".
@@ -120,15 +118,16 @@ def _outline_ancestor(outline: list[dict], e: int, match: dict[int, int]) -> int
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
     parser.add_argument("--cache", type=Path, default=None, help="MinerU parse cache to reuse")
     parser.add_argument("--min-entries", type=int, default=4)
-    parser.add_argument("--label", default="", help="what this run measures (before / after …)")
+    common.add_label(parser, "", "what this run measures (before / after …)")
     parser.add_argument("--show", action="append", default=[], help="print this document's outline and map")
     parser.add_argument("--rounds", type=int, default=5, help="timed runs per document and way")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "outline.md")
-    args = parser.parse_args()
+    common.add_out(parser, "outline.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
 
     with tempfile.TemporaryDirectory(prefix="deepread-outline-") as tmp:
         cache = args.cache or Path(tmp, "cache")
@@ -161,7 +160,9 @@ def main() -> None:
         f"outline used {seconds[True]:.2f} s, withheld {seconds[False]:.2f} s ({seconds[True] / seconds[False]:.2f}×).\n"
     )
     print(text)
-    append_result(args.out, "# The map against the PDFs' own bookmarks (`python -m benchmarks.outline`)\n", text)
+    common.append_result(
+        args.out, "# The map against the PDFs' own bookmarks (`python -m benchmarks.toc.outline`)\n", text
+    )
 
 
 def _show(stem: str, used: bool, outline: list[dict], structure: DocumentStructure) -> None:

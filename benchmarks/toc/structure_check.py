@@ -1,9 +1,10 @@
 """Is the map faithful to the printed one? Items and primary statements of every 10-K and 10-Q.
 
-    python -m benchmarks.structure_check [--work DIR] [--out benchmarks/results/structure-check.md]
+    python -m benchmarks.toc.structure_check [--work DIR] [--out benchmarks/results/structure-check.md]
+                                             [--checkout CHECKOUT]
 
 For each 10-K and 10-Q PDF of FinanceBench, parsed as the server parses it (parses cached
-by content hash in `--work`, shared with `toc_map.py`):
+by content hash in `--work`, shared with `benchmarks.toc.map`):
 
 * printed Items: the `Item N[A-C]` labels of the document's own index page(s) — the first
   pages on which at least five distinct Items are named;
@@ -18,19 +19,14 @@ Nothing here is keyed to a company or a file: the same rules apply to any filing
 
 from __future__ import annotations
 
-import argparse
 import re
-import tempfile
 from collections import Counter, defaultdict
 from datetime import date
-from pathlib import Path
 
-from benchmarks.toc.map import cached_parser, parse_pdf
+from benchmarks import common
+from benchmarks.toc.map import WORK, cached_parser, parse_pdf
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
-
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_BENCH = REPO.parent / "shared" / "bench"
 
 ITEM_RE = re.compile(r"\bitem\s*(\d{1,2}[abc]?)\b", re.I)
 TITLE_ITEM_RE = re.compile(r"^\W*item\s*(\d{1,2}[abc]?)\b", re.I)
@@ -86,11 +82,12 @@ def check(structure: DocumentStructure) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH)
-    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "deepread-toc-map")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "structure-check.md")
-    args = parser.parse_args()
+    parser = common.script_parser(__doc__)
+    common.add_bench(parser)
+    common.add_work(parser, WORK, "MinerU's parses are cached here (default: %(default)s)")
+    common.add_out(parser, "structure-check.md")
+    common.add_checkout(parser)
+    args = common.parse_args(parser)
     documents = cached_parser(args.work)
 
     rows, printed, found, nested, statements, filings = [], 0, 0, 0, 0, 0
@@ -117,7 +114,7 @@ def main() -> None:
         )
         print(rows[-1], flush=True)
     summary = [
-        f"# Printed structure of the filings vs the map ({date.today()}, `python -m benchmarks.structure_check`)",
+        f"# Printed structure of the filings vs the map ({date.today()}, `python -m benchmarks.toc.structure_check`)",
         "",
         (
             f"{filings} 10-K/10-Q filings of FinanceBench. Printed Items found as sections at Item depth: "
@@ -129,7 +126,7 @@ def main() -> None:
         "|---|---|---|---|---|",
     ]
     text = "\n".join([*summary, *rows]) + "\n"
-    args.out.write_text(text)
+    common.write_result(args.out, text)
     print("\n".join(summary))
 
 

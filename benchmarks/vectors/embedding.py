@@ -1,10 +1,10 @@
 """Where embedding time goes: the same real paragraphs embedded with other batch sizes and threads.
 
-    python -m benchmarks.embedding [--index DIR] [--paragraphs 2000] [--rounds 3]
-                                   [--out benchmarks/results/embedding.md]
+    python -m benchmarks.vectors.embedding [--index DIR] [--paragraphs 2000] [--rounds 3]
+                                           [--out benchmarks/results/embedding.md]
 
 Reads `--paragraphs` paragraphs (with their heading paths, as the index embeds them) from an
-existing index's store (`--index`, a data dir such as the one `benchmarks.images` keeps), then
+existing index's store (`--index`, a data dir such as the one `benchmarks.retrieval.images` keeps), then
 times `Embedder.embed` on them for each setting, interleaved round by round so the machine's
 load falls on all alike. Paragraphs/s, median of `--rounds`, and the ratio to the default.
 Then where the default's time goes: tokenisation alone (the model's own tokenizer), the
@@ -14,7 +14,6 @@ word pieces cut short (a long table is embedded as its start).
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import tempfile
@@ -22,22 +21,22 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks import index_passages
+from benchmarks import common
+from benchmarks.vectors.kept import index_passages
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
 from indexer.store.vectors import VectorIndex
 
-REPO = Path(__file__).resolve().parents[2]
 SETTINGS = [(16, None), (32, None), (64, None), (16, 1), (16, 2)]  # (batch size, ONNX threads); first = default
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = common.script_parser(__doc__)
     parser.add_argument("--index", type=Path, default=Path("/tmp/deepread-images/index"))
     parser.add_argument("--models", type=Path, default=None, help="models dir (default: next to the index)")
     parser.add_argument("--paragraphs", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "embedding.md")
-    args = parser.parse_args()
+    common.add_out(parser, "embedding.md")
+    args = common.parse_args(parser)
 
     texts = [p.text for p in index_passages(args.index, with_context=True)]
     texts = random.Random(0).sample(texts, min(args.paragraphs, len(texts)))
@@ -51,7 +50,7 @@ def main() -> None:
             rates[(batch, threads)].append(len(texts) / (time.perf_counter() - start))
     base = statistics.median(rates[SETTINGS[0]])
     lines = [
-        f"# Embedding throughput ({date.today()}, `python -m benchmarks.embedding`)",
+        f"# Embedding throughput ({date.today()}, `python -m benchmarks.vectors.embedding`)",
         "",
         (
             f"{len(texts):,} real paragraphs (with heading paths) of the index in `{args.index}`, bundled MiniLM int8, "
@@ -65,8 +64,7 @@ def main() -> None:
         rate = statistics.median(rates[(batch, threads)])
         lines.append(f"| {batch} | {threads or 'all cores'} | {rate:.1f} | {rate / base:.2f} |")
     lines += ["", *breakdown(embedders[None], texts, args.rounds, len(texts) / base)]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    common.write_result(args.out, "\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

@@ -1,7 +1,7 @@
 """What a vector per paragraph costs: passages embedded as before, and with their paragraphs' vectors.
 
-    python -m benchmarks.paragraph_vectors --index DATA_DIR [--passages 1500] [--rounds 5]
-                                           [--out benchmarks/results/paragraph-vectors.md]
+    python -m benchmarks.vectors.paragraph_vectors --index DATA_DIR [--passages 1500] [--rounds 5]
+                                                   [--out benchmarks/results/paragraph-vectors.md]
 
 Reads the passages of an existing index (`--index`: a data dir, e.g. the one `benchmarks.retrieval
 --work DIR` keeps for a set), the ones of several paragraphs, and times on the same sample
@@ -14,7 +14,6 @@ vectors take in the copy.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
@@ -23,22 +22,22 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks import index_passages
+from benchmarks import common
+from benchmarks.vectors.kept import index_passages
 from indexer.store.embedder import DEFAULT_MODEL, Embedder
 from indexer.structure.passages import Passage
 
-REPO = Path(__file__).resolve().parents[2]
 CHUNK = 40  # passages timed the two ways back to back
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = common.script_parser(__doc__)
     parser.add_argument("--index", type=Path, required=True, help="an index's data dir (holds index.sqlite3)")
     parser.add_argument("--models", type=Path, default=None, help="models dir (default: beside the data dir)")
     parser.add_argument("--passages", type=int, default=1500)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "paragraph-vectors.md")
-    args = parser.parse_args()
+    common.add_out(parser, "paragraph-vectors.md")
+    args = common.parse_args(parser)
 
     passages: list[Passage] = index_passages(args.index)  # packed with headings or not, as the index embeds
     shared = [p for p in passages if p.spans]
@@ -67,7 +66,7 @@ def main() -> None:
     unread = sum(int(np.isnan(m).any(axis=1).sum()) for m in members if m is not None)
     b, a = sum(before) / args.rounds, sum(after) / args.rounds
     lines = [
-        f"# Paragraph vectors: their cost ({date.today()}, `python -m benchmarks.paragraph_vectors`)",
+        f"# Paragraph vectors: their cost ({date.today()}, `python -m benchmarks.vectors.paragraph_vectors`)",
         "",
         (
             f"{len(sample):,} passages of several paragraphs ({paragraphs:,} paragraphs; {len(shared):,} of the index's "
@@ -88,8 +87,7 @@ def main() -> None:
         ),
         f"Paragraphs the model did not read (past its window; they rank after their passage's others): {unread:,} of {paragraphs:,}.",
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    common.write_result(args.out, "\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

@@ -1,7 +1,7 @@
 """What passages cost and hold: vectors per page, word pieces the model reads, against one
 vector per paragraph and against the flat-chunk baseline, on real documents.
 
-    python -m benchmarks.passages [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--out FILE]
+    python -m benchmarks.vectors.passages [--pdfs DIR] [--docs 12] [--parse-cache DIR] [--out FILE]
 
 Parses the first `--docs` PDFs of `--pdfs` (by name) as the server does (MinerU, the parse
 cache in `--parse-cache`, kept between runs when given), packs each document's paragraphs
@@ -13,7 +13,6 @@ whole, and the same for one vector per paragraph and for the flat-chunk baseline
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import statistics
 import tempfile
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from benchmarks import append_result
+from benchmarks import common
 from benchmarks.retrieval.rankers import file_pages, word_windows
 from indexer.ingest.files import title_from_name
 from indexer.parse.formats import DocumentParser
@@ -30,19 +29,17 @@ from indexer.parse.mineru import MineruOptions
 from indexer.structure.passages import WINDOW_TOKENS, embedded_text, pack, stands_alone
 from indexer.structure.sections import build
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_PDFS = REPO.parent / "shared" / "bench" / "financebench" / "pdfs"
-TOKENIZER = REPO / "indexer" / "assets" / "all-MiniLM-L6-v2" / "tokenizer.json"
+TOKENIZER = common.REPO / "indexer" / "assets" / "all-MiniLM-L6-v2" / "tokenizer.json"
 MODEL_PIECES = 256  # MiniLM's window, [CLS] and [SEP] included
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
+    parser = common.script_parser(__doc__)
+    common.add_pdfs(parser)
     parser.add_argument("--docs", type=int, default=12)
-    parser.add_argument("--parse-cache", type=Path, default=None)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "passages.md")
-    args = parser.parse_args()
+    common.add_parse_cache(parser)
+    common.add_out(parser, "passages.md")
+    args = common.parse_args(parser)
 
     scratch = Path(tempfile.mkdtemp(prefix="deepread-passages-"))
     cache = args.parse_cache or scratch / "cache"
@@ -89,7 +86,7 @@ def main() -> None:
         )
     ratio = len(read["passages"]) / len(read["chunks"])
     text = (
-        f"\n## {date.today()}: {args.docs} PDFs of {args.pdfs.name if args.pdfs != DEFAULT_PDFS else 'FinanceBench'}, "
+        f"\n## {date.today()}: {args.docs} PDFs of {args.pdfs.name if args.pdfs != common.DEFAULT_PDFS else 'FinanceBench'}, "
         f"{pages:,} pages, window {WINDOW_TOKENS} tokens\n\n"
         "| vectors | count | per page | median word pieces | word pieces read (≤ 256 each) | per page | "
         "read only in part (> 256) |\n|---|---|---|---|---|---|---|\n"
@@ -98,7 +95,9 @@ def main() -> None:
         f"figures): {totals['alone']:,}; paragraphs per passage: {totals['paragraphs'] / totals['passages']:.2f}.\n"
     )
     print(text)
-    append_result(args.out, "# Passages: vectors and what the model reads (`python -m benchmarks.passages`)\n", text)
+    common.append_result(
+        args.out, "# Passages: vectors and what the model reads (`python -m benchmarks.vectors.passages`)\n", text
+    )
 
 
 if __name__ == "__main__":
