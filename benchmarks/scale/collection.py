@@ -4,7 +4,7 @@ them with noisy copies of their vectors, and committed in batches with
 `Indexer.add_structures` into a Library over an empty root.
 
 Kept apart from the timing and the report: this only builds the index that
-scale_measure.py queries.
+`measure` queries.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 the baseline library queried in turn), where a hybrid retrieve spends its time,
 get_toc latency, start-up over unchanged files, and each size's build row.
 
-Kept apart from building the collection (scale_collection.py) and from the report
-(scale_report.py), which only formats what is measured here.
+Kept apart from building the collection (`collection`) and from the report
+(`report`), which only formats what is measured here.
 """
 
 from __future__ import annotations

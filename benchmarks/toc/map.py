@@ -41,7 +41,7 @@ from indexer.tokens import count_tokens
 from server.render import render_toc
 
 BUDGET = 8000
-WORK = Path(tempfile.gettempdir()) / "deepread-toc-map"  # the parse cache, shared with structure_check.py
+WORK = Path(tempfile.gettempdir()) / "deepread-toc-map"  # the parse cache, shared with structure_check
 
 
 def cached_parser(work: Path) -> DocumentParser:
