@@ -2,9 +2,9 @@
 
 from collections import Counter
 
-from benchmarks.retrieval_metrics import Outcome, equal_reading, finders, summarize
-from benchmarks.retrieval_rankers import Unit
-from benchmarks.retrieval_sets import Question
+from benchmarks.retrieval.metrics import Outcome, equal_reading, finders, summarize
+from benchmarks.retrieval.rankers import Unit
+from benchmarks.retrieval.sets import Question
 
 
 def outcome(found_at: int | None, words: list[int]) -> Outcome:
@@ -53,7 +53,7 @@ def test_whole_folder_landing_and_reading_within_a_word_budget() -> None:
 
 
 def test_the_titles_scorer_flags_what_a_reader_would_not_accept() -> None:
-    from benchmarks.titles_flags import Printed, flags
+    from benchmarks.titles.flags import Printed, flags
 
     cover = Printed(["Jane Roe", "Governor", "Strategic Plan 2031–2033"], "The plan's abstraction of goals.")
     assert flags("x1f5 (file name)", True, cover) == ["file name"]  # page 1 prints a title

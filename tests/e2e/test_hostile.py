@@ -1,10 +1,10 @@
 """A folder a hostile (or just unlucky) user could make: every entry gets an outcome with a
 reason, the good files stay searchable, and no answer breaks its token budget.
 
-Real files of every troublesome kind are generated (`benchmarks/hostile.py`: link loops, a
+Real files of every troublesome kind are generated (`benchmarks/robustness/hostile.py`: link loops, a
 FIFO, a socket, a name that is not UTF-8, UTF-16, giant words and tables, 20,000 headings, a
 zip bomb, bad PDFs) and indexed by the real Library (SQLite, Chroma, MiniLM, the MinerU child).
-The same folder's peak memory is measured by `python -m benchmarks.hostile`.
+The same folder's peak memory is measured by `python -m benchmarks.robustness.hostile`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.hostile import MB, make_hostile_folder
+from benchmarks.robustness.hostile import MB, make_hostile_folder
 from indexer.errors import InvalidArgument
 from indexer.library import Library
 from indexer.tokens import count_tokens, lexical_terms
