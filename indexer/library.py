@@ -2,7 +2,7 @@
 
 A `Library` holds an open index (`indexer.service`: the data directory, its store, vectors and
 model, the writer's role and its work) and answers the questions of the tool contract in
-DESIGN.md, each built in its own module (`indexer.answers.toc`, `indexer.search.retrieve`,
+docs/design.md, each built in its own module (`indexer.answers.toc`, `indexer.search.retrieve`,
 `indexer.answers.read`, `indexer.answers.pages`) from one consistent snapshot of the store. It
 also says what the service is doing (`status`), and indexes when asked (`reconcile`, `follow`).
 The MCP server and the CLI are thin layers over it.

@@ -147,7 +147,7 @@ def section_paths(sections: Iterable[_Titled]) -> dict[int, list[str]]:
     return paths
 
 
-# --- answers (the tool contract in DESIGN.md) ---------------------------------------
+# --- answers (the tool contract in docs/design.md) ---------------------------------------
 
 
 class SectionInfo(BaseModel):

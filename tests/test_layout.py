@@ -1,4 +1,4 @@
-"""The layout DESIGN.md and `indexer/__init__.py` describe: stages import only earlier ones,
+"""The layout docs/design.md and `indexer/__init__.py` describe: stages import only earlier ones,
 nothing in `indexer/` imports the server, and every stage says what it holds and has tests beside it.
 (Modules are split by idea, not by length: no line count is checked.)"""
 
@@ -67,3 +67,15 @@ def test_every_stage_is_a_package_with_tests_beside_it():
         assert list((REPO / "tests" / "indexer" / stage).glob("test_*.py")), f"tests/indexer/{stage}/ has tests"
     top = {p.stem for p in (REPO / "indexer").glob("*.py")} - {"__init__"}
     assert top <= SHARED | FACADE, f"only shared modules and the facade sit at the top of indexer/: {sorted(top)}"
+
+
+def test_a_test_file_is_named_after_each_module_of_the_service_and_of_the_top_level() -> None:
+    """From a module's name a reader finds its tests: `indexer/service/follow.py` →
+    `tests/indexer/service/test_follow.py`, `indexer/tokens.py` → `tests/indexer/test_tokens.py`."""
+    missing = [
+        f"tests/indexer/{folder}test_{path.stem}.py"
+        for folder, place in (("", REPO / "indexer"), ("service/", REPO / "indexer" / "service"))
+        for path in sorted(place.glob("*.py"))
+        if path.stem != "__init__" and not (REPO / "tests" / "indexer" / f"{folder}test_{path.stem}.py").exists()
+    ]
+    assert not missing, "no tests named after their module: " + ", ".join(missing)

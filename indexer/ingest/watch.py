@@ -7,7 +7,7 @@ That makes every kind of event (an editor's atomic save is created-tmp,
 modified-tmp, moved-tmp→file; `git checkout` is hundreds of events; a polling
 observer reports a save as delete + create) come out right the same way.
 
-Facts (LIBRARIES.md): watchdog 7 keyword-only `schedule(handler, path,
+Facts (docs/libraries.md): watchdog 7 keyword-only `schedule(handler, path,
 recursive=True)`; a renamed folder emits a move for it and every child;
 inotify limits surface as `OSError(ENOSPC|EMFILE)` for a root, in which case
 we fall back to polling rather than stop. Below a root watchdog swallows the

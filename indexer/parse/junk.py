@@ -14,7 +14,7 @@ vowels than any language writes (random letters), or when most of its characters
 no language writes (over 30 characters, long hex strings). Text in scripts without Latin
 vowels (CJK, Arabic, Cyrillic, …) is judged by length and spacing alone. Short paragraphs (a
 part number, a code, a cell) are never junk: they are what exact search is for.
-`benchmarks/junk.py` measures the false positives on the benchmark documents.
+`benchmarks.parsing.junk` measures the false positives on the benchmark documents.
 """
 
 from __future__ import annotations

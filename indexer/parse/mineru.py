@@ -57,10 +57,9 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".htm": (False, True),
     ".epub": (False, True),
 }
-# Bump when the worker's output or its mapping changes, so cached parses are redone.
-CACHE_VERSION = 5  # 2: text lines carry their font size; 3: OCR of scans and of pictures; 4: of blank pages;
-# 5: the text layer inside a box is read as whole words (a version-4 parse is upgraded without MinerU: `_upgraded`)
-UPGRADABLE = 4  # the earlier version whose parses `_upgraded` brings up to this one
+# Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
+CACHE_VERSION = 5
+UPGRADABLE = 4  # the earlier version whose parses `_upgraded` brings up to this one without MinerU
 
 
 # A file's parse may take this long plus so much per MB of file, or per page of a PDF once
@@ -93,7 +92,7 @@ class MineruOptions:
     url: str | None = None  # a MinerU server (mineru-api or mineru-router) that parses instead (`remote`)
     api_key: str | None = None
     heavy_page_objects: int = HEAVY_PAGE_OBJECTS  # a PDF page with more is read from its text layer; 0: never
-    use_outline: bool = True  # a PDF's bookmarks are its map; off: headings as found (`benchmarks.outline`)
+    use_outline: bool = True  # a PDF's bookmarks are its map; off: headings as found (`benchmarks.toc.outline`)
 
     @property
     def pictures_dir(self) -> Path:

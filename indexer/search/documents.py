@@ -12,7 +12,7 @@ capitalised first word when a description holds it ("Corning's …", not "Summar
 without names points to a document only when two or more of its words are in the description
 ("the seed lexicon"): a single topic word also turns up in titles ("internet", "program",
 "most"), and pointing by it sent a third of MMLongBench's questions, none of which names its
-document, to the wrong one (`benchmarks/pointing.py`). The documents matched best are searched once more on
+document, to the wrong one (`benchmarks.retrieval.pointing`). The documents matched best are searched once more on
 their own, and that ranking is fused with the whole folder's (`indexer.search.hybrid`): hits
 concentrate in the documents the question names, while a question that names none ranks across
 all of them. A question that names none but asks about slides ("in slide 4", "the presentation")

@@ -7,7 +7,7 @@ vec_ids are current) decides what a query may return. Embeddings are always
 passed in, never computed by Chroma, so a reopened collection never reaches
 for Chroma's default (downloading) embedding function.
 
-Facts that shaped this (LIBRARIES.md): `upsert` of existing ids is very slow
+Facts that shaped this (docs/libraries.md): `upsert` of existing ids is very slow
 (delete + add instead), `add` of an existing id is silently ignored, and the
 embedded client is not process-safe (one writer per data dir). Within the
 process two threads write (the indexer deletes, the catch-up lane adds): writes

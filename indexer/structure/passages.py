@@ -1,4 +1,4 @@
-"""Passages: the units of dense search (DESIGN.md, "Data model").
+"""Passages: the units of dense search (docs/design.md, "Data model").
 
 Paragraphs are what the tools return and cite, but most are far shorter than the
 embedding model's window (a filing's median paragraph is ~40 tokens; MiniLM reads 256
@@ -31,10 +31,9 @@ from indexer.parse.blocks import UNCAPTIONED
 from indexer.structure.tables import block_index, table_rows, without_tags
 from indexer.tokens import clip_to_tokens, count_tokens, shorten
 
-# 2: the paragraphs of a passage get vectors of their own, pooled from the passage's pass.
-PASSAGE_VERSION = "2"
+PASSAGE_VERSION = "2"  # bump when passages are packed otherwise: vectors are made again (history: git)
 # Tokens of a passage, heading path included (the `count_tokens` estimate). MiniLM reads 256
-# word pieces, a few more than estimated tokens in filings (`benchmarks/passages.py` measures
+# word pieces, a few more than estimated tokens in filings (`benchmarks.vectors.passages` measures
 # how many passages the model reads whole).
 WINDOW_TOKENS = 220
 # The heading path read with each passage: the title and the nearest headings, each at most so many tokens.

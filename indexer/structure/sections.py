@@ -1,6 +1,6 @@
 """Blocks → sections and paragraphs with coordinates `(sec_id, para_idx)`.
 
-The rules (DESIGN.md, "Data model"):
+The rules (docs/design.md, "Data model"):
 
 * `sec_id 0` is the root: the title and any text before the first heading.
   A document that opens with its only top-level heading uses it as the title.
@@ -33,25 +33,9 @@ from indexer.titles.decide import name_document
 from indexer.titles.filings import stated_detail
 from indexer.tokens import count_tokens
 
-# Bump when parsing or structuring changes what is stored for a file (its sections and
-# paragraphs): every index is structured again on its next start (parses come from the cache,
-# unchanged paragraphs keep their vectors). 2: pictures without words are figure paragraphs;
-# 3: tables too large to read at once are blocks of rows; 4: titles from a PDF's first page;
-# 5: titles that tell documents apart (filing covers, citations, headlines), a document's stated detail;
-# 6: a page's number under a page that ends early is no paragraph.
-# 7: a bold line at the top of a page, set flush left, is the page's title (a statement's);
-# 8: so is a header line carried onto at most two continuation pages, on its first page;
-# 9: a quantity flash sets like a heading ("12 weeks", "1 year", "12 % (a)") is a table's cell;
-# 10: a page header that repeats a title on a continuation page is no paragraph;
-# 11: a "Table of Contents" met after the body began (an index of a part's statements) does not hold what follows;
-# 12: a line that only says a table goes on overleaf ("(Continued on following page)") is no paragraph;
-# 13: a PDF's bookmark outline is its map; numbered steps, an index's letters and contents lines are text;
-# 14: CJK-numbered lines of text and Markdown ("第一章 总则", "第1節", "一、") are headings; documents get a language;
-#     text hygiene (`indexer.parse.hygiene`): mojibake mended, symbol-font glyphs read as "•" or dropped,
-#     MinerU's Markdown escapes gone from plain text; CSV files and sheets as Markdown tables;
-#     titles for every kind (metadata only where the cover agrees, no contact line or person's name, a
-#     cover's subject and issuer, words cased and spaced as the text prints them); a paper's title on
-#     page 1 is its root, not a section holding the paper.
+# Bump when parsing, naming or structuring changes what is stored for a file (its title, sections
+# and paragraphs): every index is structured again on its next start (parses come from the cache,
+# unchanged paragraphs keep their vectors). What each bump changed is in git's history of this line.
 STRUCTURE_VERSION = "14"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)

@@ -2,7 +2,7 @@
 
 A table paragraph holds HTML (`<tr>`/`<td>`, as MinerU gives it), Markdown pipes, or the
 ` | `-joined rows the PDF repair writes, with any caption before its grid. A table too large
-for a tool answer is stored as blocks of rows (DESIGN.md, "Data model"): each block repeats
+for a tool answer is stored as blocks of rows (docs/design.md, "Data model"): each block repeats
 the caption and the header rows and says which rows it holds, so each one reads, and is found,
 on its own.
 """

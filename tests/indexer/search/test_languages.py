@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from indexer.languages import apart, language_of
 from indexer.library import Library
 from indexer.tokens import count_tokens
 from server.render import render_retrieve
@@ -143,16 +142,3 @@ def test_the_caution_is_paid_from_the_budget(cjk_folder: Path, open_library: Cal
     result = lib.retrieve("what should I wear to protect my eyes", top_k=10, before=2, after=2)
     assert result.caution and "Chinese" in result.caution
     assert len(result.results) >= 2 and count_tokens(render_retrieve(result)) <= budget
-
-
-def test_languages_are_told_by_script_and_function_words() -> None:
-    assert language_of("what is the surplus") == "en"
-    assert language_of("quel est le chiffre d'affaires") == "fr"
-    assert language_of("保护眼睛") == "zh"
-    assert language_of("目を守る") == "ja"
-    assert language_of("안전 장비") == "ko"
-    assert language_of("surplus 2023") is None, "no function word: nothing tells"
-    english = frozenset({"en"})
-    assert apart("surplus", "zh", english) and not apart("surplus", "fr", english), "unknown: only another script"
-    assert apart("what is the surplus", "fr", english)
-    assert not apart("what is the surplus", "zh", None), "a multilingual model reads across"

@@ -1,4 +1,4 @@
-"""Markdown and plain text → sections and paragraphs with the coordinates DESIGN.md promises."""
+"""Markdown and plain text → sections and paragraphs with the coordinates docs/design.md promises."""
 
 from __future__ import annotations
 
