@@ -66,3 +66,26 @@ def test_the_titles_scorer_flags_what_a_reader_would_not_accept() -> None:
     assert flags("Skill Composition via Ab-straction", False, cover) == ["hyphen"]
     assert flags("SKILL COMPOSITION VIA ABSTRACTION", False, cover) == ["capitals"]
     assert flags("NASA Strategic Plan 2031–2033", False, cover) == []
+
+
+def test_a_title_is_accepted_when_it_holds_the_readers_words_and_little_else() -> None:
+    from benchmarks.titles.accept import Label, judge
+
+    paper = Label("Towards Verifiable Generation: A Benchmark for Knowledge-aware Language Model Attribution")
+    assert judge(
+        "Towards Verifiable Generation: A Benchmark for Knowledge-Aware Language Model Attribution", False, paper
+    )[0]
+    assert judge(
+        "Digital Crisis Analysis", False, Label("Germanwings 9525: The First 6 Hours — Digital Crisis Analysis")
+    ) == (
+        False,
+        "partial",
+    )
+    assert judge("x1f5 (file name)", True, paper) == (False, "file name"), "page 1 prints a title"
+    assert judge("scan-0042 (file name)", True, Label("Receipt", shapes=["no printed title"])) == (True, None)
+    assert judge("Rider ship Report", False, Label("Ridership Report 2023")) == (False, "split")
+    assert judge("HUAWEINOVa Y70", False, Label("Huawei Nova Y70 User Guide")) == (False, "run together")
+    court = Label("Smith v. Jones — Complaint", issuer="Superior Court of California")
+    assert judge("Superior Court", False, court) == (False, "other text"), "the court alone is not the paper"
+    assert judge("Superior Court of California — Smith v. Jones, Complaint", False, court)[0], "the issuer may come too"
+    assert judge("保护眼睛指南", False, Label("保护眼睛指南"))[0], "CJK titles compare by characters"

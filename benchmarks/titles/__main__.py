@@ -1,44 +1,34 @@
-"""Document titles as the map shows them, scored on every document of `../shared/bench`: filings,
-papers (MMLongBench's PDFs, QASPER's as Markdown), manuals and guides, brochures and handbooks,
-reports, slide decks, syllabi and documentation trees.
+"""Document titles as the map shows them, against the title a reader wrote for each document from
+its first page (`benchmarks/titles/labels/`, written blind, from page images, before the code was
+changed): every document of `../shared/bench` (MMLongBench's reports, papers, manuals, brochures
+and decks; FinanceBench's filings; SyllabusQA's syllabi as PDF, DOCX and text; QASPER's papers)
+and of `../shared/corpora` (e-mails, office files, forms, government PDFs, images of documents).
 
-    python -m benchmarks.titles [--bench ../shared/bench] [--cache DIR] [--pages 8] [--sets …] [--show]
-                                [--label TEXT] [--out benchmarks/results/titles.md] [--checkout CHECKOUT]
+    python -m benchmarks.titles [--bench ../shared/bench] [--corpora ../shared/corpora] [--cache DIR]
+                                [--pages 8] [--sets …] [--show] [--label TEXT] [--out FILE] [--checkout CHECKOUT]
 
-Each file is parsed by the server's own code (`DocumentParser` → `structure.build`) and its
-title shown as the map of its folder shows it (`indexer.titles.shown.shown_titles`). Scored:
-
-* **file name**: the title is the file's name (nothing in the document named it), and **page 1
-  titled**: of those, the ones whose first page prints a line that could be a title;
-* what a reader would not accept (`benchmarks.titles.flags`): a **contact** line, a **person**'s
-  name, a **banner** (the SEC header, "Table of Contents", "FOR IMMEDIATE RELEASE", …), a
-  metadata or file system **leftover**, a line-break **hyphen** kept in a word, a title in
-  **capitals**;
-* **alike**: documents of one set whose own titles read the same although their contents differ,
-  and **shared**: those whose titles in the map still do;
-* FinanceBench, against its questions' `company` and the file's name (`ADOBE_2015_10K`,
-  `AMCOR_2023Q2_10Q`, `PEPSICO_2023_8K_dated-2023-05-05`): **issuer** (the company's name),
-  **kind** (Form 10-K / 10-Q / 8-K; an earnings release says results or earnings) and **period**
-  (the year, ±1 for fiscal years, and for quarters and 8-Ks a month or a quarter);
-* SyllabusQA, against `syllabi_meta_info.csv`: **course** (half the course name's words).
-
-The kinds come from the sets: MMLongBench's `doc_type` (its questions' label of each PDF),
-FinanceBench filings, QASPER papers, SyllabusQA syllabi, Markdown documentation; a second table
-counts the flags by kind.
+Each file is parsed by the server's own code (`DocumentParser` → `structure.build`) and its title
+shown as the map of its folder shows it (`shown_titles`). Per set and per kind of document (the
+reader's): **accepted** (`benchmarks.titles.accept`: most of the reader's words and little else),
+what is wrong with the rest (**file name** though page 1 prints a title, **split** or **run
+together** words, **partial**, **other text**), and the label-free checks of
+`benchmarks.titles.flags` (a contact line, a person, a banner, a leftover, a hyphen, capitals).
+Documents whose page 1 prints no title are counted apart: accepted when the map shows the reader's
+title or says the name is the file's. Files not indexed (an unsupported type, a failure) are
+counted as such, not judged.
 
 `--pages N` parses each PDF's first N pages only (a copy with its metadata; titles come from the
-first pages, the whole set then parses in minutes, not hours); 0 parses whole files, and so does
-any file whose whole parse `--cache` already holds (a shared cache of MinerU's parses: nothing
-is parsed again). `--show` prints every title with its flags.
+first pages); 0 parses whole files, and so does any file whose whole parse `--cache` already holds.
+`--show` prints each document not accepted with the reader's title. `--checkout` measures an
+older tree's library (its "before").
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
-import re
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -46,52 +36,47 @@ from typing import Any
 
 from benchmarks import common
 from benchmarks.retrieval.sets import qasper_markdown
+from benchmarks.titles.accept import Label, judge
 from benchmarks.titles.flags import FLAGS, Printed, flags
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser, is_supported
 from indexer.parse.mineru import MineruOptions
 from indexer.structure.sections import build
-from indexer.titles.decide import title_from_name
-from indexer.titles.shown import shown_titles
 
-SETS = {
-    "FinanceBench PDFs": "financebench/pdfs",
-    "MMLongBench PDFs": "mmlongbench/pdfs",
-    "SyllabusQA PDF": "syllabusqa/syllabi/pdf",
-    "SyllabusQA DOCX": "syllabusqa/syllabi/word",
-    "SyllabusQA text": "syllabusqa/syllabi/text",
-    "QASPER papers": "qasper",  # written as Markdown (`qasper_markdown`) into the work folder
-    "Markdown trees": "markdown",
-}
-# A document's kind, by set, or by MMLongBench's label of it.
-SET_KINDS = {
-    "FinanceBench PDFs": "filing",
-    "SyllabusQA PDF": "syllabus",
-    "SyllabusQA DOCX": "syllabus",
-    "SyllabusQA text": "syllabus",
-    "QASPER papers": "paper",
-    "Markdown trees": "documentation",
-}
-MMLONGBENCH_KINDS = {
-    "Academic paper": "paper",
-    "Guidebook": "manual, guide",
-    "Brochure": "brochure, handbook",
-    "Research report / Introduction": "report",
-    "Tutorial/Workshop": "slide deck",
-    "Financial report": "filing",
-}
-FIRST_LINES = 40  # the first page's lines read for what it prints
+try:  # today's tree
+    from indexer.titles.decide import title_from_name
+    from indexer.titles.shown import shown_titles
+except ImportError:  # a checkout from before the titles package
+    from indexer.answers.titles import shown_titles  # type: ignore[no-redef]
+    from indexer.ingest.files import title_from_name  # type: ignore[no-redef]
+
+LABELS = Path(__file__).resolve().parent / "labels"
+DEFAULT_CORPORA = common.REPO.parent / "shared" / "corpora"
+
+
+@dataclass(frozen=True)
+class Set:
+    name: str
+    data: str  # "bench" or "corpora"
+    folder: str  # under it
+    labels: str  # the label file's set ("" : QASPER's own titles)
+
+
+SETS = [
+    Set("MMLongBench", "bench", "mmlongbench/pdfs", "mmlongbench"),
+    Set("FinanceBench", "bench", "financebench/pdfs", "financebench"),
+    Set("SyllabusQA PDF", "bench", "syllabusqa/syllabi/pdf", "syllabusqa"),
+    Set("SyllabusQA DOCX", "bench", "syllabusqa/syllabi/word", "syllabusqa"),
+    Set("SyllabusQA text", "bench", "syllabusqa/syllabi/text", "syllabusqa"),
+    Set("QASPER", "bench", "qasper", ""),
+    Set("unstructured", "corpora", "unstructured", "unstructured"),
+    Set("pdfplumber", "corpora", "pdfplumber", "pdfplumber"),
+]
+FIRST_LINES = 40  # the first page's lines read for what it prints (the label-free checks)
 OPENING_PAGES = 4  # … and the opening pages' text, for how the document writes its words
 OPENING_PARAGRAPHS = 400
-KINDS = {
-    "10K": r"\b10-K\b",
-    "10Q": r"\b10-Q\b",
-    "8K": r"\b8-K\b",
-    "EARNINGS": r"\bresults?\b|\bearnings\b|\breports?\b",
-}
-MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
-QUARTER = rf"\b({MONTHS})[a-z]*\b|\bq[1-4]\b|\b[1-4]q\b|\bquarter|\b(first|second|third|fourth)\b"
+WRONG = ("file name", "split", "run together", "partial", "other text")
 
 
 @dataclass
@@ -102,10 +87,31 @@ class Entry:
     detail: str | None
     named_by_file: bool
     content_hash: str
-
     relpath: str  # as the map knows it: relative to the set's folder
     printed: Printed
-    kind: str = ""
+    label: Label
+
+
+def load_labels() -> dict[tuple[str, str], Label]:
+    """(set, file) → the reader's label: bench files by name (a syllabus by its stem, for all three
+    formats), corpora files by their path in the corpus; documents only."""
+    found: dict[tuple[str, str], Label] = {}
+    for name in ("bench.jsonl", "corpora.jsonl"):
+        for line in (LABELS / name).read_text().splitlines():
+            row = json.loads(line)
+            if not row.get("is_document", True) or not row.get("title"):
+                continue
+            label = Label(
+                row["title"],
+                row.get("accept") or [],
+                row.get("kind") or "",
+                row.get("issuer"),
+                row.get("date"),
+                row.get("shapes") or [],
+            )
+            key = row.get("set") or row["corpus"]
+            found[(key, Path(row["file"]).stem if key == "syllabusqa" else row["file"])] = label
+    return found
 
 
 def first_pages(path: Path, pages: int, work: Path) -> Path:
@@ -115,18 +121,21 @@ def first_pages(path: Path, pages: int, work: Path) -> Path:
         return path
     from pypdf import PdfReader, PdfWriter
 
-    reader = PdfReader(path)
-    if len(reader.pages) <= pages:
+    try:
+        reader = PdfReader(path)
+        if len(reader.pages) <= pages:
+            return path
+        writer = PdfWriter()
+        for page in reader.pages[:pages]:
+            writer.add_page(page)
+        if reader.metadata:
+            writer.add_metadata({k: str(v) for k, v in reader.metadata.items()})
+        copy = work / f"{hashlib.sha1(str(path).encode()).hexdigest()[:8]}-{path.name}"
+        with copy.open("wb") as out:
+            writer.write(out)
+        return copy
+    except Exception:  # noqa: BLE001 (an encrypted or malformed PDF is parsed whole, as the server would)
         return path
-    writer = PdfWriter()
-    for page in reader.pages[:pages]:
-        writer.add_page(page)
-    if reader.metadata:
-        writer.add_metadata({k: str(v) for k, v in reader.metadata.items()})
-    copy = work / path.name
-    with copy.open("wb") as out:
-        writer.write(out)
-    return copy
 
 
 def _prints(paragraph: Any) -> bool:
@@ -137,9 +146,8 @@ def _prints(paragraph: Any) -> bool:
 
 
 def printed(structure: DocumentStructure) -> Printed:
-    """What the document prints (`flags.Printed`): its first page's lines in reading order
-    (the first page with text), or for a file without pages its opening line (its first heading,
-    else its first paragraph's first line), and its opening pages' text."""
+    """What the document prints (`flags.Printed`): its first page's lines in reading order (the
+    first page with text), or for a file without pages its opening line, and its opening text."""
     by_section: dict[int, list[Any]] = {}
     for p in structure.paragraphs:
         by_section.setdefault(p.sec_id, []).append(p)
@@ -165,11 +173,24 @@ def printed(structure: DocumentStructure) -> Printed:
     return Printed(lines[:FIRST_LINES], text)
 
 
-def parsed_entries(
-    parser: DocumentParser, root: Path, files: list[Path], pages: int, work: Path, kinds: dict[str, str]
-) -> list[Entry]:
-    entries = []
-    for n, path in enumerate(files):
+@dataclass
+class Outcome:
+    entries: list[Entry]
+    labelled: int  # documents of the set a reader labelled
+    not_indexed: list[str]  # labelled documents the server did not index (unsupported, failed)
+
+
+def parse_set(
+    parser: DocumentParser, root: Path, files: list[Path], labels: dict[str, Label], pages: int, work: Path
+) -> Outcome:
+    entries: list[Entry] = []
+    missed: list[str] = []
+    labelled = [p for p in files if _key(p, root) in labels]
+    for n, path in enumerate(labelled):
+        label = labels[_key(path, root)]
+        if not is_supported(path):
+            missed.append(f"{path.relative_to(root)} (not a supported type)")
+            continue
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         whole = parser.mineru._cache_path(digest).exists()  # parsed whole already: read that
         source = path if whole else first_pages(path, pages, work)
@@ -177,7 +198,8 @@ def parsed_entries(
         digest = hashlib.sha256(data).hexdigest()
         try:
             structure = build(parser.parse(source, data, digest), fallback_title=title_from_name(path))
-        except ParseError:
+        except ParseError as failure:
+            missed.append(f"{path.relative_to(root)} ({str(failure)[:80]})")
             continue
         entries.append(
             Entry(
@@ -185,59 +207,98 @@ def parsed_entries(
                 n,
                 structure.title,
                 getattr(structure, "detail", None),
-                getattr(structure, "named_by_file", structure.title == title_from_name(path)),
+                bool(getattr(structure, "named_by_file", structure.title == title_from_name(path))),
                 digest,
                 path.relative_to(root).as_posix(),
                 printed(structure),
-                kinds.get(path.name, ""),
+                label,
             )
         )
-    return entries
+    return Outcome(entries, len(labelled), missed)
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
+def _key(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
 
 
-def finance_scores(title: str, company: str, doc_name: str) -> tuple[bool, bool, bool]:
-    """(issuer, kind, period) named by the title of the filing `doc_name`."""
-    issuer = _norm(company) in _norm(title)
-    label = re.match(r"[A-Za-z]+_(\d{4})(Q[1-4])?_(10K|10Q|8K|EARNINGS)", doc_name)
-    if label is None:
-        return issuer, False, False
-    year, quarter, kind = int(label.group(1)), label.group(2), label.group(3)
-    kind_ok = re.search(KINDS[kind], title, re.I) is not None
-    years = {int(y) for y in re.findall(r"\b(?:19|20)(\d{2})\b", title)} | {
-        int(y) for y in re.findall(r"\bfy\s*'?(\d{2})\b", title, re.I)
-    }
-    period = any(abs(2000 + y - year) <= 1 for y in years)
-    if quarter or kind in ("8K", "EARNINGS"):
-        period = period and re.search(QUARTER, title, re.I) is not None
-    return issuer, kind_ok, period
+def labels_of(
+    s: Set, root: Path, all_labels: dict[tuple[str, str], Label], bench: Path, work: Path
+) -> dict[str, Label]:
+    """The set's labels by the file's path in `root` (for QASPER, written as Markdown into `root`)."""
+    if not s.labels:
+        found = {}
+        for row in (bench / "qasper" / "qasper_train_sample10_hf_format.jsonl").read_text().splitlines():
+            paper = json.loads(row)
+            (root / f"{paper['id']}.md").write_text(qasper_markdown(paper), encoding="utf-8")
+            found[f"{paper['id']}.md"] = Label(paper["title"], kind="paper")
+        return found
+    found = {}
+    for path in root.rglob("*"):
+        if path.is_file():
+            relpath = _key(path, root)
+            label = all_labels.get((s.labels, path.stem if s.labels == "syllabusqa" else relpath))
+            if label is not None:
+                found[relpath] = label
+    return found
 
 
-def _shared(entries: list[Entry], titles: dict[int, str]) -> int:
-    """Documents whose title reads like another's (case and punctuation aside) though their contents differ."""
-    readings: dict[str, set[str]] = {}
-    key = {e.doc_id: " ".join(re.findall(r"\w+", titles[e.doc_id].lower())) for e in entries}
-    for e in entries:
-        readings.setdefault(key[e.doc_id], set()).add(e.content_hash)
-    return sum(1 for e in entries if len(readings[key[e.doc_id]]) > 1)
+@dataclass
+class Tally:
+    documents: int = 0
+    judged: int = 0  # page 1 prints a title
+    accepted: int = 0
+    untitled: int = 0  # page 1 prints no title
+    untitled_accepted: int = 0
+    not_indexed: int = 0
+    wrong: Counter[str] | None = None
+    flagged: Counter[str] | None = None
+
+    def add(self, accepted: bool, wrong: str | None, titled: bool, found_flags: list[str]) -> None:
+        self.wrong = self.wrong or Counter()
+        self.flagged = self.flagged or Counter()
+        self.documents += 1
+        if titled:
+            self.judged += 1
+            self.accepted += accepted
+        else:
+            self.untitled += 1
+            self.untitled_accepted += accepted
+        if wrong:
+            self.wrong[wrong] += 1
+        self.flagged.update(found_flags)
+
+    def row(self, name: str) -> str:
+        wrong, flagged = self.wrong or Counter(), self.flagged or Counter()
+        rate = f"{100 * self.accepted / self.judged:.1f} %" if self.judged else "–"
+        return (
+            f"| {name} | {self.documents + self.not_indexed} | {self.not_indexed} | {self.accepted}/{self.judged} | "
+            f"**{rate}** | "
+            + " | ".join(str(wrong[w]) for w in WRONG)
+            + f" | {self.untitled_accepted}/{self.untitled} | "
+            + " | ".join(str(flagged[f]) for f in FLAGS)
+            + " |"
+        )
 
 
-def course_named(title: str, course: str) -> bool:
-    words = [w for w in re.findall(r"[a-z0-9]+", course.lower()) if len(w) > 3 or w.isdigit()]
-    have = set(re.findall(r"[a-z0-9]+", title.lower()))
-    return bool(words) and sum(w in have for w in words) >= max(1, len(words) / 2)
+HEADER = (
+    "| {what} | labelled | not indexed | accepted | % | "
+    + " | ".join(WRONG)
+    + " | no printed title: accepted | "
+    + " | ".join(FLAGS)
+    + " |"
+)
 
 
 def main() -> None:
     parser = common.script_parser(__doc__)
     common.add_bench(parser)
+    parser.add_argument(
+        "--corpora", type=Path, default=DEFAULT_CORPORA, help="../shared/corpora (default: %(default)s)"
+    )
     parser.add_argument("--cache", type=Path, help="MinerU's parse cache to reuse (default: a fresh one)")
     parser.add_argument("--pages", type=int, default=8, help="parse each PDF's first N pages (0: whole files)")
-    parser.add_argument("--sets", nargs="*", default=list(SETS), help="which sets (names start so)")
-    parser.add_argument("--show", action="store_true", help="print every file's title and its flags")
+    parser.add_argument("--sets", nargs="*", default=[s.name for s in SETS], help="which sets (names start so)")
+    parser.add_argument("--show", action="store_true", help="print each document not accepted")
     common.add_label(parser, "", "what this run measures, for the results file")
     common.add_out(parser, "titles.md")
     common.add_checkout(parser)
@@ -245,80 +306,64 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="deepread-titles-"))
     doc_parser = DocumentParser(MineruOptions(cache_dir=args.cache or work / "cache", home=work / "mineru"))
-    companies = {}
-    for line in (args.bench / "financebench" / "questions.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        companies[row["doc_name"]] = row["company"]
-    with (args.bench / "syllabusqa" / "syllabi_meta_info.csv").open(newline="") as f:
-        courses = {row["filename"]: row["course"] for row in csv.DictReader(f)}
-    labels = json.loads((args.bench / "mmlongbench" / "questions.json").read_text())
-    mmlongbench = {q["doc_id"]: MMLONGBENCH_KINDS.get(q["doc_type"], q["doc_type"]) for q in labels}
-
-    pages = f"first {args.pages} pages of each PDF not cached whole" if args.pages else "whole files"
-    lines = [
-        f"{args.label or 'Titles'} ({date.today()}, {pages}): titles as the map shows them",
-        "",
-        "| set | parsed | issuer | kind | period | course | file name | page 1 titled | "
-        + " | ".join(FLAGS[1:])
-        + " | alike | shared |",
-        "|---" * (9 + len(FLAGS)) + "|",
-    ]
-    by_kind: dict[str, list[list[str]]] = {}
-    for name, folder in SETS.items():
-        if not any(name.lower().startswith(s.lower()) for s in args.sets):
+    all_labels = load_labels()
+    by_set: dict[str, Tally] = {}
+    by_kind: dict[str, Tally] = {}
+    shown_lines: list[str] = []
+    for s in SETS:
+        if not any(s.name.lower().startswith(x.lower()) for x in args.sets):
             continue
-        root = args.bench / folder
-        if name.startswith("QASPER"):
+        root = (args.bench if s.data == "bench" else args.corpora) / s.folder
+        if not s.labels:
             root = work / "qasper-md"
             root.mkdir()
-            for row in (args.bench / "qasper" / "qasper_train_sample10_hf_format.jsonl").read_text().splitlines():
-                paper = json.loads(row)
-                (root / f"{paper['id']}.md").write_text(qasper_markdown(paper), encoding="utf-8")
-        files = sorted(p for p in root.rglob("*") if p.is_file() and is_supported(p))
-        kinds = mmlongbench if name.startswith("MMLongBench") else {p.name: SET_KINDS[name] for p in files}
-        entries = parsed_entries(doc_parser, root, files, args.pages, work, kinds)
-        shown = shown_titles(entries)
-        n = max(len(entries), 1)
-        cells = dict.fromkeys(("issuer", "kind", "period", "course"), "")
-        if name.startswith("FinanceBench"):
-            scores = [finance_scores(shown[e.doc_id], companies.get(e.path.stem, ""), e.path.stem) for e in entries]
-            for i, key in enumerate(("issuer", "kind", "period")):
-                cells[key] = f"{sum(s[i] for s in scores)}/{len(entries)}"
-        if name.startswith("SyllabusQA"):
-            named = [course_named(shown[e.doc_id], courses.get(e.path.stem, "")) for e in entries]
-            cells["course"] = f"{sum(named)}/{len(entries)}"
-        by_file = sum(e.named_by_file for e in entries)
-        # The map's own additions (a period, a file's name that tells alike titles apart) aside.
-        found = {e.doc_id: flags(e.title, bool(e.named_by_file), e.printed) for e in entries}
-        for e in entries:
-            by_kind.setdefault(e.kind, []).append(found[e.doc_id])
-        counts = [sum(flag in found[e.doc_id] for e in entries) for flag in FLAGS]
-        lines.append(
-            f"| {name} | {len(entries)}/{len(files)} | {cells['issuer']} | {cells['kind']} | {cells['period']} | "
-            f"{cells['course']} | {by_file} ({100 * by_file / n:.0f} %) | "
-            + " | ".join(str(c) for c in counts)
-            + f" | {_shared(entries, {e.doc_id: e.title for e in entries})} | {_shared(entries, shown)} |"
-        )
+        labels = labels_of(s, root, all_labels, args.bench, work)
+        files = sorted(p for p in root.rglob("*") if p.is_file())
+        common.log(f"{s.name}: {len(labels)} labelled documents")
+        outcome = parse_set(doc_parser, root, files, labels, args.pages, work)
+        shown = shown_titles(outcome.entries)
+        tally = by_set.setdefault(s.name, Tally())
+        tally.not_indexed += len(outcome.not_indexed)
+        for e in outcome.entries:
+            accepted, wrong = judge(shown[e.doc_id], e.named_by_file, e.label)
+            found = flags(e.title, e.named_by_file, e.printed)
+            for t in (tally, by_kind.setdefault(e.label.kind or "other", Tally())):
+                t.add(accepted, wrong, e.label.printed, found)
+            if args.show and not accepted:
+                shown_lines.append(
+                    f"{s.name[:12]:12} | {e.relpath[:40]:40} | {wrong:12} | {shown[e.doc_id]!r} ← {e.label.title!r}"
+                )
         if args.show:
-            for e in entries:
-                mark = "=" if e.named_by_file else " "
-                said = f"  [{', '.join(found[e.doc_id])}]" if found[e.doc_id] else ""
-                print(f"{name[:14]} | {e.path.name[:44]:44} | {mark} {shown[e.doc_id]}{said}", flush=True)
-    lines += [
+            shown_lines += [f"{s.name[:12]:12} | not indexed: {m}" for m in outcome.not_indexed]
+    total = Tally()
+    for t in by_set.values():
+        total.documents += t.documents
+        total.judged += t.judged
+        total.accepted += t.accepted
+        total.untitled += t.untitled
+        total.untitled_accepted += t.untitled_accepted
+        total.not_indexed += t.not_indexed
+        total.wrong = (total.wrong or Counter()) + (t.wrong or Counter())
+        total.flagged = (total.flagged or Counter()) + (t.flagged or Counter())
+    pages = f"first {args.pages} pages of each PDF not cached whole" if args.pages else "whole files"
+    lines = [
+        (
+            f"{args.label or 'Titles'} ({date.today()}, {pages}, {common.commit_stamp('indexer')}): "
+            "titles as the map shows them, against the reader's"
+        ),
         "",
-        "| kind | documents | " + " | ".join(FLAGS) + " | flagged |",
-        "|---" * (3 + len(FLAGS)) + "|",
+        HEADER.format(what="set"),
+        "|---" * (6 + len(WRONG) + len(FLAGS)) + "|",
+        *(t.row(name) for name, t in by_set.items()),
+        total.row("**all**"),
+        "",
+        HEADER.format(what="kind (the reader's)"),
+        "|---" * (6 + len(WRONG) + len(FLAGS)) + "|",
+        *(t.row(kind) for kind, t in sorted(by_kind.items())),
     ]
-    for kind, found_flags in sorted(by_kind.items()):
-        counts = [sum(flag in f for f in found_flags) for flag in FLAGS]
-        lines.append(
-            f"| {kind} | {len(found_flags)} | "
-            + " | ".join(str(c) for c in counts)
-            + f" | {sum(bool(f) for f in found_flags)} |"
-        )
-    common.append_lines(
-        args.out, "# Titles from the document, not the file name (`python -m benchmarks.titles`)\n", lines
-    )
+    if args.show:
+        print("\n".join(shown_lines))
+    common.append_lines(args.out, "# Titles a reader accepts (`python -m benchmarks.titles`)\n", lines)
 
 
 if __name__ == "__main__":
