@@ -73,12 +73,37 @@ class Block:
 
 
 @dataclass
+class Declared:
+    """What a file says of itself in its metadata (a PDF's document information, office core
+    properties, an EPUB's package, an HTML page's <title>): often a template's leftover or another
+    document's, so `indexer.titles` weighs it against what the document prints."""
+
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    subject: str | None = None
+    publisher: str | None = None
+    created: str | None = None  # ISO 8601, as the file says
+
+    @classmethod
+    def of(cls, raw: dict) -> Declared:
+        """From the parser child's `declared` (MinerU's document properties)."""
+        return cls(
+            title=(raw.get("title") or "").strip() or None,
+            authors=[a.strip() for a in raw.get("authors") or [] if isinstance(a, str) and a.strip()],
+            subject=(raw.get("subject") or "").strip() or None,
+            publisher=(raw.get("publisher") or "").strip() or None,
+            created=(raw.get("created_at") or "").strip() or None,
+        )
+
+
+@dataclass
 class ParsedDocument:
     blocks: list[Block]
     title: str | None = None  # a text parser's front-matter title (`indexer.titles.decide` names the rest)
     items: list[Item] | None = None  # what MinerU gave: the first page's typography, for the title
-    metadata_title: str = ""  # the file's own metadata title (PDF, office core properties)
+    declared: Declared = field(default_factory=Declared)  # what the file's metadata says of it
     paged: bool = False  # the items have pages (PDF): page 1's type sizes say what its title is
+    format: str = ""  # the file's extension (".pdf", ".pptx", …): some kinds of document are a format
     detail: str | None = None  # the period, date or version the document states (tells it from others titled alike)
     n_pages: int | None = None
     warnings: list[str] = field(default_factory=list)  # what went wrong without failing the file

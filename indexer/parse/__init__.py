@@ -6,6 +6,6 @@ read in process, PDF, office and web formats by MinerU in a child process (`mine
 `indexer.models`) the layout repair (`layout`, `headings`, `cells`, `outline`, `running`,
 `items`) turns into blocks. The judgements about a line that titles and structure make too
 (`blocks`, `numbering`, `junk`, `dates`) live here, written once. What to call the document is
-not decided here: the parse hands its evidence on (`ParsedDocument.items`, `metadata_title`).
+not decided here: the parse hands its evidence on (`ParsedDocument.items`, `declared`).
 Imports: the shared modules only (`indexer.models`, `errors`, `tokens`).
 """

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT, PARSE_TIME_LIMIT, ParseError
-from indexer.models import Block, ParsedDocument
+from indexer.models import Block, Declared, ParsedDocument
 from indexer.parse import pictures
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.hygiene import repair_items
@@ -58,8 +58,8 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".epub": (False, True),
 }
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
-CACHE_VERSION = 5
-UPGRADABLE = 4  # the earlier version whose parses `_upgraded` brings up to this one without MinerU
+CACHE_VERSION = 6
+UPGRADABLE = 5  # the earlier version whose PDF parses `_upgraded` brings up to this one without MinerU
 
 
 # A file's parse may take this long plus so much per MB of file, or per page of a PDF once
@@ -142,7 +142,8 @@ class MineruParser:
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
-        parsed.items, parsed.metadata_title, parsed.paged = items, raw.get("title") or "", paged
+        parsed.items, parsed.paged, parsed.format = items, paged, suffix
+        parsed.declared = Declared.of(raw.get("declared") or {"title": raw.get("title")})
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
         return parsed
 
@@ -162,14 +163,12 @@ class MineruParser:
         return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{version}.json.gz"
 
     def _upgraded(self, path: Path, content_hash: str, pdf: bool, patience: float) -> dict | None:
-        """A parse cached by the previous version, brought up to this one in the child without
-        MinerU (a PDF's text-layer words read again), and cached; None when there is none."""
-        raw = self._cached(content_hash, pdf, version=UPGRADABLE)
+        """A PDF's parse cached by the previous version, brought up to this one in the child without
+        MinerU (its declared metadata read from its document information), and cached; None when
+        there is none. An office file is parsed again: what it declares is MinerU's to read, in seconds."""
+        raw = self._cached(content_hash, pdf, version=UPGRADABLE) if pdf else None
         if raw is None:
             return None
-        if not pdf:  # nothing of an office file's parse changed
-            self._store(content_hash, raw)
-            return raw
         upgraded = self._run(path, content_hash, {"upgrade": raw}, patience=patience)
         return upgraded if upgraded.get("ok") else None
 

@@ -29,8 +29,8 @@ from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_war
 from indexer.parse.pdf_layers import (
     PROBE_PAGES,
     check_pdf,
+    declared,
     fill_from_text_layer,
-    metadata_title,
     pages_without_text,
     read_font_sizes,
     read_outline,
@@ -110,12 +110,10 @@ def run_text(request: dict) -> dict:
 
 
 def run_upgrade(request: dict) -> dict:
-    """A PDF's parse cached by an earlier version, brought up to this one without MinerU: the text
-    read from the text layer inside boxes is read again, whole words (`pdf_layers.refill_text_layer`)."""
-    from indexer.parse.pdf_layers import refill_text_layer
-
+    """A PDF's parse cached by the previous version, brought up to this one without MinerU: what the
+    PDF declares of itself, read from its document information (`pdf_layers.declared`)."""
     raw = request["upgrade"]
-    refill_text_layer(request["path"], raw["content_list"])
+    raw["declared"] = declared(request["path"])
     return raw
 
 
@@ -188,10 +186,14 @@ def run(request: dict) -> dict:
         items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
         document = parsed.middle_json.metadata.document
         title = document.title
+        result["declared"] = document.model_dump(
+            include={"title", "authors", "subject", "publisher", "created_at"}, mode="json"
+        )
         if result["page_count"] is None:
             result["page_count"] = document.page_count or len(parsed.pages)
-    if heavy:  # MinerU read a copy without them, or nothing: the title is the original's
-        title = metadata_title(path)
+    if heavy:  # MinerU read a copy without them, or nothing: what it declares is the original's
+        result["declared"] = declared(path)
+        title = result["declared"]["title"]
     if page_of is not None:  # and the pages are the original's
         for item in items:
             item["page_idx"] = page_of[int(item.get("page_idx", 0))]

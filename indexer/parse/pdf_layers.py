@@ -8,6 +8,8 @@ heading is level 2, and some tables come out as boxes without text. Each reader 
 
 from __future__ import annotations
 
+import re
+
 from indexer.models import Item
 
 # A page "has text" with at least this many non-blank characters; a PDF whose first
@@ -224,12 +226,30 @@ def pages_without_text(path: str) -> list[int]:
         pdf.close()
 
 
-def metadata_title(path: str) -> str | None:
-    """The title in the PDF's document information, as MinerU reports it for a PDF it reads whole."""
+def declared(path: str) -> dict:
+    """What the PDF's document information declares, as MinerU reports it for a PDF it reads whole
+    (`indexer.models.Declared`): its title, authors, subject and creation date."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(path)
     try:
-        return (pdf.get_metadata_dict().get("Title") or "").strip() or None
+        info = pdf.get_metadata_dict()
     finally:
         pdf.close()
+    authors = (info.get("Author") or "").strip()
+    return {
+        "title": (info.get("Title") or "").strip() or None,
+        "authors": [authors] if authors else [],
+        "subject": (info.get("Subject") or "").strip() or None,
+        "created_at": _pdf_date(info.get("CreationDate") or ""),
+    }
+
+
+def _pdf_date(value: str) -> str | None:
+    """ "D:20061207105020Z" → "2006-12-07T10:50:20"; None when it is not a PDF date."""
+    found = re.match(r"(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?", value.strip())
+    if not found:
+        return None
+    year, month, day, hour, minute, second = found.groups()
+    date = "-".join(p for p in (year, month, day) if p)
+    return f"{date}T{hour}:{minute or '00'}:{second or '00'}" if hour else date

@@ -35,7 +35,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     """What to call `parsed`, whose blocks the structure has cleaned into `blocks` (`lead`: the first
     with words); `unique_top`: its first heading is the only one at its level."""
     stated = parsed.title or (
-        stated_title(parsed.blocks, parsed.items, parsed.metadata_title, parsed.paged) if parsed.items else None
+        stated_title(parsed.blocks, parsed.items, parsed.declared.title or "", parsed.paged) if parsed.items else None
     )
     first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the stated title, or when nothing else

@@ -4,6 +4,7 @@ the real parsers (MinerU in its child process for the office files and PDFs)."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from pathlib import Path
 
@@ -242,28 +243,36 @@ def test_text_inside_a_box_is_read_in_whole_words(tmp_path: Path) -> None:
 def test_a_pdf_parse_cached_by_the_previous_version_is_upgraded_without_mineru(
     parser: DocumentParser, tmp_path: Path
 ) -> None:
+    """The previous version cached no declared metadata: the child reads it from the PDF's document
+    information, and the rest of the cached parse is kept as it was."""
     import gzip
     import json
 
     from indexer.parse.mineru import CACHE_VERSION, UPGRADABLE
 
-    path = _labelled_pdf(tmp_path / "chart.pdf")
+    pdf = FPDF()
+    pdf.set_title("Quarterly Revenue Review")
+    pdf.set_author("Northwind Finance")
+    pdf.set_creation_date(datetime.datetime(2031, 3, 4, 9, 30, tzinfo=datetime.UTC))
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 6, "Quarterly revenue grew strongly across every region")
+    path = tmp_path / "review.pdf"
+    pdf.output(str(path))
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    parse(parser, path)
+    data = path.read_bytes()
+    parser.parse(path, data, digest)
     current = parser.mineru._cache_path(digest)
     with gzip.open(current, "rt", encoding="utf-8") as f:
         raw = json.load(f)
-    # What version 4 cached: the chart's words cut at its box, and a mark that no parse by MinerU makes.
-    raw["content_list"].append(
-        {"type": "image", "page_idx": 0, "bbox": [60, 150, 230, 230], "text_layer": "Quarterly re"}
-    )
-    raw["made_by"] = "version 4"
+    del raw["declared"]  # what version 5 cached, with a mark that no parse by MinerU makes
+    raw["made_by"] = "version 5"
     with gzip.open(parser.mineru._cache_path(digest, UPGRADABLE), "wt", encoding="utf-8") as f:
         json.dump(raw, f)
     current.unlink()
 
-    s = parse(parser, path)
-    (figure,) = [p for p in s.paragraphs if p.kind == "figure"]
-    assert figure.text == "Quarterly revenue\n($4,369) ($3,827)"
+    declared = parser.parse(path, data, digest).declared
+    assert (declared.title, declared.authors) == ("Quarterly Revenue Review", ["Northwind Finance"])
+    assert declared.created is not None and declared.created.startswith("2031-03-04")
     with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
-        assert json.load(f)["made_by"] == "version 4", "upgraded from the old parse, not parsed again"
+        assert json.load(f)["made_by"] == "version 5", "upgraded from the old parse, not parsed again"
