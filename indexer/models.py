@@ -104,7 +104,6 @@ class ParsedDocument:
     declared: Declared = field(default_factory=Declared)  # what the file's metadata says of it
     paged: bool = False  # the items have pages (PDF): page 1's type sizes say what its title is
     format: str = ""  # the file's extension (".pdf", ".pptx", …): some kinds of document are a format
-    detail: str | None = None  # the period, date or version the document states (tells it from others titled alike)
     n_pages: int | None = None
     warnings: list[str] = field(default_factory=list)  # what went wrong without failing the file
 
@@ -146,8 +145,11 @@ class DocumentStructure:
     paragraphs: list[Paragraph]
     n_pages: int | None = None
     warnings: list[str] = field(default_factory=list)
-    detail: str | None = None  # see ParsedDocument.detail
+    detail: str | None = None  # the card's date: the period, date or version it states (`indexer.titles.card`)
     named_by_file: bool = False  # nothing in the document names it: the title is the file's name
+    kind: str | None = None  # the card's kind: paper, filing, slides, court paper, …
+    issuer: str | None = None  # the card's issuer or authors
+    about: str | None = None  # the card's line of what it is about, taken from it
 
     @property
     def n_tokens(self) -> int:
@@ -213,6 +215,13 @@ class DocumentInfo(BaseModel):
         "n_copies counts them all).",
     )
     n_copies: int = 0
+    kind: str | None = Field(None, description="What kind of document it is: paper, filing, report, slides, …")
+    issuer: str | None = Field(None, description="Who issued or wrote it: an organisation, a court, authors.")
+    date: str | None = Field(None, description="Its own date, period or version, as it states it.")
+    about: str | None = Field(None, description="One line of what it is about, taken from it (≤ 25 words).")
+    tag: str | None = Field(
+        None, description="In the map of a folder: its kind and year, where they tell it from the others listed."
+    )
     sections: list[SectionInfo] = Field(default_factory=list)
 
     @property

@@ -34,6 +34,8 @@ def render_toc(toc: Toc) -> str:
             lines.extend(_brief_document(doc, toc.compact))
             continue
         lines.append(_document_line(doc) + _opens(doc))
+        if card := _card(doc):
+            lines.append(card)
         if doc.warnings:
             lines.append("  Warnings: " + "; ".join(doc.warnings))
         if not doc.root_alone:
@@ -55,6 +57,15 @@ def _document_line(doc: DocumentInfo) -> str:
         f"({doc.doc_id}) {doc.path} — {doc.title}{pages} | {counted(doc.n_sections, 'section')}, "
         f"{counted(doc.n_paras, 'paragraph')}, {doc.n_tokens:,} tokens | v{doc.version}{pending}{_copies(doc)}"
     )
+
+
+def _card(doc: DocumentInfo) -> str | None:
+    """`  Card: paper; by Jane Roe, Ann Lee; July 2023. About: We show that …` in a document's own map."""
+    said = "; ".join(part for part in (doc.kind, f"by {doc.issuer}" if doc.issuer else None, doc.date) if part)
+    if not said and not doc.about:
+        return None
+    about = f" About: {doc.about}" if doc.about else ""
+    return f"  Card: {said}.{about}" if said else f"  About: {doc.about}"
 
 
 def _copies(doc: DocumentInfo) -> str:
@@ -97,7 +108,8 @@ def _brief_document(doc: DocumentInfo, compact: bool) -> list[str]:
         else:
             mark = f" | read_section(doc_id={doc.doc_id}, sec_id=0) reads it"
     title = "" if repeats_path(doc.title, doc.path) else f" — {doc.title}"
-    lines = [f"({doc.doc_id}) {doc.path}{title}{size}{pending}{warnings}{mark}{_copies(doc)}"]
+    tag = f" | {doc.tag}" if doc.tag else ""
+    lines = [f"({doc.doc_id}) {doc.path}{title}{tag}{size}{pending}{warnings}{mark}{_copies(doc)}"]
     if doc.warnings:
         lines.append("  Warnings: " + "; ".join(doc.warnings))
     if doc.root_alone:

@@ -12,6 +12,7 @@ Costs are estimates of the rendered text (`server/render.py`) in the tokens of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from indexer.answers.failures import PERMANENT, kept_note, retry_note
@@ -39,6 +40,7 @@ from indexer.answers.folding import (
 from indexer.errors import InvalidArgument, NotFound
 from indexer.models import DocumentInfo, FailedDocument, FolderInfo, SkippedFile, Toc
 from indexer.store.database import DocumentRow, Store
+from indexer.titles.card import PLAIN, title_says
 from indexer.titles.shown import folder_titles, repeats_path
 from indexer.tokens import count_tokens, shorten
 
@@ -62,6 +64,9 @@ FOLDER_NOTE = (
     "a section's; read_section(doc_id=D, sec_id=S) reads one (sec_id=0: the text before the first heading)."
 )
 FOLDED_NOTE = "+N counts the sections not listed."
+YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
+TAG_MARK = 2  # " | " before a document's tag in the map of a folder
+CARD_LINE = 12  # "  Card: …; by …; … About: …" beyond its fields' words
 COPIES_SHOWN = 3  # a document's line names this many of its copies' paths, and counts the rest
 COPIES_MARK = 8  # | also at …, … (+N more)
 
@@ -73,6 +78,7 @@ class TocBuilder:
         self.token_budget = token_budget
         self._shown: dict[int, str] | None = None  # a builder answers one request, in one snapshot
         self._copies: dict[int, list[str]] | None = None
+        self._kinds: set[str | None] | None = None  # the kinds of the folder's documents
 
     def title(self, doc: DocumentRow) -> str:
         """The title the map shows: what tells the document from others titled alike in the
@@ -80,6 +86,22 @@ class TocBuilder:
         if self._shown is None:
             self._shown = folder_titles(self.store.documents())
         return self._shown.get(doc.doc_id) or doc.title or doc.relpath
+
+    def tag(self, doc: DocumentRow) -> str | None:
+        """What the map of a folder whose documents' lines fit adds to each from its card
+        (`indexer.titles.card`): its kind where the folder's documents are of several kinds, its
+        year where its title does not say it. (A compact map of many documents keeps its lines to
+        a fixed size: its pages stay put.)"""
+        year = YEAR_RE.search(doc.detail or "")
+        told = doc.kind and doc.kind != PLAIN and len(self._folder_kinds()) > 1
+        parts = [doc.kind if told and doc.kind and not title_says(self.title(doc), doc.kind) else None]
+        parts.append(year.group(0) if year and year.group(0) not in self.title(doc) else None)
+        return ", ".join(p for p in parts if p) or None
+
+    def _folder_kinds(self) -> set[str | None]:
+        if self._kinds is None:
+            self._kinds = {d.kind for d in self.store.documents() if d.readable}
+        return self._kinds
 
     def copies(self, doc: DocumentRow) -> list[str]:
         """The shown paths of a document's copies (files with its bytes), read once per answer."""
@@ -175,7 +197,7 @@ class TocBuilder:
         line += count_tokens(title) + (
             READS_MARK if d.n_sections <= 1 else count_tokens(f"+{d.n_sections:,} more sections")
         )
-        line += self._copies_cost(d)
+        line += self._copies_cost(d) + tag_cost(self.tag(d))
         return line + _warnings_cost(shown_warnings(d, brief=True)) + (0 if d.embedded else PENDING_MARK)
 
     def _fits(self, ready: list[DocumentRow], budget: int) -> bool:
@@ -272,6 +294,7 @@ class TocBuilder:
             - _warnings_cost(shown_warnings(doc, brief=False))
             - PENDING_MARK
             - self._copies_cost(doc)
+            - card_cost(doc)
         )
         path: list[int] = []  # the way down to the section, nearest headings first, within a quarter
         for s in reversed(ancestors(tree, top)):
@@ -362,8 +385,23 @@ class TocBuilder:
             n_warnings=len(doc.warning_list),
             copies=[] if compact else self.copies(doc)[:COPIES_SHOWN],
             n_copies=len(self.copies(doc)),
+            kind=doc.kind,
+            issuer=doc.issuer,
+            date=doc.detail,
+            about=doc.about,
+            tag=self.tag(doc) if brief and not compact else None,  # a compact line keeps to its fixed size
             sections=sections,
         )
+
+
+def tag_cost(tag: str | None) -> int:
+    return TAG_MARK + count_tokens(tag) if tag else 0
+
+
+def card_cost(doc: DocumentRow) -> int:
+    """The card's line in a document's own map (`server.render`)."""
+    said = [doc.kind, doc.issuer, doc.detail, doc.about]
+    return CARD_LINE + sum(count_tokens(s) for s in said if s) if any(said) else 0
 
 
 def shown_warnings(doc: DocumentRow, brief: bool) -> list[str]:

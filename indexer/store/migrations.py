@@ -148,6 +148,14 @@ def _m012_document_copies(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX documents_content_hash ON documents (content_hash)")
 
 
+def _m013_document_card(db: sqlite3.Connection) -> None:
+    """A document's card (`indexer.titles.card`): its kind, its issuer or authors, one line of what it
+    is about (its date is `detail`). Documents indexed before have none until structured again."""
+    db.execute("ALTER TABLE documents ADD COLUMN kind TEXT")
+    db.execute("ALTER TABLE documents ADD COLUMN issuer TEXT")
+    db.execute("ALTER TABLE documents ADD COLUMN about TEXT")
+
+
 # Applied in order on open; `PRAGMA user_version` records how many ran.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial,
@@ -162,4 +170,5 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m010_document_title_facts,
     _m011_document_language,
     _m012_document_copies,
+    _m013_document_card,
 ]

@@ -36,6 +36,9 @@ class DocumentRow:
     named_by_file: int = 0  # 1: nothing in the document names it; its title is the file's name
     language: str | None = None  # the language its text is written in (`indexer.languages`), if told
     copy_of: int | None = None  # status 'copy': the document whose file has the same bytes (`indexer.ingest.copies`)
+    kind: str | None = None  # the card (`indexer.titles.card`): what kind of document it is,
+    issuer: str | None = None  # who issued or wrote it,
+    about: str | None = None  # and one line of what it is about (its date is `detail`)
 
     @property
     def warning_list(self) -> list[str]:

@@ -29,8 +29,8 @@ from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, 
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
 from indexer.structure.tables import split_lines, split_table
+from indexer.titles.card import make_card
 from indexer.titles.decide import name_document
-from indexer.titles.filings import stated_detail
 from indexer.tokens import count_tokens
 
 # Bump when parsing, naming or structuring changes what is stored for a file (its title, sections
@@ -104,14 +104,20 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
         current.n_tokens += n_tokens
         _widen_pages(current, block.page)
         _widen_pages(current, page_end)
+    card = make_card(
+        title, parsed.blocks, parsed.items, parsed.declared, parsed.format, parsed.n_pages, sections, paragraphs
+    )
     return DocumentStructure(
         title=title,
         sections=sections,
         paragraphs=paragraphs,
         n_pages=parsed.n_pages,
         warnings=parsed.warnings,
-        detail=stated_detail(parsed.blocks),
+        detail=card.date,
         named_by_file=named.title is None,
+        kind=card.kind,
+        issuer=card.issuer,
+        about=card.about,
     )
 
 

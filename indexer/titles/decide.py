@@ -18,9 +18,10 @@ from pathlib import Path
 
 from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.numbering import numbering_depth
+from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import first_page_title, opening_line_title
-from indexer.titles.lines import clean, is_banner, names_institution, names_kind_only
+from indexer.titles.lines import clean, first_page_lines, is_banner, names_institution, names_kind_only
 from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
 from indexer.titles.words import mend, opening_text, same_title
 
@@ -71,7 +72,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     """What to call a parsed document, tried in order: a filing's cover, a report's citation, its
     metadata title when its cover agrees, the title set on its first page (`items`: the parser's
     content list)."""
-    stated = cover_title(blocks) or citation_title(blocks)
+    stated = cover_title(blocks) or court_title(first_page_lines(blocks, items)) or citation_title(blocks)
     if stated:
         return stated
     metadata = clean(metadata)

@@ -170,6 +170,15 @@ def period(text: str) -> str | None:
     return f"{kind} ended {month.capitalize()} {' '.join(rest.split())}".replace(" ,", ",")  # "MAY 29" → "May 29"
 
 
+def registrant(blocks: list[Block]) -> str | None:
+    """Who files a filing: the registrant its cover names (or its report's definitions); None for a
+    document that is no filing."""
+    lines = cover_lines(blocks)
+    if (found := _form(lines)) is None:
+        return None
+    return _registrant(lines, found[0]) or _named_elsewhere(blocks)
+
+
 def cover_title(blocks: list[Block]) -> str | None:
     """`REGISTRANT — Form 10-K, fiscal year ended …` from a filing's cover page, or None."""
     lines = cover_lines(blocks)
@@ -177,10 +186,10 @@ def cover_title(blocks: list[Block]) -> str | None:
     if (found := _form(lines)) is None:
         return None
     form_at, form = found
-    registrant = _registrant(lines, form_at) or _named_elsewhere(blocks)
-    if not registrant:
+    issuer = _registrant(lines, form_at) or _named_elsewhere(blocks)
+    if not issuer:
         return None
-    title = f"{registrant} — Form {' '.join(form.group(1).upper().split())}"
+    title = f"{issuer} — Form {' '.join(form.group(1).upper().split())}"
     if covered := period(text):
         return f"{title}, {covered}"
     if report := _REPORT_DATE_RE.search(text):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.models import Item
+from indexer.models import Block, Item
 from indexer.parse.dates import MONTH
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import numbering_depth
@@ -199,3 +199,15 @@ def is_person(text: str, beside: list[str]) -> bool:
     if not _PERSON_NAME_RE.match(text):
         return False
     return any(_ROLE_LINE_RE.match(clean(line)) and len(line.split()) <= 6 for line in beside)
+
+
+def first_page_lines(blocks: list[Block], items: list[Item] | None) -> list[str]:
+    """The first page's lines in reading order (the parser's items where it gave them, which keep
+    the lines the blocks drop), or a file's opening lines."""
+    if items:
+        pages = [i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)]
+        first = min(pages) if pages else 0
+        texts = [i.get("text") or "" for i in items if i.get("page_idx", 0) == first]
+    else:
+        texts = [b.text for b in blocks[:12]]
+    return [clean(line) for text in texts for line in text.splitlines() if line.strip()]

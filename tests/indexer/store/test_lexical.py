@@ -251,7 +251,7 @@ def test_an_older_index_is_migrated_in_place(tmp_path: Path) -> None:
     store = Store(path)
     try:
         assert store.documents()[0].relpath == "kept.md", "migrations keep what is there"
-        assert store._query("PRAGMA user_version")[0][0] == len(MIGRATIONS)
-        assert "bbox" in {row["name"] for row in store._query("PRAGMA table_info(paragraphs)")}
+        assert store.query("PRAGMA user_version")[0][0] == len(MIGRATIONS)
+        assert "bbox" in {row["name"] for row in store.query("PRAGMA table_info(paragraphs)")}
     finally:
         store.close()

@@ -1,0 +1,361 @@
+"""A document's card: what kind of document it is, who issued or wrote it, its own date or period,
+and one line of what it is about, taken from it. A host reads the card to pick a document before it
+opens one, and whole-folder search points at documents with its words (`indexer.search.documents`).
+
+Each field comes from evidence any document of its kind has, not from phrases seen in one file:
+
+* **kind**: the format where it is the kind (a deck, a workbook), a filing's cover, a court
+  paper's caption (parties "A v. B" with the court or a case number), a paper's abstract and
+  references, the title's own kind word ("User Manual", "Annual Report", "Syllabus"), a letter's
+  salutation, a memo's To/From/Subject lines, pages of few words (slides), else a report for a
+  long paged document and a document for the rest;
+* **issuer**: a filing's registrant, a court paper's court, a paper's authors (the names under its
+  title), the institution its cover names, else who the file declares as its author;
+* **date**: the period, date or version the document states on its first pages
+  (`indexer.titles.filings.stated_detail`), else the date its first page prints, else the day the
+  file declares it was made;
+* **about**: the first sentence of its abstract or summary, else of its first paragraph of prose,
+  at most ABOUT_WORDS words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from indexer.models import Block, Declared, Item, Paragraph, Section
+from indexer.parse.dates import MONTH
+from indexer.parse.junk import is_junk
+from indexer.titles.filings import is_filing, registrant, stated_detail
+from indexer.titles.lines import first_page_lines, is_person, names_address, names_institution, reads_as_title
+
+ABOUT_WORDS = 25
+ABOUT_MIN_WORDS = 8  # a paragraph shorter than this is a label, a field or a caption, not prose
+OPENING_PARAGRAPHS = 60  # the first paragraph of prose is looked for among these
+DECK_TOKENS_PER_PAGE = 200  # a deck's pages average fewer tokens than this (a report's, a manual's: 220 and up)
+LONG_PAGES = 8  # a paged document of this many pages or more, of no other kind, is a report
+AUTHOR_LINES = 8  # a paper's authors are among the lines of its first page right after its title
+MAX_AUTHORS = 3
+
+FORMAT_KINDS = {
+    ".pptx": "slides",
+    ".ppt": "slides",
+    ".odp": "slides",
+    ".xlsx": "spreadsheet",
+    ".xlsm": "spreadsheet",
+    ".xls": "spreadsheet",
+    ".ods": "spreadsheet",
+    ".csv": "spreadsheet",
+    ".tsv": "spreadsheet",
+    ".eml": "e-mail",
+    ".msg": "e-mail",
+    ".epub": "book",
+}
+# The kind a title names in its own words ("User Manual", "Annual Report 2022", "Course Syllabus").
+_TITLE_KINDS = (
+    ("manual", r"\b(manual|handbook|user'?s? guide|owner'?s? guide|instructions|quick start)\b"),
+    ("guide", r"\b(guide|guidebook|tutorial)\b"),
+    ("syllabus", r"\b(syllabus|course outline)\b"),
+    ("transcript", r"\b(transcript|oral argument)\b"),
+    ("hearing", r"\bhearings?\b"),
+    ("minutes", r"\bminutes\b"),
+    ("agenda", r"\bagenda\b"),
+    ("brochure", r"\b(brochure|prospectus|catalog(ue)?|factsheet|fact sheet|datasheet)\b"),
+    ("newsletter", r"\b(newsletter|bulletin)\b"),
+    ("form", r"\b(application form|questionnaire)\b|^form\b"),
+    ("plan", r"\bplan\b"),
+    ("policy", r"\bpolic(y|ies)\b"),
+    ("report", r"\b(report|review|study|survey|assessment|analysis|white ?paper)\b"),
+    ("slides", r"\b(presentation|slides|slide deck|webinar)\b"),
+)
+PLAIN = "document"  # the kind of a document no evidence says more of
+_COURT_RE = re.compile(
+    r"\b(supreme|district|circuit|superior|appellate|bankruptcy|family|county|high)\s+court\b|\bcourt\s+of\s+appeals?\b|"
+    r"\bcourt of the united states\b|\btribunal\b",
+    re.I,
+)
+_CASE_RE = re.compile(
+    r"\b(case|docket|civil action|cause|index)\s+(no|number|#)\.?\s*[:#]?\s*[\w:-]*\d|\bno\.\s*\d{1,2}[-–]\d{2,6}\b",
+    re.I,
+)
+_PARTY_RE = re.compile(r"\b(plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?)\b", re.I)
+_VERSUS_RE = re.compile(r"(?:^|\s)(?:v\.|vs\.?|versus)(?:\s|$)", re.I)
+_PAPER_KINDS = (
+    ("opinion", r"\bopinion\b"),
+    ("order", r"\border\b"),
+    ("complaint", r"\bcomplaint\b"),
+    ("brief", r"\bbrief\b"),
+    ("motion", r"\bmotion\b"),
+    ("judgment", r"\bjudg(e)?ment\b"),
+    ("oral argument transcript", r"\boral argument\b"),
+    ("transcript", r"\btranscript\b|\bproceedings\b"),
+    ("petition", r"\bpetition\b"),
+)
+_ABSTRACT_RE = re.compile(r"^\W*(abstract|summary|executive summary|synopsis|overview|introduction|purpose)\b", re.I)
+_REFERENCES_RE = re.compile(r"^\W*(\d+\.?\s*)?(references|bibliography|works cited|literature cited)\W*$", re.I)
+_SALUTATION_RE = re.compile(r"^\s*dear\s+\w", re.I)
+_MEMO_FIELDS_RE = re.compile(r"^\s*\**(to|from|subject|re|date|cc)\s*\**\s*:", re.I | re.M)
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?。！？])\s+(?=[\"'(“]?[A-Z0-9\u3400-\u9fff])|(?<=[。！？])")
+_DATE_LINE_RE = re.compile(
+    rf"\b((?:{MONTH}\s+\d{{1,2}}(?:\s*[-–]\s*\d{{1,2}})?,?\s+\d{{4}})|(?:\d{{1,2}}\s+{MONTH}\s+\d{{4}})|(?:{MONTH}\s+\d{{4}}))\b",
+    re.I,
+)
+
+
+@dataclass
+class Card:
+    kind: str | None = None
+    issuer: str | None = None
+    date: str | None = None
+    about: str | None = None
+
+
+def make_card(
+    title: str,
+    blocks: list[Block],
+    items: list[Item] | None,
+    declared: Declared,
+    file_format: str,
+    n_pages: int | None,
+    sections: list[Section],
+    paragraphs: list[Paragraph],
+) -> Card:
+    """The card of a document built from `blocks` (the parser's, in reading order) into `sections`
+    and `paragraphs`, named `title`."""
+    first = first_page_lines(blocks, items)
+    court = _court_paper(first)
+    filing = is_filing(blocks)
+    kind = _kind(title, blocks, file_format, n_pages, sections, paragraphs, first, filing, court)
+    return Card(
+        kind=kind,
+        issuer=_issuer(kind, blocks, first, title, declared, court),
+        date=stated_detail(blocks) or _printed_date(first) or _declared_date(declared),
+        about=about_line(sections, paragraphs),
+    )
+
+
+def _court_paper(lines: list[str]) -> tuple[str | None, str | None] | None:
+    """A court paper's caption on its first page: (its parties "A v. B", its court), either None
+    where not printed; None when the page is no court paper's."""
+    text = "\n".join(lines)
+    court = next((line for line in lines if _COURT_RE.search(line) and len(line.split()) <= 14), None)
+    has_case = bool(_CASE_RE.search(text))
+    versus = [k for k, line in enumerate(lines) if _VERSUS_RE.search(f" {line} ")]
+    if not versus or not (court or has_case or _PARTY_RE.search(text)):
+        return None
+    parties = _parties(lines, versus[0])
+    if parties is None and not (court and has_case):
+        return None
+    return parties, _court_name(court) if court else None
+
+
+def _parties(lines: list[str], at: int) -> str | None:
+    """ "Knowles v. Mirzayance" from a caption: the party named before the line of "v." (or on it)
+    and the one after, each by its name up to its first comma, a person by the last word of it."""
+    before, after = _VERSUS_RE.split(f" {lines[at]} ", maxsplit=1)
+    first = _party(before) or next(
+        (p for p in map(_party, reversed(lines[max(0, at - CAPTION_LINES) : at])) if p), None
+    )
+    second = _party(after) or next((p for p in map(_party, lines[at + 1 : at + 1 + CAPTION_LINES]) if p), None)
+    return f"{first} v. {second}" if first and second else None
+
+
+CAPTION_LINES = 16  # a party's name is within this many lines of the "v." (margins, rules and roles between)
+_CAPTION_RULE_RE = re.compile(r"^(?:[\W\d_]+|x(?=\s))+")  # a caption's rule "- - - - x", a margin's line number
+
+
+def _party(text: str) -> str | None:
+    text = _CAPTION_RULE_RE.sub("", text.strip())
+    name = re.split(r",|;|\s[:–—-]\s|\s{2,}", _PARTY_RE.sub("", text).strip(" :,.;"), maxsplit=1)[0].strip(" :,.;")
+    name = re.sub(r"^(in re|in the matter of|ex parte)\s+", "", name, flags=re.I)
+    words = name.split()
+    if not words or len(words) > 8 or not name[:1].isalpha() or _COURT_RE.search(name) or _CASE_RE.search(name):
+        return None
+    if re.search(r"\b(court|united states of america)\b", name, re.I) and len(words) > 4:
+        return None
+    cased = " ".join(_cased(w, k) for k, w in enumerate(words))
+    person = 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not names_institution(name)
+    org = re.search(r"\b(inc|corp|co|company|llc|ltd|state|states|county|city|department|board|bank)\b\.?", name, re.I)
+    return cased.split()[-1] if person and not org else cased
+
+
+def _court_name(line: str) -> str:
+    found = _COURT_RE.search(line)
+    start = line.rfind("\n", 0, found.start()) + 1 if found else 0
+    name = re.sub(r"^\W*(in\s+the|for\s+the)\s+", "", line[start:], flags=re.I).strip(" .,:")
+    return " ".join(_cased(w, k) for k, w in enumerate(name.split()))
+
+
+def _cased(word: str, at: int) -> str:
+    """A word of a name set in capitals as a reader writes it ("SUPREME" → "Supreme", "OF" → "of")."""
+    if not word.isupper():
+        return word
+    if at and word.lower() in ("of", "the", "for", "and", "in", "on", "at"):
+        return word.lower()
+    return word.capitalize() if len(word) > 3 or at == 0 else word
+
+
+def court_title(lines: list[str]) -> str | None:
+    """A court paper's title: "Knowles v. Mirzayance — Oral Argument Transcript" (its parties and
+    the kind of paper its first page names), None when the page is no court paper's or names no
+    parties."""
+    found = _court_paper(lines)
+    if found is None or found[0] is None:
+        return None
+    text = " ".join(lines[:40])
+    kind = next((name for name, pattern in _PAPER_KINDS if re.search(pattern, text, re.I)), None)
+    return f"{found[0]} — {kind.title()}" if kind else found[0]
+
+
+def _kind(
+    title: str,
+    blocks: list[Block],
+    file_format: str,
+    n_pages: int | None,
+    sections: list[Section],
+    paragraphs: list[Paragraph],
+    first: list[str],
+    filing: bool,
+    court: tuple[str | None, str | None] | None,
+) -> str:
+    if file_format in FORMAT_KINDS:
+        return FORMAT_KINDS[file_format]
+    if filing:
+        return "filing"
+    if court is not None:
+        return "court paper"
+    opening = "\n".join(first[:40])
+    if any(_REFERENCES_RE.match(s.title) for s in sections) and (
+        any(_ABSTRACT_RE.match(line) and "abstract" in line.lower() for line in first)
+        or any(s.title.lower().strip(" :") == "abstract" for s in sections[:6])
+    ):
+        return "paper"
+    for kind, pattern in _TITLE_KINDS:
+        if re.search(pattern, title, re.I):
+            return kind
+    if len(_MEMO_FIELDS_RE.findall(opening)) >= 3:
+        return "memo"
+    if any(_SALUTATION_RE.match(b.text) for b in blocks[:15] if b.kind == "text"):
+        return "letter"
+    tokens = sum(p.n_tokens for p in paragraphs)
+    if n_pages and n_pages >= 2 and tokens < DECK_TOKENS_PER_PAGE * n_pages:
+        return "slides"
+    if n_pages and n_pages >= LONG_PAGES:
+        return "report"
+    return PLAIN
+
+
+def title_says(title: str, kind: str) -> bool:
+    """The title names the document's kind already ("Gardening Guide", "Annual Report 2022")."""
+    patterns = [pattern for name, pattern in _TITLE_KINDS if name == kind]
+    return kind.lower() in title.lower() or any(re.search(p, title, re.I) for p in patterns)
+
+
+def _issuer(
+    kind: str,
+    blocks: list[Block],
+    first: list[str],
+    title: str,
+    declared: Declared,
+    court: tuple[str | None, str | None] | None,
+) -> str | None:
+    if kind == "filing":
+        return registrant(blocks)
+    if court is not None and court[1]:
+        return court[1]
+    if kind == "paper" and (authors := _authors(first, title)):
+        return authors
+    cover = [
+        line
+        for line in first[:30]
+        if names_institution(line) and reads_as_title(line) and line.lower() not in title.lower()
+    ]
+    if cover:
+        return cover[0].strip(" ,.")
+    declared_authors = [a for a in declared.authors if _plausible_author(a)]
+    if declared_authors:
+        more = " et al." if len(declared_authors) > MAX_AUTHORS else ""
+        return ", ".join(declared_authors[:MAX_AUTHORS]) + more
+    return declared.publisher
+
+
+def _authors(lines: list[str], title: str) -> str | None:
+    """A paper's authors: the names printed under its title, before its abstract."""
+    words = set(re.findall(r"\w+", title.lower()))
+    start = next(
+        (k + 1 for k, line in enumerate(lines[:15]) if words and set(re.findall(r"\w+", line.lower())) <= words), 0
+    )
+    names: list[str] = []
+    for line in lines[start : start + AUTHOR_LINES]:
+        if _ABSTRACT_RE.match(line):
+            break
+        for part in re.split(r",|;|\band\b|\s{2,}", re.sub(r"[\d*†‡§¶∗]+", " ", line)):
+            name = " ".join(part.split())
+            if _PERSON_NAME_RE.fullmatch(name) and not names_institution(name):
+                names.append(name)
+    if not names:
+        return None
+    return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
+
+
+_PERSON_NAME_RE = re.compile(r"(?:[A-Z][a-z'’-]+|[A-Z]\.)(?:\s+(?:[A-Z][a-z'’-]+|[A-Z]\.|[a-z]{2,3})){1,3}")
+
+
+def _plausible_author(name: str) -> bool:
+    """A declared author worth showing: not a tool's or a template's leftover ("Microsoft Office
+    User", "Administrator", "user"), nor an address."""
+    lowered = name.lower()
+    return (
+        len(name) >= 3
+        and not names_address(name)
+        and not re.search(r"\b(microsoft|office|user|admin|administrator|owner|unknown|author)\b", lowered)
+        and any(ch.isalpha() for ch in name)
+    )
+
+
+def _printed_date(lines: list[str]) -> str | None:
+    """A date the first page prints on a line of its own or beside a venue ("July 9-14, 2023")."""
+    for line in lines[:40]:
+        if len(line) <= 120 and (found := _DATE_LINE_RE.search(line)) and not is_person(line, []):
+            return " ".join(found.group(1).split())
+    return None
+
+
+def _declared_date(declared: Declared) -> str | None:
+    """The day the file declares it was made, as a date ("2021-03-04")."""
+    found = re.match(r"\d{4}-\d{2}-\d{2}|\d{4}", declared.created or "")
+    return found.group(0) if found and not found.group(0).startswith(("1970", "1601", "0000")) else None
+
+
+def about_line(sections: list[Section], paragraphs: list[Paragraph]) -> str | None:
+    """The first sentence of the abstract or summary, else of the first paragraph of prose, at most
+    ABOUT_WORDS words (cut with "…")."""
+    summary = {s.sec_id for s in sections if _ABSTRACT_RE.match(s.title)}
+    candidates = [p for p in paragraphs[: OPENING_PARAGRAPHS * 4] if p.sec_id in summary] + paragraphs[
+        :OPENING_PARAGRAPHS
+    ]
+    for paragraph in candidates:
+        text = " ".join(paragraph.text.split())
+        text = re.sub(r"^\W*(abstract|summary)\s*[:.—–-]?\s*", "", text, flags=re.I)
+        if paragraph.kind != "text" or paragraph.junk or not _prose(text):
+            continue
+        sentence = _SENTENCE_END_RE.split(text, maxsplit=1)[0]
+        words = sentence.split()
+        return " ".join(words[:ABOUT_WORDS]) + ("…" if len(words) > ABOUT_WORDS else "")
+    return None
+
+
+def _prose(text: str) -> bool:
+    """A paragraph of sentences: enough words, most of them words, not a line of fields or a list."""
+    words = text.split()
+    cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text))
+    if cjk >= 20:
+        return True
+    letters = sum(ch.isalpha() for ch in text)
+    return (
+        len(words) >= ABOUT_MIN_WORDS
+        and letters >= 0.6 * len(text.replace(" ", ""))
+        and text.count(":") <= 2
+        and not is_junk(text, "text")
+        and bool(re.search(r"[a-z]{3,}\s+[a-z]{3,}", text))
+    )
