@@ -22,15 +22,19 @@ import re
 
 from indexer.models import Item
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
+from indexer.parse.items import normalise
 from indexer.parse.numbering import numbering_depth
+from indexer.parse.running import running_texts
 from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
     is_person,
     is_schedule,
+    names_address,
     names_chapter_kind,
     names_institution,
     names_kind_only,
+    names_people,
     reads_as_title,
 )
 from indexer.titles.words import RUN_RE, in_capitals, split_run
@@ -54,8 +58,14 @@ def first_page_title(items: list[Item]) -> str | None:
     the text layer gives no type sizes and no line's box stands out, the page's opening line
     when it reads as a title. None when no line reads like a title."""
     pages = sorted({i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)})
+    running = running_texts(items, len(pages))
     for page in pages[:2]:
-        lines = [i for i in items if i.get("page_idx") == page and i.get("type") == "text" and i.get("bbox")]
+        lines = [
+            i
+            for i in items
+            if i.get("page_idx") == page and i.get("type") in ("text", "header") and i.get("bbox")
+            if not _runs(i, running)
+        ]
         if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
             pictures: list[Item] = [
                 {**i, "type": "text", "text": i.get("text_layer") or i.get("content") or ""}
@@ -77,6 +87,30 @@ def first_page_title(items: list[Item]) -> str | None:
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
     return None
+
+
+def _runs(item: Item, running: set[str]) -> bool:
+    """A line of the running furniture rather than of the page: a page-edge line whose words stand
+    inside a longer line that runs at the edge of other pages ("Proposed Rules" in "Federal Register
+    / Vol. 85 / … / Proposed Rules", a journal's name in its running head), or a `header` line the
+    parser saw as one that repeats. (A line repeated alone atop every page is the document's own
+    title carried onto each, as a manual's "Help Guide"; a page-top line that is not repeated is
+    the page's own: a paper's title.)"""
+    key = normalise(item.get("text") or "")
+    if not key:
+        return True
+    if item.get("type") == "header":
+        return key in running
+    return _in_edge_band(item) and any(key != r and f" {key} " in f" {r} " for r in running)
+
+
+EDGE_BAND = 120  # page units (of 1000): a running line lies wholly within this band at the top or bottom
+
+
+def _in_edge_band(item: Item) -> bool:
+    """Wholly in the band at a page's top or bottom (a cover's title may start there, but runs on below)."""
+    top, bottom = item["bbox"][1], item["bbox"][3]
+    return bottom < EDGE_BAND or top > 1000 - EDGE_BAND
 
 
 HALF_PAGE = 500_000  # of a page's 1000 × 1000 units
@@ -221,10 +255,16 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         k, last = at + step, best[0]
         while 0 <= k < len(sized) and len(parts) < 4:
             line, text, size = sized[k]
-            if not (
-                size
+            # A line that ends in "and", "of", "for" goes on in the next, in whatever type it is set.
+            runs_on = _runs_on(text if step == -1 else parts[-1])
+            alike = (
+                size is not None
                 and abs(size - best[2]) <= (0.05 if fonts else 0.2) * best[2]  # one title is set in one size
                 and (line.get("text_level") == best[0].get("text_level") or fonts)
+            )
+            if not (
+                size
+                and (alike or runs_on)
                 and _stacked(last, line)
                 and reads_as_title(text, line if prose else None)
                 and not names_institution(text)
@@ -233,13 +273,16 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
                 break
             parts.insert(len(parts) if step == 1 else 0, text)
             k, last = k + step, line
+            if not alike:  # set apart from the rest, joined for the word it runs on with: the title ends here
+                break
     title = " ".join(" ".join(parts).split())
     # A chapter's title is a few words ("Getting Started"); a headline that says what the whole
     # document reports ("Amcor reports fiscal 2023 results and …") is its title however the
     # headings after it are set.
     headline = len(title.split()) >= HEADLINE_WORDS
     later = [i for i in items if (i.get("page_idx") or 0) > page]
-    if prose and not headline and not heads and _set_like_a_later_heading(best[0], best[2], later):
+    block = _heads_a_title_block([text for _, text, _ in sized[at + len(parts) : at + len(parts) + BYLINE_LINES]])
+    if prose and not headline and not heads and not block and _set_like_a_later_heading(best[0], best[2], later):
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
@@ -252,6 +295,27 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
         title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
+
+
+def _runs_on(text: str) -> bool:
+    """A line that cannot end a title: it ends in a function word or an ampersand."""
+    return bool(TRAILING_FUNCTION_WORD.search(text.rstrip(" &"))) or text.rstrip().endswith("&")
+
+
+BYLINE_LINES = 4  # a title block's byline (authors, affiliation, abstract) follows within these lines
+
+
+def _heads_a_title_block(after: list[str]) -> bool:
+    """The lines right under a line are a title block's: its authors, an affiliation, an e-mail
+    address or the abstract (a paper's, a report's), so the line is the document's title, however
+    its later headings are set."""
+    return any(
+        names_people(line) or names_address(line) or names_institution(line) or _ABSTRACT_RE.match(line)
+        for line in after
+    )
+
+
+_ABSTRACT_RE = re.compile(r"^\W*(abstract|summary|executive summary)\b", re.I)
 
 
 def _with_issuer(title: str, others: list[tuple[str, float | None]]) -> str:

@@ -124,14 +124,20 @@ _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
 TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
 TITLE_MAX_WORDS = 20
+CJK_PER_WORD = 2  # Chinese and Japanese write no spaces: a title's characters count as this many to a word
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_SENTENCE_CJK_RE = re.compile(r"[。！？；]\s*$|[，、].*[，、].*[，、]")  # ends a sentence, or lists many clauses
 
 
 def reads_as_title(text: str, item: Item | None = None) -> bool:
+    cjk = len(_CJK_RE.findall(text))
     words = text.split()
+    n_words = len(words) + (cjk // CJK_PER_WORD if cjk else 0)
     letters = sum(ch.isalpha() for ch in text)
     return (
         (item is None or item["bbox"][1] < TITLE_TOP)
-        and 1 <= len(words) <= TITLE_MAX_WORDS
+        and 1 <= n_words <= TITLE_MAX_WORDS
+        and not (cjk and _SENTENCE_CJK_RE.search(text))
         and letters >= 3
         and letters >= 0.5 * len(text.replace(" ", ""))
         and not _BOILERPLATE_RE.match(text)
@@ -186,6 +192,22 @@ _CONTACT_RE = re.compile(
 def is_contact(text: str) -> bool:
     """A contact line: "Media inquiries: …", a telephone number, "Jane Roe, Director, Research"."""
     return bool(_CONTACT_RE.search(text) or _NAME_AND_ROLE_RE.match(text))
+
+
+def names_people(text: str) -> bool:
+    """A byline: people's names and nothing else, two or more of them or one with an affiliation's
+    mark ("Liangming Pan¹, Xiaobao Wu² and Min-Yen Kan", "Jane Roe*"); two capitalised words
+    alone ("Getting Started") say nothing of who wrote them."""
+    marked = bool(re.search(r"[^\W\d_][\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]", text))
+    bare = re.sub(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+", " ", clean(text))
+    parts = [" ".join(p.split()) for p in re.split(r",|;|\band\b|&", bare)]
+    parts = [p for p in parts if p]
+    return (len(parts) >= 2 or marked) and all(_BYLINE_NAME_RE.fullmatch(p) for p in parts)
+
+
+_BYLINE_NAME_RE = re.compile(
+    r"(?:[A-Z][\w'’.-]*|[A-Z]\.)(?:\s+(?:[A-Z][\w'’.-]*|[A-Z]\.|van|von|de|der|da|di|le|la)){1,4}"
+)
 
 
 def is_person(text: str, beside: list[str]) -> bool:

@@ -146,8 +146,8 @@ def _printed_form(run: list[str], text: str, squeezed: str, origin: list[int]) -
             printed = [w.lower() for w in _words(form)]
             if printed == words:
                 same += 1
-            elif len(printed) > len(words) or torn:
-                forms[form] += 1
+            elif (len(printed) > len(words) or torn) and not RUN_RE.fullmatch(form):
+                forms[form] += 1  # (a run of letters is a text layer that lost its spaces: no authority)
         start = squeezed.find(key, start + 1)
     if sum(forms.values()) <= same:  # the text prints it as the title does, as often or more
         return None
