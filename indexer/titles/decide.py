@@ -1,10 +1,11 @@
 """What to call a document, decided in one place: what it states of itself, else what its opening
 names, else (`Named.title` None) its file's name (`title_from_name`).
 
-What a document states (`stated_title`): a filing's cover (`indexer.titles.filings`), the
-citation a report asks for, its metadata title where its cover agrees (`indexer.titles.stated`),
-the title set on its first page (`indexer.titles.first_page`); a text parser's front-matter
-title. What its opening names: its first heading when that is the title (the only one at its
+What a document states (`stated_title`): a filing's cover (`indexer.titles.filings`), a court
+paper's caption (`indexer.titles.card.court_title`), the citation a report asks for, its metadata
+title where its cover agrees (`indexer.titles.stated`), the title set on its first page
+(`indexer.titles.first_page`); for a format read natively, what it declares outright (a text
+file's front-matter title, an e-mail's subject). What its opening names: its first heading when that is the title (the only one at its
 level), or a short opening line that reads as one; an institution's name alone gives way to what
 the next line names, a kind of document alone ("Syllabus") takes its subject from it. Whatever
 names it, its words are mended as the text prints them (`indexer.titles.words`).
@@ -35,9 +36,10 @@ class Named:
 def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique_top: bool) -> Named:
     """What to call `parsed`, whose blocks the structure has cleaned into `blocks` (`lead`: the first
     with words); `unique_top`: its first heading is the only one at its level."""
-    stated = parsed.title or (
-        stated_title(parsed.blocks, parsed.items, parsed.declared.title or "", parsed.paged) if parsed.items else None
-    )
+    if parsed.items:  # what MinerU read: its metadata is weighed against what its pages print
+        stated = parsed.title or stated_title(parsed.blocks, parsed.items, parsed.declared.title or "", parsed.paged)
+    else:  # a format read natively declares what it is outright: front matter, an e-mail's subject
+        stated = parsed.title or parsed.declared.title
     first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the stated title, or when nothing else
     # names the document and it is the only heading at its level (or, without type sizes to say
