@@ -325,14 +325,14 @@ def main() -> None:
         tally = by_set.setdefault(s.name, Tally())
         tally.not_indexed += len(outcome.not_indexed)
         for e in outcome.entries:
-            accepted, wrong = judge(shown[e.doc_id], e.named_by_file, e.label)
+            # The document's own title: what the map adds to tell titles alike apart ("(README.md)") aside.
+            own = shown[e.doc_id] if e.named_by_file else e.title
+            accepted, wrong = judge(own, e.named_by_file, e.label)
             found = flags(e.title, e.named_by_file, e.printed)
             for t in (tally, by_kind.setdefault(e.label.kind or "other", Tally())):
                 t.add(accepted, wrong, e.label.printed, found)
             if args.show and not accepted:
-                shown_lines.append(
-                    f"{s.name[:12]:12} | {e.relpath[:40]:40} | {wrong:12} | {shown[e.doc_id]!r} ← {e.label.title!r}"
-                )
+                shown_lines.append(f"{s.name[:12]:12} | {e.relpath[:40]:40} | {wrong:12} | {own!r} ← {e.label.title!r}")
         if args.show:
             shown_lines += [f"{s.name[:12]:12} | not indexed: {m}" for m in outcome.not_indexed]
     total = Tally()

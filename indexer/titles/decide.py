@@ -5,10 +5,11 @@ What a document states (`stated_title`): a filing's cover (`indexer.titles.filin
 paper's caption (`indexer.titles.card.court_title`), the citation a report asks for, its metadata
 title where its cover agrees (`indexer.titles.stated`), the title set on its first page
 (`indexer.titles.first_page`); for a format read natively, what it declares outright (a text
-file's front-matter title, an e-mail's subject). What its opening names: its first heading when that is the title (the only one at its
-level), or a short opening line that reads as one; an institution's name alone gives way to what
-the next line names, a kind of document alone ("Syllabus") takes its subject from it. Whatever
-names it, its words are mended as the text prints them (`indexer.titles.words`).
+file's front-matter title, an e-mail's subject). What its opening names: its first heading when
+that is the title (the only one at its level), or a short opening line that reads as one; an
+institution's name alone gives way to what the next line names, a kind of document alone
+("Syllabus") takes its subject from it. Whatever names it, its words are mended as the text prints
+them (`indexer.titles.words`).
 """
 
 from __future__ import annotations

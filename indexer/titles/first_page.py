@@ -156,7 +156,9 @@ def _scanned_title(text: str) -> str | None:
 
 OPENING_TOP = 350  # the opening line sits in the top third of its page
 OPENING_LINES = 4  # … among its first lines
-_TITLE_FIELD_RE = re.compile(r"\btitle\s*:\W*\s*([^*\n]{3,120}?)\s*(?:\*\*|\n|$)", re.I)  # a form's "Title:" field
+_TITLE_FIELD_RE = re.compile(  # a form's "Title:" field, up to the next field
+    r"\btitle\s*:\W*\s*([^*\n]{3,120}?)\s*(?:\*\*|\n|$|\s(?=[A-Z][a-z]+(?:\s[A-Za-z][a-z]+)?:\s))", re.I
+)
 
 
 def _opening_line(items: list[Item], page: int) -> str | None:
@@ -413,10 +415,32 @@ def _type_size(item: Item) -> float | None:
 
 def opening_line_title(text: str) -> str | None:
     """A file without pages or headings (plain text, a letter in DOCX) whose first line is short
-    and reads like a title ("Quarterly Safety Review", not "Dear Ms Li," or a sentence)."""
+    and reads like a title ("Quarterly Safety Review", not "Dear Ms Li," or a sentence); or, where
+    the first line runs on (a text whose lines were joined), its opening phrase, up to the first of
+    its particulars: a time, a day, a field ("Instructor:"), an address, a bracket, a sentence's end
+    ("Stat 111 Elementary Statistics Syllabus --Spring 2023 Moodle in the Cloud: …")."""
     line = clean(text.strip().split("\n", 1)[0])
-    ok = len(line.split()) <= OPENING_LINE_WORDS and not line.endswith((".", ",", ";", ":"))
+    if (named := _TITLE_FIELD_RE.search(line)) and len(line.split()) > OPENING_LINE_WORDS:
+        line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
+    elif (cut := _PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2:
+        line = re.sub(r"\s*\([^)]*$", "", line[: cut.start()]).strip(" -–—,;:|")  # no bracket left open
+    ok = (
+        len(line.split()) <= (OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS)
+        and not line.endswith((".", ",", ";", ":"))
+        and not _runs_on(line)
+    )
     return line if ok and reads_as_title(line) else None
+
+
+OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
+# Where a run-on opening line turns from naming the document to its particulars: a time, an
+# address, a placeholder, the fields of a course's or a meeting's particulars (`lines._BOILERPLATE_RE`
+# names them where a line starts with one), a sentence's end.
+_PARTICULARS_RE = re.compile(
+    r"\s(?:(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b|<[A-Z_]+>|\S+@\S+|https?://|[.!?]\s+(?=[A-Z])"
+    r"|(?i:instructors?|lecturers?|professors?|teaching\s+assistants?|office\s+hours?|e-?mail|phone|location|"
+    r"room|credits?|prerequisites?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?)\b)"
+)
 
 
 def _stacked(above: Item, below: Item) -> bool:
