@@ -98,6 +98,18 @@ def _parser() -> argparse.ArgumentParser:
         help=f"most tokens one answer may hold (default {Settings.model_fields['token_budget'].default})",
     )
     common.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR")
+    common.add_argument(
+        "--exclude",
+        action="append",
+        metavar="PATTERN",
+        help="keep files or folders matching this gitignore pattern out of the index (repeatable)",
+    )
+    common.add_argument(
+        "--include",
+        action="append",
+        metavar="PATTERN",
+        help="index only the files matching this gitignore pattern (repeatable)",
+    )
     folders = argparse.ArgumentParser(add_help=False)  # every command takes folders the same way
     folders.add_argument(
         "-f",
@@ -216,6 +228,8 @@ def _settings(args: argparse.Namespace) -> Settings:
             "token",
             "allowed_hosts",
             "insecure_no_token",
+            "exclude",
+            "include",
         )
         if (value := getattr(args, key, None)) is not None
     }
