@@ -3,6 +3,8 @@ sees), and a call whose arguments do not fit answered with what is wrong and wha
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Annotated
 
 from pydantic import Field, ValidationError
@@ -120,6 +122,21 @@ def bad_arguments(name: str, schema: dict, error: ValidationError) -> str:
                 f"{field}: {e['msg'][:1].lower()}{e['msg'][1:]} (got {got[:60]}{'…' if len(got) > 60 else ''})"
             )
     return f"{name}: {'; '.join(problems)}. {takes(schema)}"
+
+
+def unknown_arguments(name: str, schema: dict, given: Iterable[str]) -> str | None:
+    """`get_toc: there is no argument 'doc' (did you mean doc_id?). It takes …`: the names a tool
+    does not take (a host's typo would otherwise be dropped without a word); None when all fit."""
+    valid = list(schema.get("properties", {}))
+    unknown = [arg for arg in given if arg not in valid]
+    if not unknown:
+        return None
+    problems = []
+    for arg in unknown[:5]:
+        close = difflib.get_close_matches(arg, valid, n=1)
+        problems.append(f"there is no argument {arg[:60]!r}" + (f" (did you mean {close[0]}?)" if close else ""))
+    more = f" (and {len(unknown) - 5} more)" if len(unknown) > 5 else ""
+    return f"{name}: {'; '.join(problems)}{more}. {takes(schema)}"
 
 
 def takes(schema: dict) -> str:
