@@ -75,6 +75,47 @@ SearchFolder = Annotated[
         "omit for all.",
     ),
 ]
+FileTypes = Annotated[
+    list[Annotated[str, Field(max_length=20)]] | None,
+    Field(
+        min_length=1,
+        max_length=20,
+        description='Only documents of these file types: extensions such as ["pdf", "eml"] (with or without the '
+        "dot, any case).",
+    ),
+]
+ModifiedAfter = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description='Only documents whose file was modified on or after this ISO date or date-time ("2023-01-31", '
+        '"2023-01-31T09:30"; local time unless it names a zone).',
+    ),
+]
+ModifiedBefore = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description="Only documents whose file was modified on or before this ISO date (through its end) or date-time.",
+    ),
+]
+DatedAfter = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description="Only documents whose own date (the one they state: a filing's period, a letter's date) lies "
+        'wholly on or after this ISO date: one dated "2021" is after 2020-12-31 and 2021-01-01, not after '
+        "2021-06-01. Documents that state no date are left out.",
+    ),
+]
+DatedBefore = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description='Only documents whose own date lies wholly on or before this ISO date: one dated "2021" is '
+        "before 2021-12-31 and 2022-01-01, not before 2021-06-01.",
+    ),
+]
 SecId = Annotated[int, Field(ge=0, le=MAX_ID, description="Section id within the document (0 = the root).")]
 StartPara = Annotated[int, Field(ge=0, le=MAX_ID, description="First paragraph to read.")]
 EndPara = Annotated[

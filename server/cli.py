@@ -172,6 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     toc.add_argument("--path", help="only the documents under this folder (as the map shows paths)")
     toc.add_argument("--page", type=int, default=1, help="page of a map too large for one answer")
     toc.add_argument("--skipped", action="store_true", help="the files of the folders not indexed, and why")
+    _filter_options(toc)
 
     search = sub.add_parser(
         "search", parents=[common, folders], help="search paragraphs (retrieve)", description=answers
@@ -183,6 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--path", help="limit to the documents under this folder")
     search.add_argument("--before", type=int, default=0)
     search.add_argument("--after", type=int, default=0)
+    _filter_options(search)
 
     read = sub.add_parser("read", parents=[common, folders], help="read a section (read_section)", description=answers)
     read.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
@@ -207,6 +209,21 @@ def _parser() -> argparse.ArgumentParser:
     host_config.add_argument("folders", nargs="*", type=Path, metavar="FOLDER", help="folders to serve")
     host_config.add_argument("--host", choices=hostconfig.HOSTS, help="one host's form and place (default: all)")
     return parser
+
+
+def _filter_options(command: argparse.ArgumentParser) -> None:
+    """The filters `toc` and `search` share with get_toc and retrieve."""
+    command.add_argument(
+        "--type", action="append", dest="file_types", metavar="EXT", help="only files of this type: pdf (repeatable)"
+    )
+    for name, what in (("modified", "whose file was modified"), ("dated", "whose own stated date lies")):
+        for side in ("after", "before"):
+            command.add_argument(
+                f"--{name}-{side}",
+                dest=f"{name}_{side}",
+                metavar="DATE",
+                help=f"only documents {what} on or {side} this ISO date (or date-time)",
+            )
 
 
 def _settings(args: argparse.Namespace) -> Settings:
