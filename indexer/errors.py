@@ -71,6 +71,8 @@ PARSE_TIME_LIMIT = "the parse time limit"
 PARSE_MEMORY_LIMIT = "the parser's memory ceiling"
 EMBEDDING_MODEL_CHOICE = "another embedding model"
 RERANKER_FOLDER = "a local reranker folder"
+EXCLUDE_PATTERNS = "the exclude patterns"
+INCLUDE_PATTERNS = "the include patterns"
 
 # What a process that ran out of address space says, wherever it ran out: Python, C++, the
 # loader mapping a library, a BLAS or a font allocation.

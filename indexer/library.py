@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from indexer.answers.failures import failure, kept_note
+from indexer.answers.filters import Filters
 from indexer.answers.folders import normalise_folder, shorten_path, subfolders
 from indexer.answers.pages import PdfPages, StoredPictures, image_tokens, open_pdf
 from indexer.answers.paths import ShownPaths
@@ -30,6 +31,7 @@ from indexer.service.open_index import OpenIndex
 from indexer.service.status import Status
 from indexer.store.database import DocumentRow, Store
 from indexer.titles.shown import folder_titles
+from indexer.tokens import count_tokens
 
 __all__ = ["MAX_ID", "Library", "LibraryConfig"]
 
@@ -84,20 +86,27 @@ class Library:
         path: str | None = None,
         page: int = 1,
         skipped: bool = False,
+        file_types: list[str] | None = None,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+        dated_after: str | None = None,
+        dated_before: str | None = None,
     ) -> Toc:
         """The map: all documents (or those under a folder, `path`), one document, or one
         section's subtree; folded to the token budget.
 
         `after` pages on through a section whose direct sub-sections do not fit in one answer;
         `page` through the documents of a folder too large for their sections; `skipped`: the
-        files of the folder that are not indexed, and why.
+        files of the folder that are not indexed, and why. `file_types`, `modified_…` and
+        `dated_…` keep the documents of the map that pass them (`indexer.answers.filters`).
         """
+        filters = Filters.given(file_types, modified_after, modified_before, dated_after, dated_before)
         if skipped:
-            if (doc_id, sec_id, after, path, max_depth, page) != (None, None, None, None, None, 1):
+            if (doc_id, sec_id, after, path, max_depth, page, filters) != (None, None, None, None, None, 1, None):
                 raise InvalidArgument("skipped=true lists the files not indexed: give it alone")
             return TocBuilder(self._store, self.display_path, self.config.token_budget).skipped(self.skipped())
         with self._store.snapshot():
-            return self._toc(doc_id, max_depth, sec_id, after, path, page)
+            return self._toc(doc_id, max_depth, sec_id, after, path, page, filters)
 
     def _toc(
         self,
@@ -107,19 +116,33 @@ class Library:
         after: int | None,
         path: str | None,
         page: int,
+        filters: Filters | None = None,
     ) -> Toc:
         check_depth(max_depth)
         if page < 1:
             raise InvalidArgument("page must be 1 or more")
-        maps = TocBuilder(self._store, self.display_path, self.config.token_budget)
         if (sec_id is not None or after is not None) and doc_id is None:
             given = " and ".join(name for name, value in (("sec_id", sec_id), ("after", after)) if value is not None)
             raise InvalidArgument(f"{given} needs a doc_id: get_toc(doc_id=D, sec_id=S)")
         if doc_id is not None:
             if path is not None or page != 1:
                 raise InvalidArgument("doc_id shows one document: give it without path and page")
+            if filters is not None:
+                raise InvalidArgument(
+                    "file_types, modified_after/before and dated_after/before choose the documents of the map: "
+                    "give them without doc_id"
+                )
+            maps = TocBuilder(self._store, self.display_path, self.config.token_budget)
             return maps.document(self._ready_document(doc_id), max_depth, sec_id, after)
         folder, docs = self._folder(path)
+        lead = None
+        if filters is not None:
+            scoped = docs if docs is not None else [d for d in self._store.documents() if not d.is_copy]
+            docs = filters.apply(scoped, f"under {folder}/" if folder else "here")
+            lead = f"Filtered to the documents {filters.describe()}: {len(docs):,} of {len(scoped):,}."
+        maps = TocBuilder(
+            self._store, self.display_path, self.config.token_budget, lead, filters.call_args() if filters else ""
+        )
         toc = maps.all_documents(max_depth, folder, page, docs)
         notes = []
         status = self.status()
@@ -185,18 +208,32 @@ class Library:
         before: int = 0,
         after: int = 0,
         path: str | None = None,
+        file_types: list[str] | None = None,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+        dated_after: str | None = None,
+        dated_before: str | None = None,
     ) -> RetrieveResult:
-        """Rank single paragraphs, expand each hit by neighbours of its section, dedupe; `doc_ids`
-        and `path` (a folder) limit the search."""
+        """Rank single paragraphs, expand each hit by neighbours of its section, dedupe; `doc_ids`,
+        `path` (a folder) and the filters (`indexer.answers.filters`) limit the search."""
+        filters = Filters.given(file_types, modified_after, modified_before, dated_after, dated_before)
         with self._store.snapshot():
-            return self._retrieve(query, top_k, doc_ids, before, after, path)
+            return self._retrieve(query, top_k, doc_ids, before, after, path, filters)
 
     def _retrieve(
-        self, query: str, top_k: int, doc_ids: list[int] | None, before: int, after: int, path: str | None = None
+        self,
+        query: str,
+        top_k: int,
+        doc_ids: list[int] | None,
+        before: int,
+        after: int,
+        path: str | None = None,
+        filters: Filters | None = None,
     ) -> RetrieveResult:
         query = clean_query(query)
         check_window(top_k, before, after)
         ignored: list[str] = []
+        given_ids = doc_ids is not None
         if doc_ids is not None:
             if not doc_ids:
                 raise InvalidArgument("doc_ids is empty: omit it to search every document, or give ids from get_toc")
@@ -231,10 +268,25 @@ class Library:
                 doc_ids = sorted(set(doc_ids) & set(under))
             else:
                 doc_ids = under
+        filtered = None
+        if filters is not None:
+            rows = {d.doc_id: d for d in self._store.documents() if d.readable}
+            pool = list(rows.values()) if doc_ids is None else [rows[i] for i in doc_ids if i in rows]
+            where = f"under {folder}/" if folder else "among doc_ids" if given_ids else "in the folder"
+            doc_ids = [d.doc_id for d in filters.apply(pool, "here" if where == "in the folder" else where)]
+            filtered = f"Searched the {len(doc_ids):,} document(s) {filters.describe()}, of {len(pool):,} {where}."
         answer = Retriever(self._store, self.index.search, self.config.token_budget).answer(
-            query, top_k, doc_ids, before, after, lambda: folder_titles(self._store.documents())
+            query,
+            top_k,
+            doc_ids,
+            before,
+            after,
+            lambda: folder_titles(self._store.documents()),
+            reserved=count_tokens(filtered) if filtered else 0,
         )
-        if folder is not None and docs is not None and doc_ids is not None:  # doc_ids: those under the folder
+        if filtered is not None:
+            answer.hint = f"{filtered} {answer.hint}" if answer.hint else filtered
+        elif folder is not None and docs is not None and doc_ids is not None:  # doc_ids: those under the folder
             one = len(docs) == 1 and self.display_path(docs[0]) == folder  # the folder is a file's path
             note = f"Searched {folder}." if one else f"Searched the {len(doc_ids):,} document(s) under {folder}/."
             answer.hint = f"{note} {answer.hint}" if answer.hint else note

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from indexer.errors import DeepreadError
 from indexer.library import Library
 from server import __version__
-from server.arguments import bad_arguments
+from server.arguments import bad_arguments, unknown_arguments
 from server.calls import ServerState
 from server.prompts import locate_then_read_prompt
 from server.render import render_toc
@@ -37,14 +37,17 @@ To look at a chart, figure or table, read its section with images=true; view_pag
 
 
 class _Server(MCPServer[ServerState]):
-    """An unknown tool name is answered with the names that exist, and arguments that do not
-    fit the schema with what is wrong and what the tool takes (not pydantic's report)."""
+    """An unknown tool name is answered with the names that exist, an argument the tool does not
+    take with the ones it does (rather than dropped), and arguments that do not fit the schema
+    with what is wrong and what the tool takes (not pydantic's report)."""
 
     async def call_tool(self, name, arguments, context=None):
         tool = self._tool_manager.get_tool(name)
         if tool is None:
             known = ", ".join(t.name for t in self._tool_manager.list_tools())
             raise ToolError(f"there is no tool {name[:80]!r}; the tools are {known}")
+        if isinstance(arguments, dict) and (unknown := unknown_arguments(name, tool.parameters, arguments)):
+            raise ToolError(unknown)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -3,6 +3,8 @@ sees), and a call whose arguments do not fit answered with what is wrong and wha
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Annotated
 
 from pydantic import Field, ValidationError
@@ -73,6 +75,47 @@ SearchFolder = Annotated[
         "omit for all.",
     ),
 ]
+FileTypes = Annotated[
+    list[Annotated[str, Field(max_length=20)]] | None,
+    Field(
+        min_length=1,
+        max_length=20,
+        description='Only documents of these file types: extensions such as ["pdf", "eml"] (with or without the '
+        "dot, any case).",
+    ),
+]
+ModifiedAfter = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description='Only documents whose file was modified on or after this ISO date or date-time ("2023-01-31", '
+        '"2023-01-31T09:30"; local time unless it names a zone).',
+    ),
+]
+ModifiedBefore = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description="Only documents whose file was modified on or before this ISO date (through its end) or date-time.",
+    ),
+]
+DatedAfter = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description="Only documents whose own date (the one they state: a filing's period, a letter's date) lies "
+        'wholly on or after this ISO date: one dated "2021" is after 2020-12-31 and 2021-01-01, not after '
+        "2021-06-01. Documents that state no date are left out.",
+    ),
+]
+DatedBefore = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description='Only documents whose own date lies wholly on or before this ISO date: one dated "2021" is '
+        "before 2021-12-31 and 2022-01-01, not before 2021-06-01.",
+    ),
+]
 SecId = Annotated[int, Field(ge=0, le=MAX_ID, description="Section id within the document (0 = the root).")]
 StartPara = Annotated[int, Field(ge=0, le=MAX_ID, description="First paragraph to read.")]
 EndPara = Annotated[
@@ -120,6 +163,21 @@ def bad_arguments(name: str, schema: dict, error: ValidationError) -> str:
                 f"{field}: {e['msg'][:1].lower()}{e['msg'][1:]} (got {got[:60]}{'…' if len(got) > 60 else ''})"
             )
     return f"{name}: {'; '.join(problems)}. {takes(schema)}"
+
+
+def unknown_arguments(name: str, schema: dict, given: Iterable[str]) -> str | None:
+    """`get_toc: there is no argument 'doc' (did you mean doc_id?). It takes …`: the names a tool
+    does not take (a host's typo would otherwise be dropped without a word); None when all fit."""
+    valid = list(schema.get("properties", {}))
+    unknown = [arg for arg in given if arg not in valid]
+    if not unknown:
+        return None
+    problems = []
+    for arg in unknown[:5]:
+        close = difflib.get_close_matches(arg, valid, n=1)
+        problems.append(f"there is no argument {arg[:60]!r}" + (f" (did you mean {close[0]}?)" if close else ""))
+    more = f" (and {len(unknown) - 5} more)" if len(unknown) > 5 else ""
+    return f"{name}: {'; '.join(problems)}{more}. {takes(schema)}"
 
 
 def takes(schema: dict) -> str:

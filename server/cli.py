@@ -98,6 +98,18 @@ def _parser() -> argparse.ArgumentParser:
         help=f"most tokens one answer may hold (default {Settings.model_fields['token_budget'].default})",
     )
     common.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR")
+    common.add_argument(
+        "--exclude",
+        action="append",
+        metavar="PATTERN",
+        help="keep files or folders matching this gitignore pattern out of the index (repeatable)",
+    )
+    common.add_argument(
+        "--include",
+        action="append",
+        metavar="PATTERN",
+        help="index only the files matching this gitignore pattern (repeatable)",
+    )
     folders = argparse.ArgumentParser(add_help=False)  # every command takes folders the same way
     folders.add_argument(
         "-f",
@@ -160,6 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     toc.add_argument("--path", help="only the documents under this folder (as the map shows paths)")
     toc.add_argument("--page", type=int, default=1, help="page of a map too large for one answer")
     toc.add_argument("--skipped", action="store_true", help="the files of the folders not indexed, and why")
+    _filter_options(toc)
 
     search = sub.add_parser(
         "search", parents=[common, folders], help="search paragraphs (retrieve)", description=answers
@@ -171,6 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--path", help="limit to the documents under this folder")
     search.add_argument("--before", type=int, default=0)
     search.add_argument("--after", type=int, default=0)
+    _filter_options(search)
 
     read = sub.add_parser("read", parents=[common, folders], help="read a section (read_section)", description=answers)
     read.add_argument("folders", nargs="*", type=Path, metavar="FOLDER")
@@ -197,6 +211,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _filter_options(command: argparse.ArgumentParser) -> None:
+    """The filters `toc` and `search` share with get_toc and retrieve."""
+    command.add_argument(
+        "--type", action="append", dest="file_types", metavar="EXT", help="only files of this type: pdf (repeatable)"
+    )
+    for name, what in (("modified", "whose file was modified"), ("dated", "whose own stated date lies")):
+        for side in ("after", "before"):
+            command.add_argument(
+                f"--{name}-{side}",
+                dest=f"{name}_{side}",
+                metavar="DATE",
+                help=f"only documents {what} on or {side} this ISO date (or date-time)",
+            )
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     overrides = {
         key: value
@@ -216,6 +245,8 @@ def _settings(args: argparse.Namespace) -> Settings:
             "token",
             "allowed_hosts",
             "insecure_no_token",
+            "exclude",
+            "include",
         )
         if (value := getattr(args, key, None)) is not None
     }

@@ -46,6 +46,15 @@ _FLAGS = {
     "read_section": {"start_para": "--start", "end_para": "--end", "part": "--part"},
     "retrieve": {"top_k": "-k", "doc_ids": "--doc", "path": "--path", "before": "--before", "after": "--after"},
 }
+_FILTER_FLAGS = {
+    "file_types": "--type",
+    "modified_after": "--modified-after",
+    "modified_before": "--modified-before",
+    "dated_after": "--dated-after",
+    "dated_before": "--dated-before",
+}
+_FLAGS["get_toc"].update(_FILTER_FLAGS)
+_FLAGS["retrieve"].update(_FILTER_FLAGS)
 _POSITIONAL = {"read_section": ("doc_id", "sec_id"), "retrieve": ("query",)}
 # What a bare name stands for (`get_toc(doc_id, sec_id)`): the value a person puts there.
 _PLACEHOLDERS = {"doc_id": "D", "sec_id": "S", "doc_ids": "D", "path": "FOLDER/", "query": "QUERY"}
@@ -119,7 +128,7 @@ def _command(tool: str, arguments: str, scope: Scope) -> str:
             continue
         values = value[1:-1].split(",") if value and value.startswith("[") else [value]
         for one in values:
-            flags += [flag, (one or "").strip() or _PLACEHOLDERS.get(name, "N")]
+            flags += [flag, (one or "").strip().strip('"') or _PLACEHOLDERS.get(name, "N")]
     return scope.command(_COMMANDS[tool], *positional, *flags)
 
 

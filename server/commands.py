@@ -164,7 +164,9 @@ def toc(args: argparse.Namespace, settings: Settings) -> int:
         if args.skipped:
             found = library.toc(skipped=True)
         else:
-            found = library.toc(args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page)
+            found = library.toc(
+                args.doc_id, args.max_depth, args.sec_id, args.after, args.path, args.page, False, *_filters(args)
+            )
         print(told_map(render_toc(told(found, scope)), scope))
     return 0
 
@@ -173,9 +175,16 @@ def search(args: argparse.Namespace, settings: Settings) -> int:
     from server.render import render_retrieve
 
     with answering(settings) as library:
-        found = library.retrieve(args.query, args.top_k, args.doc_ids, args.before, args.after, args.path)
+        found = library.retrieve(
+            args.query, args.top_k, args.doc_ids, args.before, args.after, args.path, *_filters(args)
+        )
         print(render_retrieve(told(found, _scope(args))))
     return 0
+
+
+def _filters(args: argparse.Namespace) -> tuple[list[str] | None, str | None, str | None, str | None, str | None]:
+    """--type, --modified-after/before and --dated-after/before, in the order the library takes them."""
+    return (args.file_types, args.modified_after, args.modified_before, args.dated_after, args.dated_before)
 
 
 def read(args: argparse.Namespace, settings: Settings) -> int:

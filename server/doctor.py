@@ -9,7 +9,7 @@ from pathlib import Path
 
 from server.cli_text import Scope
 from server.hostconfig import installed
-from server.settings import Settings
+from server.settings import Settings, explain
 
 
 def doctor(args: argparse.Namespace, settings: Settings) -> int:
@@ -91,14 +91,14 @@ def report_skipped(folders: list[Path], settings: Settings, args: argparse.Names
     from indexer.answers.paths import ShownPaths
     from indexer.ingest.files import Folders
 
-    walk = Folders(folders, excluded=[settings.index_dir()])
+    walk = Folders(folders, [settings.index_dir()], settings.exclude, settings.include)
     documents = walk.scan()
     paths = ShownPaths(folders)  # as the map shows paths under several folders
     skipped = sorted(walk.skipped.items())
     print(f"folders: {len(documents):,} document(s) to index, {len(skipped):,} file(s) not indexed")
     for (root, relpath), why in skipped[:SKIPPED_SHOWN]:
         shown = paths.shown(root, relpath)
-        print(f"  {shown} — {why}")
+        print(f"  {shown} — {explain(why)}")
     if len(skipped) > SKIPPED_SHOWN:
         scope = getattr(args, "scope", None) or Scope()
         program = installed("deepread-mcp")

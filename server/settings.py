@@ -21,7 +21,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from indexer.errors import (
     EMBEDDING_MODEL_CHOICE,
+    EXCLUDE_PATTERNS,
     FILE_SIZE_LIMIT,
+    INCLUDE_PATTERNS,
     PARSE_MEMORY_LIMIT,
     PARSE_TIME_LIMIT,
     RERANKER_FOLDER,
@@ -83,6 +85,16 @@ class Settings(BaseSettings):
         "its weights are downloaded once, or read from reranker_path).",
     )
     reranker_path: Path | None = Field(None, description="Local folder with the reranker's ONNX and tokenizer files.")
+    exclude: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Gitignore patterns kept out of the index, as a folder's .deepreadignore would (in the "
+        "environment: one a line, or comma-separated).",
+    )
+    include: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Gitignore patterns: when given, only the files they match are indexed (in the environment: "
+        "one a line, or comma-separated).",
+    )
     watch: bool = Field(True, description="Follow changes to the folders while serving.")
     poll: bool = Field(False, description="Poll for changes (network drives, containers) instead of native events.")
     transport: Literal["stdio", "http"] = "stdio"
@@ -126,6 +138,16 @@ class Settings(BaseSettings):
         if not isinstance(items, list | tuple):
             return value
         return [h.strip() for item in items for h in str(item).split(",") if h.strip()]
+
+    @field_validator("exclude", "include", mode="before")
+    @classmethod
+    def _split_patterns(cls, value: object) -> object:
+        """`*.log,build/` or one pattern a line from the environment; a list (repeated flags, each
+        one pattern) is taken as is, so a pattern may hold a comma."""
+        items = [p for line in value.splitlines() for p in line.split(",")] if isinstance(value, str) else value
+        if not isinstance(items, list | tuple):
+            return value
+        return [p.strip() for p in items if str(p).strip()]
 
     def folder_paths(self) -> list[Path]:
         """Each folder once, resolved (a folder named twice, or by two paths, is one root)."""
@@ -172,6 +194,8 @@ class Settings(BaseSettings):
             mineru_url=self.mineru_url.rstrip("/") if self.mineru_url else None,
             mineru_api_key=self.mineru_api_key.get_secret_value() if self.mineru_api_key else None,
             parse_jobs=self.parse_jobs,
+            exclude=tuple(self.exclude),
+            include=tuple(self.include),
         )
 
 
@@ -182,6 +206,8 @@ _SETTING_FOR = {
     PARSE_MEMORY_LIMIT: "parse_memory_mb",
     EMBEDDING_MODEL_CHOICE: "embedding_model",
     RERANKER_FOLDER: "reranker_path",
+    EXCLUDE_PATTERNS: "exclude",
+    INCLUDE_PATTERNS: "include",
 }
 
 

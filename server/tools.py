@@ -14,13 +14,18 @@ from server.arguments import (
     After,
     AfterHit,
     Before,
+    DatedAfter,
+    DatedBefore,
     DocId,
     DocIds,
     EndPara,
+    FileTypes,
     Images,
     MapFolder,
     MapPage,
     MaxDepth,
+    ModifiedAfter,
+    ModifiedBefore,
     OneDocument,
     Page,
     Part,
@@ -47,8 +52,9 @@ GET_TOC = (
     "fit is folded and marked `+N sections: get_toc(doc_id=D, sec_id=S)`: make that call to open it. "
     'path="FOLDER/" shows only the documents under a folder; a folder of many documents is listed one line '
     "per document, in pages, with its sub-folders and their counts: the note names the call for the next "
-    "page. A financial statement, a note or a chapter is usually a section of its own: read it directly "
-    "with read_section."
+    "page. file_types, modified_after/before (the file's time) and dated_after/before (the date a document "
+    "states) keep only the documents that pass. A financial statement, a note or a chapter is usually a section "
+    "of its own: read it directly with read_section."
 )
 
 
@@ -61,8 +67,16 @@ async def get_toc(
     path: MapFolder = None,
     page: MapPage = 1,
     skipped: Skipped = False,
+    file_types: FileTypes = None,
+    modified_after: ModifiedAfter = None,
+    modified_before: ModifiedBefore = None,
+    dated_after: DatedAfter = None,
+    dated_before: DatedBefore = None,
 ) -> Annotated[CallToolResult, Toc]:
-    return await answer(ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page, skipped), render_toc)
+    filters = (file_types, modified_after, modified_before, dated_after, dated_before)
+    return await answer(
+        ctx, lambda lib: lib.toc(doc_id, max_depth, sec_id, after, path, page, skipped, *filters), render_toc
+    )
 
 
 RETRIEVE = (
@@ -71,8 +85,9 @@ RETRIEVE = (
     "page and section path. Query with what the passage would say, in the document's words (numbers, codes "
     "and names match exactly), not with the whole task or its answer-format instructions; search again "
     "with other words when the first hits miss. "
-    "before/after add neighbouring paragraphs of the same section. To read the whole passage around "
-    "a hit, call read_section(doc_id, sec_id) next."
+    "before/after add neighbouring paragraphs of the same section; doc_ids, path and the filters of get_toc "
+    "(file_types, modified_after/before, dated_after/before) limit the documents searched. To read the whole "
+    "passage around a hit, call read_section(doc_id, sec_id) next."
 )
 
 
@@ -84,8 +99,16 @@ async def retrieve(
     before: Before = 0,
     after: AfterHit = 0,
     path: SearchFolder = None,
+    file_types: FileTypes = None,
+    modified_after: ModifiedAfter = None,
+    modified_before: ModifiedBefore = None,
+    dated_after: DatedAfter = None,
+    dated_before: DatedBefore = None,
 ) -> Annotated[CallToolResult, RetrieveResult]:
-    return await answer(ctx, lambda lib: lib.retrieve(query, top_k, doc_ids, before, after, path), render_retrieve)
+    filters = (file_types, modified_after, modified_before, dated_after, dated_before)
+    return await answer(
+        ctx, lambda lib: lib.retrieve(query, top_k, doc_ids, before, after, path, *filters), render_retrieve
+    )
 
 
 READ_SECTION = (

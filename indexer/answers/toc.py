@@ -69,13 +69,26 @@ TAG_MARK = 2  # " | " before a document's tag in the map of a folder
 CARD_LINE = 12  # "  Card: …; by …; … About: …" beyond its fields' words
 COPIES_SHOWN = 3  # a document's line names this many of its copies' paths, and counts the rest
 COPIES_MARK = 8  # | also at …, … (+N more)
+LEAD_TOKENS = 60  # the note that opens a filtered map is cut to this
 
 
 class TocBuilder:
-    def __init__(self, store: Store, display_path: Callable[[DocumentRow], str], token_budget: int):
+    def __init__(
+        self,
+        store: Store,
+        display_path: Callable[[DocumentRow], str],
+        token_budget: int,
+        lead: str | None = None,
+        call_args: str = "",
+    ):
+        """`lead`: a note that opens the map of a folder (what it was filtered to), paid for on
+        every page; `call_args`: arguments the calls it names for the map keep (the filters)."""
         self.store = store
         self.display_path = display_path
         self.token_budget = token_budget
+        self.lead = shorten(lead, LEAD_TOKENS) if lead else None
+        self._lead_cost = count_tokens(self.lead) + 1 if self.lead else 0
+        self.call_args = call_args
         self._shown: dict[int, str] | None = None  # a builder answers one request, in one snapshot
         self._copies: dict[int, list[str]] | None = None
         self._kinds: set[str | None] | None = None  # the kinds of the folder's documents
@@ -133,7 +146,7 @@ class TocBuilder:
         pending_rows = [d for d in docs if d.status in ("pending", "indexing")]
         failed_rows = [d for d in docs if d.status == "failed"]
         share = self.token_budget if max_depth is not None else int(self.token_budget * FIRST_MAP_SHARE)
-        budget = share - NOTES
+        budget = share - NOTES - self._lead_cost
         notes: list[str] = []
 
         # Files still indexing and failed files (on page 1 of a paged map; later pages count them
@@ -160,12 +173,13 @@ class TocBuilder:
 
         fits = self._fits(ready, budget)
         if page > 1 and fits:
-            raise InvalidArgument(f"page={page}: {scope(path)} fits in one page; get_toc({path_arg(path)}) shows it")
+            raise InvalidArgument(f"page={page}: {scope(path)} fits in one page; get_toc({self._args(path)}) shows it")
         if not fits:
             toc = self._compact(ready, max_depth, path, page, notes if page == 1 else [], cost)
             if page == 1:
                 toc.pending, toc.failed = pending, failed
             toc.truncated = toc.truncated or len(pending) < len(pending_rows) or len(failed) < len(failed_rows)
+            toc.hint = self._led(toc.hint)
             return toc
         budget -= sum(self._line_cost(d) for d in ready)
         trees = [Tree.load(self.store, d, brief=True) for d in ready]
@@ -185,8 +199,16 @@ class TocBuilder:
             n_documents=len(ready),
             brief=True,
             truncated=folded or opened.cut is not None or cut,
-            hint=" ".join(notes) or None,
+            hint=self._led(" ".join(notes) or None),
         )
+
+    def _led(self, hint: str | None) -> str | None:
+        """The hint after the lead, if any."""
+        return " ".join(h for h in (self.lead, hint) if h) or None
+
+    def _args(self, path: str | None, *more: str) -> str:
+        """A map call's arguments: the folder, the filters it keeps, and `more`."""
+        return path_arg(path, *([self.call_args] if self.call_args else []), *more)
 
     def _line_cost(self, d: DocumentRow) -> int:
         """A document's line in the map of a folder, with its mark (`+N sections`, `+N more
@@ -236,13 +258,13 @@ class TocBuilder:
             folders.append(FolderInfo(path=name, documents=n, n_pages=pages))
             room -= line
         spent += self.token_budget // FOLDERS_SHARE - room
-        first, rest = page_sizes(self.token_budget, spent)
+        first, rest = page_sizes(self.token_budget - self._lead_cost, spent)
         n_pages = 1 + max(0, -(-(len(ready) - first) // rest))
         if page > n_pages:
             raise InvalidArgument(f"page={page}: {scope(path)} has {n_pages} pages of documents (1–{n_pages})")
         start = 0 if page == 1 else first + (page - 2) * rest
         rows = ready[start : start + (first if page == 1 else rest)]
-        budget = self.token_budget - NOTES - (spent if page == 1 else 0)
+        budget = self.token_budget - NOTES - self._lead_cost - (spent if page == 1 else 0)
         if page > 1:
             folders = []
         budget -= sum(compact_cost(self.display_path(d), self.title(d)) for d in rows)
@@ -253,7 +275,7 @@ class TocBuilder:
         where = f" under {path}/" if path else ""
         paging = "this is the last page"
         if page < n_pages:
-            paging = f"get_toc({path_arg(path, f'page={page + 1}')}) lists the next"
+            paging = f"get_toc({self._args(path, f'page={page + 1}')}) lists the next"
         lead = f"{len(ready):,} documents{where}, too many for their sections: one line each, in path order. "
         if folders:
             lead += 'get_toc(path="FOLDER/") shows one sub-folder (its documents, with their sections when they fit). '

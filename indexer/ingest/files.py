@@ -4,15 +4,18 @@ Hidden, temporary and lock files are never indexed; a file name that is not vali
 UTF-8 is kept with `\\xNN` escapes; links are followed to where they lead. `Folders`
 walks the served roots for them, and keeps what it passed over that a user would look for
 (`skipped`: a file of a type it does not read, a folder it may not open, a link out of the
-served folder), so that the map can say "not indexed, and why" rather than nothing.
+served folder, a file or folder a person kept out: `indexer.ingest.rules`), so that the map can
+say "not indexed, and why" rather than nothing.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from indexer.errors import InvalidArgument
+from indexer.ingest.rules import Rules
 from indexer.parse.formats import is_supported
 
 # Names editors, office suites and browsers give to temporary and lock files.
@@ -71,23 +74,33 @@ def check_roots(roots: list[Path]) -> list[Path]:
 class Folders:
     """The served roots: which of their files are documents, and which root a path is under.
 
-    Roots are resolved; `excluded` folders (the data dir) are never looked into."""
+    Roots are resolved; `excluded` folders (the data dir) are never looked into; `exclude` and
+    `include` are the settings' patterns, applied with each root's ignore file (`rules`)."""
 
-    def __init__(self, roots: list[Path], excluded: list[Path] | None = None):
+    def __init__(
+        self,
+        roots: list[Path],
+        excluded: list[Path] | None = None,
+        exclude: Iterable[str] = (),
+        include: Iterable[str] = (),
+    ):
         self.roots = [r.resolve() for r in roots]
         self.excluded = [e.resolve() for e in excluded or []]
+        self.rules = Rules(self.roots, exclude, include)
         self.skipped: dict[tuple[str, str], str] = {}  # (root, relpath) → why it is not indexed
 
     def scan(self) -> dict[tuple[str, str], Path]:
         """Every indexable file under the roots, as `(root, relpath) → path`.
 
-        Hidden folders and excluded ones (the data dir) are skipped; symbolic
-        links are followed only when they stay inside their root, and a link to a
-        file that is indexed under its own name is skipped (one document, not two).
+        Hidden folders and excluded ones (the data dir) are skipped, and what a root's ignore
+        file or the settings keep out (read again first); symbolic links are followed only when
+        they stay inside their root, and a link to a file that is indexed under its own name is
+        skipped (one document, not two).
         """
         found: dict[tuple[str, str], Path] = {}
         self.skipped = {}
         for root in self.roots:
+            self.rules.load(root)
             found.update(self.scan_dir(root, root))
         return dict(sorted(found.items()))  # new files get ids in path order
 
@@ -95,6 +108,9 @@ class Folders:
         """The documents under `top`; what it passes over replaces `skipped` under `top`."""
         found: dict[tuple[str, str], Path] = {}
         self._drop_under(str(root), "" if top == root else relative_key(top, root) + "/")
+        if top != root and (kept_out := self.rules.why_under(root, relative_key(top, root), is_dir=True)):
+            self.skipped[(str(root), kept_out[0])] = kept_out[1]  # the folder, or the one it lies in
+            return found
 
         def unreadable(error: OSError) -> None:
             if error.filename and Path(error.filename) != root:
@@ -104,9 +120,18 @@ class Folders:
         for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable, followlinks=False):
             here = Path(dirpath)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not self.is_excluded(here / d))
+            for name in list(dirnames):  # a folder kept out is named, and not walked into
+                relpath = relative_key(here / name, root)
+                if reason := self.rules.why(root, relpath, is_dir=True):
+                    self.skipped[(str(root), relpath + "/")] = reason
+                    dirnames.remove(name)
             for name in sorted(filenames):
                 path = here / name
-                if is_indexable(path) and self.within_root(path, root):
+                if is_scratch(path):
+                    continue
+                if reason := self.rules.why(root, relative_key(path, root)):
+                    self.skipped[(str(root), relative_key(path, root))] = reason
+                elif is_indexable(path) and self.within_root(path, root):
                     if not self.is_duplicate_link(path, root):
                         found[(str(root), relative_key(path, root))] = path
                 elif reason := self.skip_reason(path, root):
@@ -117,6 +142,8 @@ class Folders:
         """Why a file a user may look for is not a document (None: it is one, or it is scratch)."""
         if is_scratch(path) or self.is_excluded(path):
             return None
+        if kept_out := self.rules.why_under(root, relative_key(path, root)):
+            return kept_out[1]
         if not is_supported(path):
             return unsupported(path)
         return None if self.within_root(path, root) else OUTSIDE
@@ -124,7 +151,11 @@ class Folders:
     def note(self, path: Path, root: Path) -> None:
         """Keep `skipped` right for one path a file event names (a file, or one that is gone)."""
         key = (str(root), relative_key(path, root))
-        if path.exists() or path.is_symlink():
+        if (kept_out := self.rules.why_under(root, key[1])) and kept_out[0] != key[1]:
+            self.skipped.pop(key, None)  # in a folder kept out: that folder is named, not each file
+            if path.parent.exists():
+                self.skipped[(key[0], kept_out[0])] = kept_out[1]
+        elif path.exists() or path.is_symlink():
             if reason := self.skip_reason(path, root):
                 self.skipped[key] = reason
             else:
@@ -152,7 +183,8 @@ class Folders:
             regular = target.is_file() and not target.is_symlink()
         except OSError:
             return False
-        return regular and not hidden and not self.is_excluded(target)
+        kept_out = self.rules.why_under(root, relative_key(target, root)) is not None
+        return regular and not hidden and not kept_out and not self.is_excluded(target)
 
     def is_excluded(self, path: Path) -> bool:
         return any(path == e or e in path.parents for e in self.excluded) or real_path(path) in self.excluded
@@ -173,5 +205,6 @@ class Folders:
             and is_indexable(path)
             and self.within_root(path, root)
             and not self.is_excluded(path)
+            and self.rules.why_under(root, relative_key(path, root)) is None
             and not self.is_duplicate_link(path, root)
         )

@@ -26,6 +26,7 @@ import numpy as np
 
 from indexer.ingest.files import Folders, real_path, relative_key
 from indexer.ingest.lanes import LANES, ParseLanes
+from indexer.ingest.rules import IGNORE_FILE
 from indexer.ingest.versions import Outcome, Prepared, Versions
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
@@ -78,11 +79,14 @@ class Reconciler:
         heading_context: bool = True,
         excluded: list[Path] | None = None,
         parse_jobs: int = LANES,
+        exclude: Iterable[str] = (),
+        include: Iterable[str] = (),
     ):
+        """`exclude`, `include`: the settings' patterns (`indexer.ingest.rules`)."""
         self.store = store
         self.vectors = vectors
         self.embedder = embedder
-        self.folders = Folders(roots, excluded)
+        self.folders = Folders(roots, excluded, exclude, include)
         self.versions = Versions(store, vectors, parser, max_file_bytes, heading_context)
         self.cancel = threading.Event()  # set to stop a running reconcile between files
         # (root, relpath, path) → what parsing it gave; `sync` commits it
@@ -116,8 +120,15 @@ class Reconciler:
         """Just these paths (from file events): index what exists, remove what is gone.
 
         A path may be a folder (created, moved in, moved away or deleted): everything
-        under it is considered.
+        under it is considered. A root's ignore file that changed (created, edited, deleted)
+        changes what is indexed anywhere in the folder: the whole folder is reconciled.
         """
+        paths = list(paths)
+        for given in paths:
+            folder = real_path(given.parent)
+            if given.name == IGNORE_FILE and folder in self.folders.roots and self.folders.rules.changed(folder):
+                log.info("%s changed: the folder is reconciled with its patterns", folder / IGNORE_FILE)
+                return self.reconcile(progress, patience)
         files: dict[tuple[str, str], Path] = {}
         touched: list[DocumentRow] = []
         for given in paths:

@@ -90,10 +90,12 @@ class Retriever:
         before: int,
         after: int,
         titles: Callable[[], Mapping[int, str]] | None = None,
+        reserved: int = 0,
     ) -> RetrieveResult:
         """`query` cleaned (`clean_query`), `doc_ids` checked by the caller. `titles`: gives each
         document's title as the map shows it; when the search spans several documents, the
-        first result from each says which document it is in (paths start at a section)."""
+        first result from each says which document it is in (paths start at a section).
+        `reserved`: tokens of the notes the caller adds to the answer."""
         found = self.search.search(query, top_k, doc_ids)
         groups = self._windows(found.hits, before, after)
         if titles is not None and (doc_ids is None or len(doc_ids) > 1):
@@ -101,6 +103,7 @@ class Retriever:
         shown_query = query if len(query) <= QUERY_ECHO_CHARS else query[:QUERY_ECHO_CHARS].rstrip() + "…"
         crossing = self._languages_apart(query, doc_ids)  # said before the hits, and paid for like them
         available = self.token_budget - RETRIEVE_OVERHEAD - count_tokens(shown_query) - count_tokens(crossing or "")
+        available -= reserved
         # While even the least share does not fit, the lowest-ranked hits go (and, for a lone
         # hit, its farthest neighbours).
         omitted = 0

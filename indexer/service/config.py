@@ -33,6 +33,8 @@ class LibraryConfig:
     mineru_url: str | None = None  # parse on this MinerU server (mineru-api or mineru-router) instead of here
     mineru_api_key: str | None = None  # its --api-key, when it has one
     parse_jobs: int = LANES  # files parsed at once (more make sense with a MinerU server)
+    exclude: tuple[str, ...] = ()  # gitignore patterns kept out of the index, as a root's .deepreadignore
+    include: tuple[str, ...] = ()  # gitignore patterns: when given, only the files they match are indexed
 
     def parse_options(self) -> MineruOptions:
         """How this library's files are parsed: MinerU's cache, home and scratch folder, its limits."""

@@ -109,7 +109,8 @@ class OpenIndex:
         """How many files differ from what the index holds: new, gone, changed in size or time,
         or left unfinished by a writer that stopped. A walk and a stat per file, nothing read:
         a process that opened the index to read asks this before it takes over writing."""
-        return changed_files(Folders(self.config.roots, excluded=[self.config.data_dir]), self.store)
+        config = self.config
+        return changed_files(Folders(config.roots, [config.data_dir], config.exclude, config.include), self.store)
 
     def skipped(self) -> list[tuple[str, str, str]]:
         """What the folder walk passed over that a user may look for: (root, relpath, why); the

@@ -69,6 +69,8 @@ class Writing:
             heading_context=config.heading_context,
             excluded=[config.data_dir],
             parse_jobs=config.parse_jobs,
+            exclude=config.exclude,
+            include=config.include,
         )
         self.progress: Progress | None = None  # set while a reconcile runs
         self._retry_at_start = True  # the first reconcile parses transient failures again

@@ -25,6 +25,11 @@ NOTES = Scope(folders=["notes"])
         ('get_toc(path="reports (old)/", page=3) lists', "deepread-mcp toc notes --path 'reports (old)/' --page 3"),
         ('retrieve(query="x y", doc_ids=[1, 2], top_k=3)', "deepread-mcp search notes 'x y' --doc 1 --doc 2 -k 3"),
         ("get_toc() lists every document", "deepread-mcp toc notes lists every document"),
+        (  # a filtered map's next page keeps its filters
+            'get_toc(path="a/", file_types=["pdf", "eml"], modified_after="2023-01-01", page=2) lists',
+            "deepread-mcp toc notes --path a/ --type pdf --type eml --modified-after 2023-01-01 --page 2 lists",
+        ),
+        ('get_toc(dated_before="2022", page=3)', "deepread-mcp toc notes --dated-before 2022 --page 3"),
         ("read_section(doc_id=1, sec_id=0, version=2)", "deepread-mcp read notes 1 0"),  # no command for it
         ("view_page shows a page", "view_page shows a page"),  # no command for it: left as the tool
     ],

@@ -73,6 +73,15 @@ CASES: list[tuple[str, dict, str]] = [
         "read_section: doc_id is required. It takes doc_id (integer ≥ 0), sec_id (integer ≥ 0)",
     ),
     ("delete_everything", {}, "there is no tool 'delete_everything'; the tools are get_toc, retrieve, read_section"),
+    # An argument the tool does not take is named, with the ones it does, rather than dropped.
+    (
+        "get_toc",
+        {"doc": 1},
+        "get_toc: there is no argument 'doc' (did you mean doc_id?). It takes doc_id (integer ≥ 0, optional), ",
+    ),
+    ("retrieve", {"query": "slugs", "top_n": 3}, "retrieve: there is no argument 'top_n' (did you mean top_k?)."),
+    ("read_section", {"doc_id": 1, "sec_id": 0, "ctx": {}}, "there is no argument 'ctx'. It takes doc_id"),
+    ("view_page", {"doc_id": 1, "page": 1, "zoom": 2, "dpi": 300}, "no argument 'zoom'; there is no argument 'dpi'"),
 ]
 
 

@@ -210,6 +210,15 @@ def test_a_folder_given_twice_is_the_same_folder_set(docs: tuple[Path, Path, Pat
             ["env.example", "other.example:8765"],
             ["a.example", "b.example", "c.example"],
         ),
+        (  # one pattern a line or comma-separated in the variable; each flag one pattern, commas and all
+            "DEEPREAD_EXCLUDE",
+            "*.log, build/\nprivate/**",
+            ["--exclude", "drafts/", "--exclude", "a,b.md"],
+            "exclude",
+            ["*.log", "build/", "private/**"],
+            ["drafts/", "a,b.md"],
+        ),
+        ("DEEPREAD_INCLUDE", "*.pdf,*.eml", ["--include", "reports/**"], "include", ["*.pdf", "*.eml"], ["reports/**"]),
     ],
 )
 def test_a_flag_beats_the_environment_which_applies_without_it(
@@ -471,6 +480,8 @@ def test_library_config_carries_every_setting(
         "EMBED_THREADS": "3",
         "RERANKER": "Xenova/ms-marco-MiniLM-L-6-v2",
         "RERANKER_PATH": "~/reranker",
+        "EXCLUDE": "*.log,build/",
+        "INCLUDE": "*.pdf",
     }.items():
         monkeypatch.setenv(f"DEEPREAD_{name}", value)
     config = Settings().library_config()
@@ -488,3 +499,4 @@ def test_library_config_carries_every_setting(
     assert config.embed_threads == 3
     assert config.reranker == "Xenova/ms-marco-MiniLM-L-6-v2"
     assert config.reranker_path == tmp_path / "home" / "reranker"
+    assert config.exclude == ("*.log", "build/") and config.include == ("*.pdf",)
