@@ -23,7 +23,15 @@ from indexer.parse.numbering import numbering_depth
 from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import first_page_title, opening_line_title
-from indexer.titles.lines import clean, first_page_lines, is_banner, names_institution, names_kind_only
+from indexer.titles.lines import (
+    clean,
+    first_page_lines,
+    is_banner,
+    is_schedule,
+    names_institution,
+    names_kind_only,
+    reads_as_title,
+)
 from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
 from indexer.titles.words import mend, opening_text, same_title
 
@@ -65,6 +73,8 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
         or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
     )
+    if named and (not parsed.title or named != parsed.title):  # front matter says it whole
+        named = with_code(named, first_page_lines(parsed.blocks, parsed.items))
     title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
@@ -85,6 +95,40 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
         return metadata
     # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
     return (first_page_title(items) if paged and not is_filing(blocks) else None) or metadata or None
+
+
+# A code a document is known by beside its name: a course's, a form's, a standard's, a model's
+# ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001").
+_CODE_RE = re.compile(
+    r"(?!(?:chapter|section|part|page|item|table|figure|vol|volume|no|step|unit|lesson|week|room|appendix)\b)"
+    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
+    re.I,
+)
+CODE_LINES = 6  # the title's line is looked for among the first page's first lines
+CODE_WORDS = 4  # a line this short that opens with a code is the code's line
+
+
+def with_code(title: str, lines: list[str]) -> str:
+    """A title with the code the first page sets on its own line beside it: a code alone gets the
+    name on the next line ("PUBHLTH 224" over "Epidemiology in Public Health"), a name the code on
+    the line before it ("LINGUIST 101" over "People and Their Language"): "CODE: Name"."""
+    if _CODE_RE.search(title) and not _CODE_RE.fullmatch(title.strip()):
+        return title  # it has its code already
+    squeezed = [re.sub(r"\W+", "", line.lower()) for line in lines[: CODE_LINES * 2]]
+    key = re.sub(r"\W+", "", title.lower())
+    at = next((k for k, line in enumerate(squeezed) if key and line == key), None)
+    if at is None:
+        return title
+    if _CODE_RE.fullmatch(title.strip()):
+        after = next((line for line in lines[at + 1 : at + 3] if line.strip()), "")
+        if reads_as_title(after) and not _CODE_RE.search(after) and not is_schedule(after) and len(after.split()) <= 10:
+            return f"{title.strip()}: {after.strip()}"
+        return title
+    before = lines[at - 1].strip() if at > 0 else ""
+    code = _CODE_RE.match(before)
+    if code and len(before.split()) <= CODE_WORDS:  # "LINGUIST 101 (49624)": the code, its number aside
+        return f"{code.group(0)}: {title}"
+    return title
 
 
 def title_from_name(path: Path) -> str:
