@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from pydantic import ValidationError
 from indexer.errors import DeepreadError
 from indexer.store.space import write_failure
 from server import __version__, commands, hostconfig, indexes
-from server.cli_text import Scope, as_commands
+from server.cli_text import Scope, as_commands, shell_line
 from server.doctor import doctor
 from server.logs import setup_logging
 from server.serve import serve
@@ -32,6 +33,15 @@ QUERIES = ("toc", "search", "read")  # answer from the index that exists; never 
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `deepread-mcp read … | head`: the reader has all it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's flush at exit would meet the closed pipe again
+        return 0
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv.insert(0, "serve")  # `deepread-mcp ~/docs` serves ~/docs
@@ -277,7 +287,20 @@ def _scope(args: argparse.Namespace) -> Scope:
         if (value := getattr(args, key, None)) is not None
         for part in (flag, str(value))
     ]
-    return Scope(program="deepread-mcp", folders=[str(f) for f in _folders(args)], options=options)
+    return Scope(program=invoked_as(sys.argv[0]), folders=[str(f) for f in _folders(args)], options=options)
+
+
+def invoked_as(argv0: str) -> str:
+    """The program as the person ran it, so that a command printed back runs as printed: its name
+    when the shell finds it on PATH, else its path as typed (`.venv/bin/deepread-mcp`: the README's
+    install puts nothing on PATH), or `python -m server`."""
+    path = Path(argv0)
+    if path.name == "__main__.py":
+        return shell_line([sys.executable, "-m", "server"])
+    on_path = shutil.which(path.name)
+    if not argv0 or (on_path is not None and os.path.realpath(on_path) == os.path.realpath(argv0)):
+        return path.name or "deepread-mcp"
+    return shell_line([argv0])
 
 
 COMMAND_HANDLERS = {

@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -65,13 +67,19 @@ class Scope:
     """How the person named the index: the folders as typed (none: found as before, from
     DEEPREAD_FOLDERS or the one folder indexed) and the options that pick or shape the index."""
 
-    program: str = "deepread-mcp"
+    program: str = "deepread-mcp"  # as the person ran it, quoted for their shell (`server.cli.invoked_as`)
     folders: list[str] = field(default_factory=list)
     options: list[str] = field(default_factory=list)
 
     def command(self, name: str, *args: str) -> str:
-        """`deepread-mcp NAME FOLDER… ARGS… OPTIONS…`, quoted for a POSIX shell."""
-        return shlex.join([self.program, name, *self.folders, *args, *self.options])
+        """`deepread-mcp NAME FOLDER… ARGS… OPTIONS…`, quoted for the person's shell."""
+        return f"{self.program} {shell_line([name, *self.folders, *args, *self.options])}"
+
+
+def shell_line(argv: list[str], platform: str = sys.platform) -> str:
+    """A command line as a person pastes it into their shell: quoted for Windows' command lines
+    (cmd and PowerShell read double quotes), for a POSIX shell elsewhere (macOS, Linux)."""
+    return subprocess.list2cmdline(argv) if platform == "win32" else shlex.join(argv)
 
 
 def told(answer: Answer, scope: Scope) -> Answer:

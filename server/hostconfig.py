@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import sys
 from pathlib import Path
 
+from server.cli_text import shell_line
 from server.settings import Settings, folder_problem
 
 HOSTS = ("claude-desktop", "claude-code", "cursor", "vscode")
@@ -40,24 +40,34 @@ def entry(folders: list[Path]) -> dict[str, object]:
     return {"command": argv[0], "args": argv[1:]}
 
 
-def where(host: str, folders: list[Path]) -> str:
+def add_command(host: str, argv: list[str], platform: str = sys.platform) -> str | None:
+    """The one command that adds the server `argv` starts to `host`, quoted for the shell of
+    `platform` (Windows' or a POSIX one); None for a host that has none."""
+    if host == "claude-code":
+        return "claude mcp add deepread -- " + shell_line(argv, platform)
+    if host == "vscode":
+        vscode = {"name": "deepread", "type": "stdio", "command": argv[0], "args": argv[1:]}
+        return "code --add-mcp " + shell_line([json.dumps(vscode)], platform)
+    return None
+
+
+def where(host: str, folders: list[Path], platform: str = sys.platform) -> str:
     """Where `host` keeps its MCP servers, or the one command that adds this one."""
     argv = command_line(folders)
     if host == "claude-code":
-        return "Claude Code: run\n  claude mcp add deepread -- " + shlex.join(argv)
+        return f"Claude Code: run\n  {add_command(host, argv, platform)}"
     if host == "cursor":
         return "Cursor: put the mcpServers entry in ~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one)"
     if host == "vscode":
-        vscode = {"name": "deepread", "type": "stdio", **entry(folders)}
         return (
             'VS Code: put the entry under "servers" with "type": "stdio" in .vscode/mcp.json, or run\n'
-            "  code --add-mcp " + shlex.quote(json.dumps(vscode))
+            f"  {add_command(host, argv, platform)}"
         )
     places = {
         "darwin": "~/Library/Application Support/Claude/claude_desktop_config.json",
         "win32": r"%APPDATA%\Claude\claude_desktop_config.json",
     }
-    place = places.get(sys.platform, "~/.config/Claude/claude_desktop_config.json")
+    place = places.get(platform, "~/.config/Claude/claude_desktop_config.json")
     return f"Claude Desktop: merge the mcpServers entry into {place}, then restart Claude Desktop"
 
 
@@ -74,7 +84,7 @@ def config(args: argparse.Namespace, settings: Settings) -> int:
         print(f"deepread-mcp: {problem}", file=sys.stderr)
         return 2
     if args.host == "claude-code":
-        print("claude mcp add deepread -- " + shlex.join(command_line(folders)))
+        print(add_command("claude-code", command_line(folders)))
         return 0
     if args.host == "vscode":
         print(json.dumps({"servers": {"deepread": {"type": "stdio", **entry(folders)}}}, indent=2))

@@ -11,6 +11,7 @@ lowest-ranked hits go. Costs are estimates of the rendered text
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -29,6 +30,12 @@ QUERY_ECHO_CHARS = 120  # the query is echoed back this long at most
 # its section path), the note on a cut paragraph; the least a paragraph is cut to before
 # lower-ranked hits are dropped instead.
 RETRIEVE_OVERHEAD = 120
+# Hits are in rank order, which is not always their fused score's: a document's further hits
+# follow the other documents' best ones, look-alikes and junk follow exact matches (`HybridSearch.arrange`).
+RANK_ORDER_NOTE = (
+    "Hits are in rank order: a document's further hits follow other documents' best ones, and near-duplicates "
+    "follow exact matches, so a later hit may score higher."
+)
 RESULT_LINE_TOKENS = 30
 CUT_NOTE_TOKENS = 45
 MIN_SHARE = 120
@@ -168,6 +175,9 @@ class Retriever:
             )
         if clipped:
             notes.append(f"{clipped} long paragraph(s) cut to share the token budget; each says how to read it.")
+        scores = [r.score for r in results if r.rank is not None and r.score is not None]
+        if any(later > earlier for earlier, later in itertools.pairwise(scores)):
+            notes.append(RANK_ORDER_NOTE)
         return RetrieveResult(
             query=shown_query,
             results=results,

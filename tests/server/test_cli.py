@@ -19,14 +19,21 @@ DOC = "# Field Notes\n\n## Birds\n\nThe heron waits in the shallows at dawn.\n\n
 WEATHER = "# Weather\n\nRain at noon.\n\nWind from the west.\n\nFog by evening.\n"  # one section: one passage
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+BIN = Path(sys.executable).parent  # the installation's console scripts
+
+
+def run(
+    *args: str, env: dict[str, str] | None = None, program: str = "deepread-mcp"
+) -> subprocess.CompletedProcess[str]:
+    """The command as a person runs it: by its name on PATH (the commands it prints then name it
+    so), or by the path given as `program`."""
     return subprocess.run(
-        [sys.executable, "-m", "server", *args],
+        [program, *args],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", **(env or {})},
         check=False,
     )
 
@@ -335,3 +342,54 @@ def test_config_asks_for_a_folder(tmp_path: Path) -> None:
     assert "name the folders to serve: deepread-mcp config FOLDER" in asked.stderr
     from_variable = run("config", env=isolated(tmp_path, DEEPREAD_FOLDERS=str(docs)))
     assert from_variable.returncode == 0 and f'"serve",\n        "{docs}"' in from_variable.stdout
+
+
+def test_commands_printed_back_run_as_printed(tmp_path: Path) -> None:
+    """A person who ran the CLI by a path (the README's install puts nothing on PATH) is told
+    commands with that path, which run as printed; `python -m server` prints itself so too."""
+    docs = tmp_path / "my docs"
+    write(docs, "notes.md", DOC)
+    script = os.path.relpath(BIN / "deepread-mcp", REPO)  # as typed: `.venv/bin/deepread-mcp`
+    bare = isolated(tmp_path, PATH="/usr/bin:/bin")  # as the README's install leaves it: not on PATH
+    unindexed = run("toc", str(docs), program=script, env=bare)
+    assert unindexed.returncode == 2
+    told = unindexed.stderr[unindexed.stderr.index("`") + 1 : unindexed.stderr.rindex("`")]
+    assert shlex.split(told)[:2] == [script, "index"], unindexed.stderr
+    done = subprocess.run(
+        shlex.split(told),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **isolated(tmp_path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    module = subprocess.run(
+        [sys.executable, "-m", "server", "toc", str(docs), "--depth", "0"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **isolated(tmp_path)},
+        check=False,
+    )
+    assert f"{shlex.quote(sys.executable)} -m server read" in module.stdout, module.stdout
+
+
+def test_output_piped_into_head_ends_quietly(tmp_path: Path) -> None:
+    docs, data = tmp_path / "docs", ["--data-dir", str(tmp_path / "data")]
+    write(docs, "long.md", "# Long\n\n" + "\n\n".join(f"Paragraph {i} about herons and the tide." for i in range(400)))
+    assert run("index", str(docs), *data).returncode == 0
+    reader = subprocess.Popen(
+        ["deepread-mcp", "read", str(docs), "1", "0", *data],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "DEEPREAD_TOKEN_BUDGET": "20000"},
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.readline()
+    reader.stdout.close()  # as `head -1` does once it has its line
+    assert reader.wait(timeout=120) == 0
+    assert b"Traceback" not in reader.stderr.read() and b"BrokenPipeError" not in reader.stderr.read()

@@ -75,3 +75,24 @@ def test_one_host_gets_its_own_form(tmp_path: Path, host: str) -> None:
 def test_a_missing_folder_is_refused(tmp_path: Path) -> None:
     printed = config(str(tmp_path / "nope"))
     assert printed.returncode == 2 and f"{tmp_path / 'nope'} does not exist" in printed.stderr
+
+
+def test_commands_for_windows_and_macos_are_quoted_for_their_shells() -> None:
+    """CI runs on Linux: the commands a person pastes on Windows and macOS are checked as rendered."""
+    from server.hostconfig import add_command, where
+
+    windows = [r"C:\Users\Ana Lee\deepread\.venv\Scripts\deepread-mcp.exe", "serve", r"C:\Users\Ana Lee\My Documents"]
+    added = add_command("claude-code", windows, platform="win32")
+    assert added == (
+        r'claude mcp add deepread -- "C:\Users\Ana Lee\deepread\.venv\Scripts\deepread-mcp.exe" serve '
+        r'"C:\Users\Ana Lee\My Documents"'
+    )
+    mac = ["/Users/ana/deepread/.venv/bin/deepread-mcp", "serve", "/Users/ana/My Documents"]
+    assert add_command("claude-code", mac, platform="darwin") == (
+        "claude mcp add deepread -- /Users/ana/deepread/.venv/bin/deepread-mcp serve '/Users/ana/My Documents'"
+    )
+    code = add_command("vscode", windows, platform="win32")
+    assert code is not None and code.startswith('code --add-mcp "{')
+    assert json.loads(code[len("code --add-mcp ") :].strip('"').replace('\\"', '"'))["args"] == windows[1:]
+    assert r"%APPDATA%\Claude\claude_desktop_config.json" in where("claude-desktop", [], platform="win32")
+    assert "~/Library/Application Support/Claude" in where("claude-desktop", [], platform="darwin")
