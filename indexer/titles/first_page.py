@@ -82,7 +82,7 @@ def first_page_title(items: list[Item]) -> str | None:
             continue
         title = _in_largest_type(items, page, lines)
         if title is None and sum((line.get("font_size") or 0) > 1 for line in lines) < 0.5 * len(lines):
-            title = _opening_line(items, page)
+            title = _opening_line(items, page, running)
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
@@ -161,7 +161,7 @@ _TITLE_FIELD_RE = re.compile(  # a form's "Title:" field, up to the next field
 )
 
 
-def _opening_line(items: list[Item], page: int) -> str | None:
+def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None:
     """The page's first line that reads as a title, among its first few at the top (a syllabus
     from a word processor: "Cancer Biology, Fall 2021 Syllabus" in bold body type), a page header
     only when no line of text does; an institution's name is passed over for the line after it."""
@@ -170,6 +170,7 @@ def _opening_line(items: list[Item], page: int) -> str | None:
             i
             for i in items
             if i.get("page_idx") == page and i.get("type") in kinds and i.get("bbox") and i["bbox"][1] < OPENING_TOP
+            if not _runs(i, running)
         ]
         for k, line in enumerate(lines[:OPENING_LINES]):
             text = clean(line.get("text") or "")
@@ -249,9 +250,12 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         and not names_chapter_kind(best[1])
         and best[0]["bbox"][1] <= min(line["bbox"][1] for line in lines)
     )
-    if prose and best[2] < TITLE_SCALE * _body_size(sized) and not heads:
-        return None
     at = next(k for k, c in enumerate(sized) if c[0] is best[0])
+    # Under a title block's first lines its byline: a title set larger than the text, if not much larger.
+    block = _heads_a_title_block([text for _, text, _ in sized[at + 1 : at + 1 + BYLINE_LINES]])
+    body = _body_size(sized)
+    if prose and best[2] < TITLE_SCALE * body and not heads and not (block and best[2] > body):
+        return None
     parts = [best[1]]
     for step in (1, -1):  # neighbours in reading order set in the same type, one under the other
         k, last = at + step, best[0]
@@ -283,7 +287,6 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     # headings after it are set.
     headline = len(title.split()) >= HEADLINE_WORDS
     later = [i for i in items if (i.get("page_idx") or 0) > page]
-    block = _heads_a_title_block([text for _, text, _ in sized[at + len(parts) : at + len(parts) + BYLINE_LINES]])
     if prose and not headline and not heads and not block and _set_like_a_later_heading(best[0], best[2], later):
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
