@@ -61,9 +61,16 @@ def _names_registrant(line: str) -> bool:
     )
 
 
+COVER_BLOCKS = 80  # a document without pages (a filing saved as HTML) has its cover in its first blocks
+
+
 def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
-    """The lines of the first `pages` pages, a table's cells each a line."""
-    first = [b for b in blocks if b.page is not None and b.page <= pages]
+    """The lines of the first `pages` pages (of a document without pages, its first blocks), a
+    table's cells each a line."""
+    if any(b.page is not None for b in blocks):
+        first = [b for b in blocks if b.page is not None and b.page <= pages]
+    else:
+        first = blocks[: COVER_BLOCKS * pages // COVER_PAGES]
     lines: list[str] = []
     for b in first:
         text = _TAG_RE.sub("\n", b.text) if b.kind == "table" else b.text
