@@ -173,10 +173,17 @@ def _party(text: str) -> str | None:
         return None
     if re.search(r"\b(court|united states of america)\b", name, re.I) and len(words) > 4:
         return None
+    legal = _LEGAL_FORM.search(text)  # "NORTHWIND TRADERS, INC., Plaintiff": the form follows a comma
+    if legal and legal.start() <= len(name) + 3:
+        name = text[: legal.end()].strip(" ,")
+        words = name.split()
     cased = " ".join(_cased(w, k) for k, w in enumerate(words))
     person = 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not names_institution(name)
-    org = re.search(r"\b(inc|corp|co|company|llc|ltd|state|states|county|city|department|board|bank)\b\.?", name, re.I)
-    return cased.split()[-1] if person and not org else cased
+    org = legal or re.search(r"\b(state|states|county|city|department|board|bank|people)\b", name, re.I)
+    return _cased(words[-1], 0) if person and not org else cased
+
+
+_LEGAL_FORM = re.compile(r"\b(inc|corp|corporation|co|company|llc|llp|ltd|plc|n\.a|l\.p)\b\.?", re.I)
 
 
 def _court_name(line: str) -> str:

@@ -1,0 +1,96 @@
+"""Each document's card: its kind, issuer, date and a line of what it is about, from evidence any
+document of its kind has; shown in its own map and told apart in a folder's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from indexer.library import Library
+from indexer.models import Block, Declared, Paragraph, Section
+from indexer.titles.card import about_line, court_title, make_card
+from server.render import render_toc
+from tests.conftest import write
+
+TRANSCRIPT = [
+    "Official - Subject to Final Review",
+    "IN THE SUPREME COURT OF THE UNITED STATES",
+    "1",
+    "- - - - - - - - - - - - - - - - x MICHAEL A. KNOWLES, WARDEN,",
+    "2",
+    ":",
+    "Petitioner",
+    ":",
+    "5",
+    ": No. 07-1315:",
+    "6",
+    "v.",
+    "7 ALEXANDRE MIRZAYANCE.",
+    "8 - - - - - - - - - - - - - - - - x",
+    "Washington, D.C.",
+    "Tuesday, January 13, 2009",
+    "The above-entitled matter came on for oral argument before the Supreme Court of the United States at",
+    "APPEARANCES:",
+    "CHARLES M. SEVILLA, ESQ., San Diego, Cal.; on behalf",
+]
+
+
+def test_a_court_paper_is_titled_by_its_caption_and_kind() -> None:
+    assert court_title(TRANSCRIPT) == "Knowles v. Mirzayance — Oral Argument Transcript"
+    complaint = ["UNITED STATES DISTRICT COURT", "NORTHWIND TRADERS, INC., Plaintiff,", "v.", "JANE ROE, Defendant."]
+    assert court_title([*complaint, "Case No. 1:31-cv-0042", "COMPLAINT FOR DAMAGES"]) == (
+        "Northwind Traders, Inc. v. Roe — Complaint"
+    )
+    assert court_title(["Minutes of the Board", "Smith moved v. the motion"]) is None, "no court, no case, no parties"
+
+
+def _card(title: str, blocks: list[Block], file_format: str = ".pdf", n_pages: int | None = 12, paper: bool = True):
+    sections = [Section(0, title, 0, None), Section(1, "Abstract", 1, 0), Section(2, "References", 1, 0)]
+    if not paper:
+        sections[1:] = [Section(1, "Filling", 1, 0), Section(2, "Cleaning", 1, 0)]
+    paragraphs = [
+        Paragraph(1, 0, "text", "We show that herons wait longer in cold water. The rest follows.", 1, 14),
+        Paragraph(2, 0, "text", "[1] A. Author. A paper. 2030.", 9, 9),
+    ]
+    return make_card(title, blocks, None, Declared(authors=["Jane Roe"]), file_format, n_pages, sections, paragraphs)
+
+
+def test_kind_issuer_date_and_about_come_from_the_document() -> None:
+    paper = _card("Patience in Herons", [Block("text", "Patience in Herons"), Block("text", "July 9, 2031")])
+    assert (paper.kind, paper.issuer, paper.date) == ("paper", "Jane Roe", "July 9, 2031")
+    assert paper.about == "We show that herons wait longer in cold water."
+    deck = _card("Quarterly Review", [], file_format=".pptx")
+    assert deck.kind == "slides", "a format that is a kind"
+    manual = _card("Espresso Machine User Manual", [], n_pages=3, paper=False)
+    assert manual.kind == "manual", "the kind its title names"
+
+
+def test_the_about_line_is_one_sentence_of_prose_at_most_25_words() -> None:
+    long = "The heron stands in the shallows " + " ".join(["and waits"] * 20) + " for a fish."
+    sections = [Section(0, "Doc", 0, None)]
+    paragraphs = [
+        Paragraph(0, 0, "text", "Name: Jane Roe", None, 4),  # a field, not prose
+        Paragraph(0, 1, "text", long, None, 40),
+    ]
+    about = about_line(sections, paragraphs)
+    assert about is not None and about.endswith("…") and len(about.split()) == 25
+
+
+def test_the_map_shows_the_card_and_tells_kinds_apart(folder: Path, open_library: Callable[..., Library]) -> None:
+    write(
+        folder,
+        "herons.md",
+        "# Patience in Herons\n\n## Abstract\n\nWe show that herons wait longer in cold water.\n\n"
+        "## Method\n\nWe watched them.\n\n## References\n\n[1] A paper.\n",
+    )
+    write(folder, "kettle.md", "# Kettle User Manual\n\nFill the kettle to the line before you switch it on.\n")
+    library = open_library(folder)
+    library.reconcile()
+    ids = {d.path: d.doc_id for d in library.toc().documents}
+    own = library.toc(doc_id=ids["herons.md"])
+    card = own.documents[0]
+    assert (card.kind, card.about) == ("paper", "We show that herons wait longer in cold water.")
+    assert "  Card: paper. About: We show that herons wait longer in cold water." in render_toc(own)
+    folder_map = library.toc()
+    tags = {d.path: d.tag for d in folder_map.documents}
+    assert tags == {"herons.md": "paper", "kettle.md": None}, "a kind the title names already is not repeated"
