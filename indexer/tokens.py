@@ -127,6 +127,22 @@ def query_terms(text: str) -> list[str]:
     return list(seen)
 
 
+def codes(text: str) -> list[str]:
+    """The codes a query writes, as keyword search indexes them whole: letters and digits joined by
+    hyphens, dots or slashes ("INV-2024-00417" → inv_2024_00417, "ZX-88-A71", "v2.3.1"), or run
+    together ("AB12345"); a number alone ("3.5", "2021-2022") is no code."""
+    found = []
+    for term in query_terms(text):
+        letters, digits = any(ch.isalpha() for ch in term), any(ch.isdigit() for ch in term)
+        joined = "_" in term and digits and (letters or term.count("_") >= 2)
+        if joined or (letters and digits and len(term) >= MIN_CODE_CHARS and not _CJK_RUN_RE.search(term)):
+            found.append(term)
+    return found
+
+
+MIN_CODE_CHARS = 5  # letters and digits run together this long are a code ("AB123"), shorter a word ("Q2", "3M")
+
+
 def _joined_characters(words: list[str], stop: frozenset[str]) -> list[str]:
     """The words but the function words, single characters in a row joined into one: a word the
     segmenter does not know (a name, a Japanese word read as Chinese: "黒字") comes out as its

@@ -20,7 +20,7 @@ from indexer.search.rerank import DEFAULT_DEPTH, Reranker
 from indexer.store.database import Store
 from indexer.store.embedder import Embedder
 from indexer.store.vectors import VectorSearch
-from indexer.tokens import SENTENCE_END
+from indexer.tokens import SENTENCE_END, codes
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
 RRF_K = 60
@@ -33,6 +33,8 @@ CROWD = 3  # candidates alike but for their numbers: near-duplicates
 # most this many documents.
 NAMED_DOCS = 16
 _DIGITS = re.compile(r"\d+")
+CODE_HITS = 5  # paragraphs holding an exact code, placed first
+CODE_ROWS = 20  # a code more paragraphs of the index hold than this is no one thing's
 
 
 @dataclass
@@ -101,6 +103,11 @@ class HybridSearch:
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k, set(pointed))
         # A section the question names, in the documents it is scoped to, or else names too.
         scope = doc_ids if doc_ids is not None and len(doc_ids) <= NAMED_DOCS else pointed or doc_ids
+        if exact := self._exact_codes(query, doc_ids) if self.mode != "dense" else []:
+            placed = set(exact)
+            fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in exact] + [
+                r for r in fused if r.paragraph_id not in placed
+            ]
         if named := self._named(query, scope, fused)[:top_k]:  # its substance first, then the lines that label it
             placed = set(named)
             fused = [Ranked(pid, fused[0].score if fused else 1.0) for pid in named] + [
@@ -116,6 +123,19 @@ class HybridSearch:
         block of a table) is no lexical evidence beside one that matched a rare code: it is left out."""
         scored = self.store.keywords.search(query, depth, doc_ids)
         return [pid for pid, score in scored if score >= LEXICAL_FLOOR * scored[0][1]]
+
+    def _exact_codes(self, query: str, doc_ids: list[int] | None) -> list[int]:
+        """The paragraphs holding a code the query writes exactly ("INV-2024-00417"), first: a
+        neighbour that shares its pieces ("INV-2024-00471") reads alike to dense search and shares
+        most of its words with BM25, but is another invoice. Only a code few paragraphs of the index
+        hold counts ("10-K" in every filing of a folder names none of them)."""
+        exact: list[int] = []
+        for code in codes(query):
+            if not 0 < self.store.keywords.row_counts([code])[code] <= CODE_ROWS:
+                continue
+            found = [pid for pid, _ in self.store.keywords.search(code, CODE_HITS, doc_ids)]
+            exact += [pid for pid in found if pid not in exact]
+        return exact
 
     def _named(self, query: str, doc_ids: list[int] | None, fused: list[Ranked]) -> list[int]:
         """The opening of the section a scoped query names (`indexer.search.named`): a host that asks a

@@ -77,7 +77,7 @@ class Keywords:
         if not terms:
             return True
         if doc_ids is None:
-            return all(n > 0 for n in self._row_counts(terms).values())
+            return all(n > 0 for n in self.row_counts(terms).values())
         return bool(self.search(word, 1, doc_ids))
 
     def _spans(self, doc_ids: list[int]) -> list[tuple[int, int]]:
@@ -111,7 +111,7 @@ class Keywords:
         if doc_ids is not None:
             join = " JOIN paragraphs p ON p.id = lexical.rowid"
             scope, scope_params = f" AND p.doc_id IN ({marks(doc_ids)})", list(doc_ids)
-        counts = self._row_counts(terms)
+        counts = self.row_counts(terms)
         if sum(counts.values()) <= SCORED_ROWS:
             rows = self._store.query(
                 f"{_SCORED}{join} WHERE lexical MATCH ?{scope} ORDER BY score LIMIT ?",
@@ -143,7 +143,7 @@ class Keywords:
         if not terms or not ids:
             return {}
         with self._store.connection() as db:
-            counts = self._row_counts(terms)
+            counts = self.row_counts(terms)
             totals = self._lexical_totals()
             placeholders = marks(ids)
             content = db.execute(f"SELECT id, c0, c1 FROM lexical_content WHERE id IN ({placeholders})", ids).fetchall()
@@ -194,7 +194,7 @@ class Keywords:
             finally:
                 db.execute("DELETE FROM temp.stems")
 
-    def _row_counts(self, terms: list[str]) -> dict[str, int]:
+    def row_counts(self, terms: list[str]) -> dict[str, int]:
         """How many paragraphs hold each term (what BM25 weighs it by), kept until the next write."""
         with self._store.connection() as db:
             if len(self._counts) > MAX_COUNTED:  # a server that only reads, asked many distinct words

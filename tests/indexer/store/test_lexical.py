@@ -204,7 +204,7 @@ def test_common_words_alone_do_not_make_candidates_past_the_scoring_limit(store:
     _varied_corpus(store)
     query = "XJ-2231 statements"
     exact = store.keywords.search(query, 20, None)
-    counts = store.keywords._row_counts(query_terms(query))
+    counts = store.keywords.row_counts(query_terms(query))
     assert counts["xj_2231"] < counts["statements"], "the code is the rarer term here"
     monkeypatch.setattr(keywords_module, "SCORED_ROWS", counts["xj_2231"] + 1)
     gated = store.keywords.search(query, 20, None)
