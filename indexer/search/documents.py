@@ -127,7 +127,16 @@ class DocumentMatch:
         best = max(weights.values())
         close = sorted((d for d, weight in weights.items() if weight >= CLOSE * best), key=lambda d: -weights[d])
         # Words most descriptions hold ("Form", "report") match many alike: they point nowhere.
-        return close if len(close) <= POINTED and len(close) < n / 2 else []
+        if not (len(close) <= POINTED and len(close) < n / 2):
+            return []
+        return self._holding_its_names(query, close, doc_ids)
+
+    def _holding_its_names(self, query: str, pointed: list[int], doc_ids: list[int] | None) -> list[int]:
+        """The pointed documents whose text holds every name the question writes that the folder's
+        text holds: "GODFREY PHILLIPS INDIA LIMITED" points to the deck titled "… in India" by one
+        word, but its pages never name Godfrey Phillips, which another document's do."""
+        held = [name for name in names_written(query) if self.store.keywords.holds_word(name, doc_ids)]
+        return [d for d in pointed if all(self.store.keywords.holds_word(name, [d]) for name in held)]
 
     def _decks_asked(self, query: str, scope: set[int] | None, n: int) -> list[int]:
         """A question that names no document but asks about slides points to the decks, when they

@@ -27,7 +27,15 @@ from indexer.models import Block, Declared, Item, Paragraph, Section
 from indexer.parse.dates import MONTH
 from indexer.parse.junk import is_junk
 from indexer.titles.filings import is_filing, registrant, stated_detail
-from indexer.titles.lines import first_page_lines, is_person, names_address, names_institution, reads_as_title
+from indexer.titles.lines import (
+    first_page_lines,
+    is_boilerplate,
+    is_person,
+    names_address,
+    names_institution,
+    names_people,
+    reads_as_title,
+)
 
 ABOUT_WORDS = 25
 ABOUT_MIN_WORDS = 8  # a paragraph shorter than this is a label, a field or a caption, not prose
@@ -296,16 +304,17 @@ def _authors(lines: list[str], title: str) -> str | None:
     for line in lines[start : start + AUTHOR_LINES]:
         if _ABSTRACT_RE.match(line):
             break
-        for part in re.split(r",|;|\band\b|\s{2,}", re.sub(r"[\d*†‡§¶∗]+", " ", line)):
+        if not names_people(line):  # a byline: names, and nothing else (not "Santa Barbara, CA")
+            continue
+        for part in re.split(r",|;|\band\b|&|\s{2,}", re.sub(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+", " ", line)):
             name = " ".join(part.split())
-            if _PERSON_NAME_RE.fullmatch(name) and not names_institution(name):
+            if name:
                 names.append(name)
     if not names:
         return None
     return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
 
 
-_PERSON_NAME_RE = re.compile(r"(?:[A-Z][a-z'’-]+|[A-Z]\.)(?:\s+(?:[A-Z][a-z'’-]+|[A-Z]\.|[a-z]{2,3})){1,3}")
 
 
 def _plausible_author(name: str) -> bool:
@@ -315,6 +324,7 @@ def _plausible_author(name: str) -> bool:
     return (
         len(name) >= 3
         and not names_address(name)
+        and not re.search(r"\d", name)  # a machine's name ("WIN7", "PC-0042"), not a person's
         and not re.search(r"\b(microsoft|office|user|admin|administrator|owner|unknown|author)\b", lowered)
         and any(ch.isalpha() for ch in name)
     )
@@ -353,16 +363,39 @@ def about_line(sections: list[Section], paragraphs: list[Paragraph]) -> str | No
 
 
 def _prose(text: str) -> bool:
-    """A paragraph of sentences: enough words, most of them words, not a line of fields or a list."""
+    """A paragraph of sentences: enough words, most of them words in lower case as sentences write
+    them, a sentence's end; not furniture (a byline, a copyright, a citation), not a line of fields,
+    a list or a contents page's entries ("5.1 Inference … 17"), not noise."""
     words = text.split()
     cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text))
     if cjk >= 20:
-        return True
+        return not is_boilerplate(text)
     letters = sum(ch.isalpha() for ch in text)
+    lower = sum(w[:1].islower() for w in words)
     return (
         len(words) >= ABOUT_MIN_WORDS
         and letters >= 0.6 * len(text.replace(" ", ""))
+        and lower >= 0.4 * len(words)
+        and bool(re.search(r"[a-z]{2,}[.!?](\s|$)", text))
         and text.count(":") <= 2
+        and not re.search(r"(…|\.{3,}|\s\.\s\.)\s*\d", text)
+        and not is_boilerplate(text)
+        and not re.match(r"^\W*(copyright|©|received\b|recommended citation|by\s+[A-Z])", text, re.I)
         and not is_junk(text, "text")
-        and bool(re.search(r"[a-z]{3,}\s+[a-z]{3,}", text))
+        and _in_vocabulary(words)
     )
+
+
+VOCABULARY_SHARE = 0.7  # of a sentence's longer words that are words a dictionary knows: else it is noise
+
+
+def _in_vocabulary(words: list[str]) -> bool:
+    """Most of the words are words (wordninja's English frequencies), not an OCR's or a broken
+    font's letters ("ymhyoelerytugete"); a text in another language is left to pass."""
+    import wordninja
+
+    known = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
+    long = [w.lower().strip(".,;:!?()\"'’“”") for w in words if len(w) > 4 and w.isascii()]
+    if len(long) < 4:
+        return True
+    return sum(w in known for w in long) >= VOCABULARY_SHARE * len(long)

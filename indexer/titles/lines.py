@@ -108,6 +108,12 @@ _BOILERPLATE_RE = re.compile(
 _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|io)\b", re.I)
 
 
+def is_boilerplate(text: str) -> bool:
+    """A first page's furniture (a release line, a byline, a copyright, a citation, dates received
+    and accepted, a course's particulars): never a title, nor what a document is about."""
+    return bool(_BOILERPLATE_RE.match(text.strip(" *_#")))
+
+
 def names_address(text: str) -> bool:
     """A web or e-mail address: a website's name ("www.example.com"), not a document's."""
     return bool(_ADDRESS_RE.search(text))
