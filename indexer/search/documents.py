@@ -33,8 +33,15 @@ MIN_DOCS = 3  # a folder of fewer documents needs no pointing
 MIN_WORDS = 2  # a question without names points with this many words of a description
 MIN_NAME = 3  # a name this long or longer that no document holds is worth saying so
 # A question about slides ("in slide 4", "the presentation") asks a deck: pages of few words each.
-_DECK_RE = re.compile(r"\b(?:slides?|slideshow|presentation|deck)\b", re.I)
-DECK_TOKENS_PER_PAGE = 200  # a deck's pages average fewer tokens than this (a report's, a manual's: 220 and up)
+# What a question calls the document it asks about ("in slide 4", "this paper", "the manual"), and
+# the kinds of card (`indexer.titles.card`) that answer to it.
+_KIND_ASKED = (
+    (re.compile(r"\b(?:slides?|slideshow|presentation|deck)\b", re.I), frozenset({"slides"})),
+    (re.compile(r"\b(?:this|the|our|that)\s+(?:paper|article|work|study)\b", re.I), frozenset({"paper"})),
+    (re.compile(r"\b(?:manual|user guide|handbook|help guide)\b", re.I), frozenset({"manual", "guide"})),
+    (re.compile(r"\b(?:brochure|prospectus)\b", re.I), frozenset({"brochure"})),
+    (re.compile(r"\b(?:this|the)\s+report\b", re.I), frozenset({"report"})),
+)
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 _TOKEN = re.compile(r"\S+")
 
@@ -91,7 +98,7 @@ class DocumentMatch:
         self._generation = -1  # the store generation the postings below were read at
         self._postings: dict[str, set[int]] = {}  # a description's word → the documents whose description holds it
         self._n = 0  # readable documents
-        self._decks: set[int] = set()  # documents of two pages or more with few words a page
+        self._kinds: dict[str, set[int]] = {}  # a card's kind → its documents
 
     def pointed(self, query: str, doc_ids: list[int] | None) -> list[int]:
         """The documents (of `doc_ids`, or all) the question names by their description, best
@@ -111,7 +118,7 @@ class DocumentMatch:
         if n < MIN_DOCS:
             return []
         if not asked:
-            return self._decks_asked(query, scope, n)
+            return self._kind_asked(query, scope, n)
         weights: dict[int, float] = {}
         matched: dict[int, int] = {}  # words of the question (not their parts) a description holds
         for parts, held in asked:
@@ -123,7 +130,7 @@ class DocumentMatch:
         named = set().union(*names)
         weights = {d: w for d, w in weights.items() if (d in named if names else matched[d] >= MIN_WORDS)}
         if not weights:
-            return self._decks_asked(query, scope, n)
+            return self._kind_asked(query, scope, n)
         best = max(weights.values())
         close = sorted((d for d, weight in weights.items() if weight >= CLOSE * best), key=lambda d: -weights[d])
         # Words most descriptions hold ("Form", "report") match many alike: they point nowhere.
@@ -138,13 +145,14 @@ class DocumentMatch:
         held = [name for name in names_written(query) if self.store.keywords.holds_word(name, doc_ids)]
         return [d for d in pointed if all(self.store.keywords.holds_word(name, [d]) for name in held)]
 
-    def _decks_asked(self, query: str, scope: set[int] | None, n: int) -> list[int]:
-        """A question that names no document but asks about slides points to the decks, when they
-        are fewer than half the documents searched: it is about one of them."""
-        if not _DECK_RE.search(query):
-            return []
-        decks = sorted(self._decks & scope if scope is not None else self._decks)
-        return decks if len(decks) < n / 2 else []
+    def _kind_asked(self, query: str, scope: set[int] | None, n: int) -> list[int]:
+        """A question that names no document but says what kind it is ("in slide 4", "this paper",
+        "the manual") points to the documents of that kind (their cards'), when they are fewer than
+        half the documents searched: it is about one of them."""
+        kinds = frozenset().union(*(asked for said, asked in _KIND_ASKED if said.search(query)))
+        found = set().union(*(self._kinds.get(kind, set()) for kind in kinds)) if kinds else set()
+        pointed = sorted(found & scope if scope is not None else found)
+        return pointed if len(pointed) < n / 2 else []
 
     def _holders(self, word: str, parts: frozenset[str]) -> set[int]:
         """The documents whose description holds a word of the question: one of its parts of two
@@ -167,6 +175,6 @@ class DocumentMatch:
             for word in _words(described) | {_whole(token) for token in _TOKEN.findall(described)}:
                 postings.setdefault(word, set()).add(doc.doc_id)
         self._generation, self._postings, self._n = self.store.generation, postings, len(docs)
-        self._decks = {
-            d.doc_id for d in docs if (d.n_pages or 0) >= 2 and d.n_tokens < DECK_TOKENS_PER_PAGE * (d.n_pages or 0)
-        }
+        self._kinds = {}
+        for d in docs:
+            self._kinds.setdefault(d.kind or "", set()).add(d.doc_id)
