@@ -25,6 +25,7 @@ import math
 import re
 
 from indexer.store.database import Store
+from indexer.titles.card import DECK_TOKENS_PER_PAGE
 from indexer.tokens import POSSESSIVE, SENTENCE_END, query_terms
 
 POINTED = 3  # a question points to the documents matched nearly as well as the best (CLOSE), when
@@ -178,3 +179,5 @@ class DocumentMatch:
         self._kinds = {}
         for d in docs:
             self._kinds.setdefault(d.kind or "", set()).add(d.doc_id)
+            if (d.n_pages or 0) >= 2 and d.n_tokens < DECK_TOKENS_PER_PAGE * (d.n_pages or 0):
+                self._kinds.setdefault("slides", set()).add(d.doc_id)  # pages of few words: a deck, whatever its title

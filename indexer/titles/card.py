@@ -315,8 +315,6 @@ def _authors(lines: list[str], title: str) -> str | None:
     return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
 
 
-
-
 def _plausible_author(name: str) -> bool:
     """A declared author worth showing: not a tool's or a template's leftover ("Microsoft Office
     User", "Administrator", "user"), nor an address."""
