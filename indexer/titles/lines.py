@@ -35,7 +35,8 @@ def is_banner(text: str) -> bool:
 # ("UNIVERSITYOF" as some files spell it).
 _INSTITUTION_RE = re.compile(
     r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic|agency|ministry|"
-    r"bureau|council|commission|authority|center|centre)(\b|of\b)",
+    r"bureau|council|commission|authority|center|centre|office|committee|court|tribunal|board|"
+    r"association|society|foundation)(\b|of\b)",
     re.I,
 )
 # What says what a document is: a kind of document, or a course's or a form's code ("CEE 549").

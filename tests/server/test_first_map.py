@@ -128,3 +128,30 @@ async def test_a_small_folder_is_mapped_whole_and_the_tool_text_leads_there(
         guide = prompt.messages[0].content.text  # type: ignore[union-attr]
         assert "Choose the document, then call get_toc(doc_id=N)" in guide
         assert text in guide, "the prompt carries the same first map"
+
+
+async def test_thirty_documents_of_several_kinds_fit_the_first_map_with_their_kinds_and_years(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """The first map of 30 documents keeps within 10,000 characters, and says of each document the
+    kind and year its card gives where they tell it from the others (issue: know each document)."""
+    for n in range(10):
+        write(
+            folder,
+            f"papers/study-{n}.md",
+            f"# Patience in Herons, part {n}\n\nPublished March {2020 + n % 4}.\n\n## Abstract\n\n"
+            f"We show that herons wait {n + 2} minutes longer in cold water.\n\n## Method\n\nWe watched.\n\n"
+            "## References\n\n[1] A paper.\n",
+        )
+        write(folder, f"manuals/kettle-{n}.md", f"# Kettle {n} User Manual\n\nFill the kettle {n} to the line.\n")
+        write(folder, f"notes/note-{n}.md", f"# Note {n}\n\nThe spring order arrived on day {n}.\n")
+    library = open_library(folder)
+    library.reconcile()
+    async with Client(build_server(library)) as client:
+        first = await client.call_tool("get_toc", {})
+    text, toc = first.content[0].text, first.structured_content
+    assert len(toc["documents"]) == 30 and len(text) <= 10_000, len(text)
+    tags = {d["path"]: d["tag"] for d in toc["documents"]}
+    assert tags["papers/study-1.md"] == "paper, 2021" and "| paper, 2021 |" in text
+    assert tags["manuals/kettle-1.md"] is None, "its title says it is a manual"
+    assert all(d["kind"] for d in toc["documents"]), "the card's kind in the structured content"
