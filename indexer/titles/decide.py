@@ -22,7 +22,7 @@ from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.numbering import numbering_depth
 from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
-from indexer.titles.first_page import first_page_title, opening_line_title
+from indexer.titles.first_page import PARTICULARS_RE, first_page_title, opening_line_title
 from indexer.titles.lines import (
     clean,
     first_page_lines,
@@ -74,7 +74,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
     )
     if named and (not parsed.title or named != parsed.title):  # front matter says it whole
-        named = with_code(named, first_page_lines(parsed.blocks, parsed.items))
+        named = without_particulars(with_code(named, first_page_lines(parsed.blocks, parsed.items)))
     title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
@@ -129,6 +129,19 @@ def with_code(title: str, lines: list[str]) -> str:
     if code and len(before.split()) <= CODE_WORDS:  # "LINGUIST 101 (49624)": the code, its number aside
         return f"{code.group(0)}: {title}"
     return title
+
+
+def without_particulars(title: str) -> str:
+    """A title without what follows it on its line but is no part of it: a schedule, credits, a
+    room, an address ("Autism Spectrum Disorder PSYCH 397D – 3 credits MWF 11:15-12:05"), an aside in
+    brackets ("(previous taught as FIN 497T)"), a trailing colon."""
+    # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
+    title = re.sub(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)", "", title)
+    cut = PARTICULARS_RE.search(title)
+    if cut and len(title[: cut.start()].split()) >= 2:
+        title = title[: cut.start()]
+    title = re.sub(r"\s*\([^)]*$", "", title)  # a bracket left open by the cut
+    return title.strip(" -–—,;:|") or title
 
 
 def title_from_name(path: Path) -> str:

@@ -425,7 +425,7 @@ def opening_line_title(text: str) -> str | None:
     line = clean(text.strip().split("\n", 1)[0])
     if (named := _TITLE_FIELD_RE.search(line)) and len(line.split()) > OPENING_LINE_WORDS:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
-    elif (cut := _PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2:
+    elif (cut := PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2:
         line = re.sub(r"\s*\([^)]*$", "", line[: cut.start()]).strip(" -–—,;:|")  # no bracket left open
     ok = (
         len(line.split()) <= (OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS)
@@ -439,10 +439,10 @@ OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
 # Where a run-on opening line turns from naming the document to its particulars: a time, an
 # address, a placeholder, the fields of a course's or a meeting's particulars (`lines._BOILERPLATE_RE`
 # names them where a line starts with one), a sentence's end.
-_PARTICULARS_RE = re.compile(
+PARTICULARS_RE = re.compile(
     r"\s(?:(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b|<[A-Z_]+>|\S+@\S+|https?://|[.!?]\s+(?=[A-Z])"
     r"|(?i:instructors?|lecturers?|professors?|teaching\s+assistants?|office\s+hours?|e-?mail|phone|location|"
-    r"room|credits?|prerequisites?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?)\b)"
+    r"room|(?:\d+\s+)?credits?|prerequisites?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?)\b)"
 )
 
 
