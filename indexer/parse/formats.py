@@ -1,7 +1,8 @@
 """Which files are documents, and which parser reads each: every supported format to a `ParsedDocument`.
 
 Markdown and plain text are read here; PDF, office and web formats go
-through MinerU (`indexer.parse.mineru`). `SUPPORTED_EXTENSIONS` is the single
+through MinerU (`indexer.parse.mineru`); e-mail is read here too (`indexer.parse.mail`), each
+attachment that is a document by the parser of its own format. `SUPPORTED_EXTENSIONS` is the single
 place that says which files are indexed. Every parser raises `ParseError`
 with a reason a person can act on; anything else escaping a parser is a bug
 and is reported with its type.
@@ -10,8 +11,11 @@ and is reported with its type.
 from __future__ import annotations
 
 import codecs
+import hashlib
+import mimetypes
 import os
 import stat
+import tempfile
 import zipfile
 from collections.abc import Callable
 from io import BytesIO
@@ -20,6 +24,7 @@ from pathlib import Path
 from indexer.errors import FILE_SIZE_LIMIT, ParseError
 from indexer.models import ParsedDocument
 from indexer.parse.hygiene import decode_legacy, repair_lines
+from indexer.parse.mail import MAIL_FORMATS, Attachment, message_document, read_eml
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
 from indexer.parse.text import parse_text
@@ -37,7 +42,7 @@ TEXT_PARSERS: dict[str, TextParser] = {
     ".rst": parse_text,
 }
 
-SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(MINERU_FORMATS)
+SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(MINERU_FORMATS) | MAIL_FORMATS
 # Text files larger than this are parsed in the confined child process (memory ceiling,
 # timeout); smaller ones in-process, where they take milliseconds and ~40× their size.
 TEXT_IN_PROCESS_BYTES = 4_000_000
@@ -60,10 +65,42 @@ class DocumentParser:
             if len(data) > TEXT_IN_PROCESS_BYTES:
                 return self.mineru.parse_text_isolated(path, content_hash, 2 * len(data), patience)
             return TEXT_PARSERS[suffix](decode_text(data))
+        if suffix in MAIL_FORMATS:
+            return self.parse_mail(data, suffix, patience)
         if suffix in MINERU_FORMATS:
             check_archive(suffix, data)
             return self.mineru.parse(path, content_hash, patience)
         raise ParseError(f"unsupported file type {suffix!r}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+
+    def parse_mail(self, data: bytes, suffix: str, patience: float = 1.0, depth: int = 0) -> ParsedDocument:
+        """An e-mail (`.eml`, or an Outlook `.msg`, told by its bytes whatever its name) and its
+        attachments: a text attachment parsed here, any other supported one written into the parse's
+        scratch folder (never the watched folder) and parsed as a file of its own format."""
+        from indexer.parse.outlook import read_msg
+
+        message = read_msg(data) if data.startswith(OLE_MAGIC) else read_eml(data)
+        if not (message.subject or message.sender or message.body.strip() or message.attachments):
+            raise ParseError("no e-mail found in it: no subject, sender, body or attachment")
+        work_dir = self.mineru.options.work_dir
+        if work_dir is not None:
+            work_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="deepread-mail-", dir=work_dir) as scratch:
+
+            def read(attachment: Attachment) -> ParsedDocument | None:
+                kind = Path(attachment.name).suffix.lower() or (
+                    mimetypes.guess_extension(attachment.content_type) or ""
+                )
+                if kind not in SUPPORTED_EXTENSIONS:
+                    return None
+                if kind in MAIL_FORMATS:
+                    return self.parse_mail(attachment.data, kind, patience, depth + 1) if depth < 2 else None
+                if kind in TEXT_PARSERS:
+                    return TEXT_PARSERS[kind](decode_text(attachment.data))
+                copy = Path(scratch, f"attachment-{len(os.listdir(scratch)) + 1}{kind}")  # a name of our own
+                copy.write_bytes(attachment.data)
+                return self.parse(copy, attachment.data, hashlib.sha256(attachment.data).hexdigest(), patience)
+
+            return message_document(message, suffix, read)
 
 
 def parse_text_file(path: Path, max_bytes: int) -> ParsedDocument:
@@ -171,7 +208,7 @@ def decode_text(data: bytes) -> str:
     `hygiene.decode_legacy`); refuse binary content. Mojibake and private-use glyphs are mended
     (`hygiene.repair_lines`)."""
     head = data[:8192]
-    encoding = _utf16(head)
+    encoding = utf16_encoding(head)
     if encoding:
         text = data.decode(encoding, errors="replace").lstrip("\ufeff")
     elif b"\x00" in head:
@@ -191,7 +228,7 @@ def decode_text(data: bytes) -> str:
     return repair_lines(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def _utf16(head: bytes) -> str | None:
+def utf16_encoding(head: bytes) -> str | None:
     """ "utf-16" when a byte-order mark says so; "utf-16-le"/"-be" when every other byte is NUL
     (text in a Latin script saved as UTF-16 without a mark)."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
