@@ -1,7 +1,8 @@
 """Which files are documents, and which parser reads each: every supported format to a `ParsedDocument`.
 
 Markdown and plain text are read here; PDF, office and web formats go
-through MinerU (`indexer.parse.mineru`); e-mail is read here too (`indexer.parse.mail`), each
+through MinerU (`indexer.parse.mineru`), pictures of documents through OCR in the same child
+process (`indexer.parse.images`); e-mail is read here too (`indexer.parse.mail`), each
 attachment that is a document by the parser of its own format. `SUPPORTED_EXTENSIONS` is the single
 place that says which files are indexed. Every parser raises `ParseError`
 with a reason a person can act on; anything else escaping a parser is a bug
@@ -26,7 +27,7 @@ from indexer.models import ParsedDocument
 from indexer.parse.hygiene import decode_legacy, repair_lines
 from indexer.parse.mail import MAIL_FORMATS, Attachment, message_document, read_eml
 from indexer.parse.markdown import parse_markdown
-from indexer.parse.mineru import MINERU_FORMATS, MineruOptions, MineruParser
+from indexer.parse.mineru import CHILD_FORMATS, MineruOptions, MineruParser
 from indexer.parse.text import parse_text
 
 TextParser = Callable[[str], ParsedDocument]
@@ -42,7 +43,7 @@ TEXT_PARSERS: dict[str, TextParser] = {
     ".rst": parse_text,
 }
 
-SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(MINERU_FORMATS) | MAIL_FORMATS
+SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(CHILD_FORMATS) | MAIL_FORMATS
 # Text files larger than this are parsed in the confined child process (memory ceiling,
 # timeout); smaller ones in-process, where they take milliseconds and ~40× their size.
 TEXT_IN_PROCESS_BYTES = 4_000_000
@@ -67,7 +68,7 @@ class DocumentParser:
             return TEXT_PARSERS[suffix](decode_text(data))
         if suffix in MAIL_FORMATS:
             return self.parse_mail(data, suffix, patience)
-        if suffix in MINERU_FORMATS:
+        if suffix in CHILD_FORMATS:
             check_archive(suffix, data)
             return self.mineru.parse(path, content_hash, patience)
         raise ParseError(f"unsupported file type {suffix!r}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")

@@ -39,6 +39,7 @@ from indexer.models import Block, Declared, ParsedDocument
 from indexer.parse import pictures
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.hygiene import repair_items
+from indexer.parse.images import IMAGE_FORMATS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
@@ -57,6 +58,8 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".htm": (False, True),
     ".epub": (False, True),
 }
+# What the child reads without MinerU: a picture of a document, by OCR (`indexer.parse.images`), a page per frame.
+CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys(sorted(IMAGE_FORMATS), (True, False))}
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
 CACHE_VERSION = 6
 UPGRADABLE = 5  # the earlier version whose PDF parses `_upgraded` brings up to this one without MinerU
@@ -117,7 +120,7 @@ class MineruParser:
     def parse(self, path: Path, content_hash: str, patience: float = 1.0) -> ParsedDocument:
         """`patience` scales the time limit (a retry of a file that ran out of time gets more)."""
         suffix = path.suffix.lower()
-        paged, levels_reliable = MINERU_FORMATS[suffix]
+        paged, levels_reliable = CHILD_FORMATS[suffix]
         raw = (
             self._cached(content_hash, pdf=suffix == ".pdf")
             or self._upgraded(path, content_hash, pdf=suffix == ".pdf", patience=patience)

@@ -6,7 +6,8 @@ touch the MCP stdio stream or take the server down. The parent
 (`indexer.parse.mineru`) sets the environment (no model downloads), a memory
 ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
 (corrupt, encrypted, no text layer: `indexer.parse.pdf_layers`), picks the best tier whose models are
-installed, parses (a scan without model tiers goes to `indexer.parse.ocr`), and
+installed, parses (a scan without model tiers goes to `indexer.parse.ocr`, a picture of a
+document to `indexer.parse.images`), and
 writes a JSON result: the content list (an office file's pictures kept apart by
 `indexer.parse.pictures`, a PDF's dropped: its pages are rendered instead), the page count,
 the PDF outline, the tier used and `warnings`: what went wrong without failing the
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT
 from indexer.models import Item
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
+from indexer.parse.images import IMAGE_FORMATS
 from indexer.parse.pdf_layers import (
     PROBE_PAGES,
     check_pdf,
@@ -134,6 +136,11 @@ def run(request: dict) -> dict:
         "tier": None,
         "warnings": warnings,
     }
+    if Path(path).suffix.lower() in IMAGE_FORMATS:  # read here by OCR, with a MinerU server too
+        from indexer.parse.images import read_image
+
+        pictures = request.get("pictures_dir")
+        return read_image(path, Path(pictures) if pictures else None, result, lambda n: _report_pages(request, n))
     remote = _remote(request)
     if remote is not None:
         from indexer.parse.remote import RemoteRejected, RemoteUnavailable
@@ -148,9 +155,7 @@ def run(request: dict) -> dict:
         tier = request.get("tier") or usable_tier(is_pdf, warnings)
     if is_pdf:
         pages, reason, scanned = check_pdf(path)
-        if request.get("pages_file") and pages:  # the parent extends its time limit by the page count
-            Path(request["pages_file"] + ".part").write_text(str(pages))
-            os.replace(request["pages_file"] + ".part", request["pages_file"])
+        _report_pages(request, pages)
         result["page_count"] = pages
         if reason:
             result["reason"] = reason
@@ -221,6 +226,13 @@ def run(request: dict) -> dict:
         result["outline"] = read_outline(path, warnings)
     result.update(ok=True, tier=tier, content_list=items, title=title)
     return result
+
+
+def _report_pages(request: dict, pages: int | None) -> None:
+    """Tell the parent how many pages the file has: it extends the time limit by them."""
+    if request.get("pages_file") and pages:
+        Path(request["pages_file"] + ".part").write_text(str(pages))
+        os.replace(request["pages_file"] + ".part", request["pages_file"])
 
 
 def read_blank_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
