@@ -28,6 +28,7 @@ from indexer.parse.hygiene import decode_legacy, repair_lines
 from indexer.parse.mail import MAIL_FORMATS, Attachment, message_document, read_eml
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import CHILD_FORMATS, MineruOptions, MineruParser
+from indexer.parse.org import parse_org
 from indexer.parse.text import parse_text
 
 TextParser = Callable[[str], ParsedDocument]
@@ -41,9 +42,36 @@ TEXT_PARSERS: dict[str, TextParser] = {
     ".txt": parse_text,
     ".text": parse_text,
     ".rst": parse_text,
+    ".org": parse_org,
 }
 
 SUPPORTED_EXTENSIONS = frozenset(TEXT_PARSERS) | frozenset(CHILD_FORMATS) | MAIL_FORMATS
+# Files people keep beside their documents that are not read, and what a person can do about it.
+_ARCHIVE = "an archive: unpack it into the folder to index the documents in it"
+_DATA = "data or code, not a document: rename it to .txt to index it as plain text"
+NOT_READ: dict[str, str] = {
+    ".heic": "an iPhone photo (HEIC) is not read: export it as JPEG to index the text in it",
+    ".heif": "a HEIF photo is not read: export it as JPEG to index the text in it",
+    ".p7s": "an e-mail's digital signature (S/MIME): it holds no text to read",
+    ".p7m": "an encrypted S/MIME message: it cannot be read without the recipient's key",
+    ".key": "an Apple Keynote deck is not read: export it as PowerPoint (.pptx) or PDF to index it",
+    ".pages": "an Apple Pages document is not read: export it as Word (.docx) or PDF to index it",
+    ".numbers": "an Apple Numbers workbook is not read: export it as Excel (.xlsx) or CSV to index it",
+    ".mbox": "a mailbox is not read: save its messages as .eml files to index them",
+    **dict.fromkeys((".zip", ".7z", ".rar", ".tar", ".gz", ".tgz", ".bz2", ".xz"), _ARCHIVE),
+    **dict.fromkeys((".wav", ".mp3", ".m4a", ".aac", ".flac", ".ogg", ".opus"), "audio: it holds no text to read"),
+    **dict.fromkeys((".mp4", ".mov", ".avi", ".mkv", ".webm"), "video: it holds no text to read"),
+    **dict.fromkeys((".gif", ".svg", ".ico", ".psd", ".ai", ".eps"), "a graphic, not a document: not read"),
+    **dict.fromkeys(
+        (".json", ".ndjson", ".jsonl", ".xml", ".xsl", ".xslt", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".log"),
+        _DATA,
+    ),
+    **dict.fromkeys(
+        (".py", ".go", ".js", ".ts", ".java", ".c", ".h", ".cpp", ".rs", ".rb", ".sh", ".sql", ".css"),
+        _DATA,
+    ),
+    **dict.fromkeys((".exe", ".dll", ".so", ".dylib", ".bin", ".iso", ".dmg"), "a program or disk image: not read"),
+}
 # Text files larger than this are parsed in the confined child process (memory ceiling,
 # timeout); smaller ones in-process, where they take milliseconds and ~40× their size.
 TEXT_IN_PROCESS_BYTES = 4_000_000
@@ -51,6 +79,15 @@ TEXT_IN_PROCESS_BYTES = 4_000_000
 
 def is_supported(path: Path) -> bool:
     return path.suffix.lower() in SUPPORTED_EXTENSIONS
+
+
+def not_read(path: Path) -> str:
+    """Why a file of a type that is not read is skipped, said so that a person knows what to do."""
+    suffix = path.suffix.lower()
+    if not suffix:
+        return "not a supported type (no extension): files are read by their extension; add one (.txt, .pdf …)"
+    advice = NOT_READ.get(suffix, "save it as PDF, an office format or text to index it")
+    return f"not a supported type ({suffix}): {advice}"
 
 
 class DocumentParser:
@@ -116,9 +153,11 @@ def parse_text_file(path: Path, max_bytes: int) -> ParsedDocument:
 # whose compression is beyond what documents reach (a zip bomb held the parser for 900 s).
 MAX_UNZIPPED_BYTES = 1_000_000_000
 MAX_ZIP_RATIO = 200
-ZIP_FORMATS = frozenset({".docx", ".pptx", ".xlsx", ".odt", ".epub"})
-OFFICE_FORMATS = frozenset({".docx", ".pptx", ".xlsx"})
+ZIP_FORMATS = frozenset({".docx", ".pptx", ".xlsx", ".xlsm", ".odt", ".odp", ".ods", ".epub"})
+OFFICE_FORMATS = frozenset({".docx", ".pptx", ".xlsx", ".xlsm"})
+LEGACY_FORMATS = frozenset({".doc", ".ppt", ".xls"})
 OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # an OLE compound file: an old .doc, or an encrypted OOXML file
+ZIP_MAGIC = b"PK\x03\x04"
 
 
 def file_kind(mode: int) -> str | None:
@@ -184,13 +223,17 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
 
 
 def check_archive(suffix: str, data: bytes) -> None:
-    """Refuse a zip-based document that would expand beyond reason (a zip bomb)."""
-    if suffix not in ZIP_FORMATS:
+    """Refuse a zip-based document that would expand beyond reason (a zip bomb), whatever its name
+    says (a .doc that is really a .docx is a zip too), and an encrypted Office file. An old binary
+    Office file under a new name (a .doc saved as .docx) is let through: MinerU reads a file by its bytes."""
+    if data.startswith(OLE_MAGIC) and suffix in OFFICE_FORMATS | LEGACY_FORMATS:
+        if _encrypted_package(data):  # Office keeps a password-protected file in an OLE container
+            raise ParseError(
+                f"this {suffix} file is encrypted: it needs a password; save a copy without one to index it"
+            )
         return
-    if (
-        data.startswith(OLE_MAGIC) and suffix in OFFICE_FORMATS
-    ):  # Office keeps a password-protected file in an OLE container
-        raise ParseError(f"this {suffix} file is encrypted: it needs a password; save a copy without one to index it")
+    if suffix not in ZIP_FORMATS and not data.startswith(ZIP_MAGIC):
+        return
     try:
         with zipfile.ZipFile(BytesIO(data)) as archive:
             unzipped = sum(max(info.file_size, 0) for info in archive.infolist())
@@ -201,6 +244,17 @@ def check_archive(suffix: str, data: bytes) -> None:
             f"its compressed contents expand to {unzipped / 1e6:,.0f} MB from {len(data) / 1e6:.1f} MB "
             "(a zip bomb?); not parsed"
         )
+
+
+def _encrypted_package(data: bytes) -> bool:
+    """Whether an OLE file is a password-protected Office Open XML package (its `EncryptedPackage`)."""
+    import olefile
+
+    try:
+        with olefile.OleFileIO(data) as ole:
+            return bool(ole.exists("EncryptedPackage") or ole.exists("EncryptionInfo"))
+    except (OSError, ValueError):
+        return True  # an OLE file too damaged to tell: as before, said to be encrypted
 
 
 def decode_text(data: bytes) -> str:

@@ -46,14 +46,24 @@ from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
 
 log = logging.getLogger(__name__)
 
-# suffix → (pages mean something, heading levels come from the format itself)
+# suffix → (pages mean something, heading levels come from the format itself). MinerU reads the
+# legacy binary Office formats and RTF natively too, and tells a file by its bytes (a .doc that is
+# really a .docx is read as one); a macro-enabled workbook is an .xlsx with macros beside it.
 MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".pdf": (True, False),
     ".pptx": (True, True),
+    ".ppt": (True, True),
+    ".odp": (True, True),
     ".docx": (False, True),
+    ".doc": (False, True),
     ".odt": (False, True),
+    ".rtf": (False, True),
     ".xlsx": (False, True),
+    ".xlsm": (False, True),
+    ".xls": (False, True),
+    ".ods": (False, True),
     ".csv": (False, True),
+    ".tsv": (False, True),
     ".html": (False, True),
     ".htm": (False, True),
     ".epub": (False, True),

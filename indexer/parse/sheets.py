@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 
 from indexer.models import Block
 
-SHEET_FORMATS = frozenset({".csv", ".xlsx"})
+SHEET_FORMATS = frozenset({".csv", ".tsv", ".xlsx", ".xlsm", ".xls", ".ods"})
 _TABLE_RE = re.compile(r"<table\b.*?</table>", re.I | re.S)
 
 
