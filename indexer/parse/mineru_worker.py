@@ -153,7 +153,16 @@ def run(request: dict) -> dict:
             return {**result, "reason": str(exc)}
     else:
         tier = request.get("tier") or usable_tier(is_pdf, warnings)
-    if is_pdf:
+    from indexer.parse.damage import LISTED, PACKAGE_FORMATS, damaged_pictures, mend_pdf
+
+    original = path
+    if is_pdf:  # a page that does not load costs that page (`damage`): the rest is read from a mended copy
+        path, broken, mended = mend_pdf(path, os.path.abspath("mended.pdf"))
+        if broken and mended is None:
+            result["reason"] = f"not a readable PDF: none of its {len(broken)} pages can be loaded (damaged)"
+            return result
+        if mended:
+            warnings.append(mended)
         pages, reason, scanned = check_pdf(path)
         _report_pages(request, pages)
         result["page_count"] = pages
@@ -187,8 +196,22 @@ def run(request: dict) -> dict:
         else:
             from mineru import parse
 
-            parsed = parse(parse_path, tier=tier, ocr_mode="txt")
+            try:
+                parsed = parse(parse_path, tier=tier, ocr_mode="txt")
+            except Exception:  # a malformed part of an office file: read a copy with it mended
+                mended_path = _mended_package(path, warnings)
+                if mended_path is None:
+                    raise
+                parse_path = mended_path
+                parsed = parse(mended_path, tier=tier, ocr_mode="txt")
         items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
+        if not is_pdf:
+            from indexer.parse.ooxml import add_extras
+
+            try:  # chart titles, comments, a lone sheet's name: extras, whose loss fails nothing
+                items = add_extras(parse_path, Path(path).suffix.lower(), items)
+            except Exception as exc:
+                warnings.append(f"chart titles and comments could not be read ({type(exc).__name__}: {exc})"[:300])
         document = parsed.middle_json.metadata.document
         title = document.title
         result["declared"] = document.model_dump(
@@ -196,9 +219,12 @@ def run(request: dict) -> dict:
         )
         if result["page_count"] is None:
             result["page_count"] = document.page_count or len(parsed.pages)
-    if heavy:  # MinerU read a copy without them, or nothing: what it declares is the original's
-        result["declared"] = declared(path)
+    if heavy or path != original:  # MinerU read a copy, or nothing: what it declares is the original's
+        result["declared"] = declared(original)
         title = result["declared"]["title"]
+    if not is_pdf and Path(path).suffix.lower() in PACKAGE_FORMATS and (bad := damaged_pictures(path)):
+        shown = ", ".join(bad[:LISTED]) + (f" and {len(bad) - LISTED} more" if len(bad) > LISTED else "")
+        warnings.append(f"{len(bad)} picture(s) damaged in the file and left out: {shown}")
     if page_of is not None:  # and the pages are the original's
         for item in items:
             item["page_idx"] = page_of[int(item.get("page_idx", 0))]
@@ -223,9 +249,25 @@ def run(request: dict) -> dict:
         if heavy:  # after the steps above: the text layer is all these pages give
             items = sorted([*items, *simple_items(path, heavy)], key=lambda it: int(it.get("page_idx", 0)))
             warnings.append(heavy_warning(heavy, limit))
-        result["outline"] = read_outline(path, warnings)
+        result["outline"] = read_outline(original, warnings)
     result.update(ok=True, tier=tier, content_list=items, title=title)
     return result
+
+
+def _mended_package(path: str, warnings: list[str]) -> str | None:
+    """A copy of an office file whose malformed XML parts are mended (`damage.mend_package`), in the
+    child's own folder; None when it is no such file or nothing in it is malformed."""
+    from indexer.parse.damage import PACKAGE_FORMATS, mend_package
+
+    suffix = Path(path).suffix.lower()
+    if suffix not in PACKAGE_FORMATS:
+        return None
+    target = os.path.abspath(f"mended{suffix}")
+    damaged = mend_package(path, target)
+    if not damaged:
+        return None
+    warnings.append(f"damaged in the file, read as far as it goes: {', '.join(damaged)}; the rest is indexed")
+    return target
 
 
 def _report_pages(request: dict, pages: int | None) -> None:

@@ -266,13 +266,15 @@ def test_a_pdf_parse_cached_by_the_previous_version_is_upgraded_without_mineru(
     with gzip.open(current, "rt", encoding="utf-8") as f:
         raw = json.load(f)
     del raw["declared"]  # what version 5 cached, with a mark that no parse by MinerU makes
-    raw["made_by"] = "version 5"
-    with gzip.open(parser.mineru._cache_path(digest, UPGRADABLE), "wt", encoding="utf-8") as f:
-        json.dump(raw, f)
-    current.unlink()
+    for version in UPGRADABLE:  # each earlier version a PDF's parse is upgraded from
+        raw["made_by"] = f"version {version}"
+        with gzip.open(parser.mineru._cache_path(digest, version), "wt", encoding="utf-8") as f:
+            json.dump(raw, f)
+        current.unlink()
 
-    declared = parser.parse(path, data, digest).declared
-    assert (declared.title, declared.authors) == ("Quarterly Revenue Review", ["Northwind Finance"])
-    assert declared.created is not None and declared.created.startswith("2031-03-04")
-    with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
-        assert json.load(f)["made_by"] == "version 5", "upgraded from the old parse, not parsed again"
+        declared = parser.parse(path, data, digest).declared
+        assert (declared.title, declared.authors) == ("Quarterly Revenue Review", ["Northwind Finance"])
+        assert declared.created is not None and declared.created.startswith("2031-03-04")
+        with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
+            assert json.load(f)["made_by"] == f"version {version}", "upgraded from the old parse, not parsed again"
+        parser.mineru._cache_path(digest, version).unlink()
