@@ -329,7 +329,8 @@ def _pages(pages: list[int]) -> str:
 
 
 def read_scan(path: str, pages: int, result: dict, warnings: list[str]) -> dict:
-    """A scan when no MinerU model tier is installed: RapidOCR's bundled models read it."""
+    """A scan when no MinerU model tier is installed: RapidOCR's bundled models read it; a page
+    OCR finds nothing on keeps the little text its text layer has (a line under annotations)."""
     from indexer.parse import ocr
 
     problem = ocr.unavailable()
@@ -340,6 +341,10 @@ def read_scan(path: str, pages: int, result: dict, warnings: list[str]) -> dict:
         )
         return result
     items, _ = ocr.recognise(path)  # no time budget: the parse's own time limit applies
+    read = {it.get("page_idx") for it in items}
+    if unread := {page: 0 for page in range(pages) if page not in read}:  # what little text layer they have
+        layer = [it for it in simple_items(path, unread) if it["type"] == "text"]
+        items = sorted([*items, *layer], key=lambda it: int(it.get("page_idx", 0)))
     result.update(ok=True, tier="ocr", content_list=items, outline=read_outline(path, warnings))
     return result
 

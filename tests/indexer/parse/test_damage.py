@@ -142,6 +142,7 @@ def test_a_picture_that_cannot_be_decoded_is_named(parser: DocumentParser, tmp_p
         ("unstructured/fake-power-point-malformed.pptx", "Problem Date Placeholder"),
         ("pdfplumber/malformed-from-issue-932.pdf", "重庆万州经济技术开发"),
         ("unstructured/fake-power-point-many-pages.pptx", "Page 1"),  # titles alone: they are its text
+        ("unstructured/fake-html-lang-de.html", "Jahresabschluss zum Geschäftsjahr vom 01.01.2020"),  # one <h3>
     ],
 )
 def test_the_damaged_files_of_the_corpora_are_indexed(
