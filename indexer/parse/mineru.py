@@ -159,7 +159,9 @@ class MineruParser:
             parsed.blocks = [Block("text", b.text, page=b.page, bbox=b.bbox) for b in parsed.blocks]
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
-            raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
+            count = raw.get("page_count") or 0
+            unit = "sheet" if suffix in SHEET_FORMATS else "slide" if suffix in (".pptx", ".ppt", ".odp") else "page"
+            raise ParseError(f"no text found ({reader} read {count} {unit}{'s' * (count != 1)}, and no words in them)")
         parsed.items, parsed.paged, parsed.format = items, paged, suffix
         parsed.declared = Declared.of(raw.get("declared") or {"title": raw.get("title")})
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
