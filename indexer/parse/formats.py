@@ -259,11 +259,11 @@ def _encrypted_package(data: bytes) -> bool:
 
 def decode_text(data: bytes) -> str:
     """Decode a text file: UTF-8 (a stray bad byte is replaced, not the whole file misread),
-    UTF-16 with or without a byte-order mark, else a legacy code page (Mac Roman or Windows-1252,
+    UTF-16 with or without a byte-order mark, UTF-32 with one, else a legacy code page (Mac Roman or Windows-1252,
     `hygiene.decode_legacy`); refuse binary content. Mojibake and private-use glyphs are mended
     (`hygiene.repair_lines`)."""
     head = data[:8192]
-    encoding = utf16_encoding(head)
+    encoding = wide_encoding(head)
     if encoding:
         text = data.decode(encoding, errors="replace").lstrip("\ufeff")
     elif b"\x00" in head:
@@ -283,9 +283,12 @@ def decode_text(data: bytes) -> str:
     return repair_lines(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def utf16_encoding(head: bytes) -> str | None:
-    """ "utf-16" when a byte-order mark says so; "utf-16-le"/"-be" when every other byte is NUL
+def wide_encoding(head: bytes) -> str | None:
+    """ "utf-32" or "utf-16" when a byte-order mark says so (UTF-32's little-endian mark begins with
+    UTF-16's, so it is looked for first); "utf-16-le"/"-be" when every other byte is NUL
     (text in a Latin script saved as UTF-16 without a mark)."""
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
     half = len(head) // 2

@@ -95,9 +95,9 @@ def _sender_name(sender: str) -> str:
 
 def read_eml(data: bytes) -> Message:
     """An RFC 822 / MIME message from its bytes (`email`, policy=default)."""
-    from indexer.parse.formats import utf16_encoding  # the same test a text file gets
+    from indexer.parse.formats import wide_encoding  # the same test a text file gets
 
-    encoding = utf16_encoding(data[:8192])
+    encoding = wide_encoding(data[:8192])
     if encoding:  # a whole message saved as UTF-16: every header and boundary is in it too
         text = data.decode(encoding, errors="replace").lstrip("\ufeff")
         parsed = email.message_from_string(text, policy=email.policy.default)

@@ -4,6 +4,7 @@ the real parsers (MinerU in its child process for the office files and PDFs)."""
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import hashlib
 from pathlib import Path
@@ -44,6 +45,14 @@ def test_a_mac_roman_text_file_reads_its_bullets_quotes_and_dashes(tmp_path: Pat
 def test_windows_text_and_utf8_still_decode_as_before() -> None:
     assert decode_text("café\r\nnaïve – “fine”".encode("cp1252")) == "café\nnaïve – “fine”"
     assert decode_text("Größe 3 ≤ 4 • 東京，大阪".encode()) == "Größe 3 ≤ 4 • 東京，大阪"
+
+
+def test_utf32_with_its_mark_is_not_taken_for_utf16() -> None:
+    """UTF-32's little-endian mark (FF FE 00 00) begins with UTF-16's (FF FE)."""
+    text = "Otters hold hands while they sleep.\n"
+    for encoding in ("utf-32", "utf-32-be", "utf-16"):
+        data = text.encode(encoding) if encoding != "utf-32-be" else codecs.BOM_UTF32_BE + text.encode(encoding)
+        assert decode_text(data) == text, encoding
 
 
 def test_mojibake_and_symbol_glyphs_in_a_text_file_are_mended(tmp_path: Path) -> None:
