@@ -142,8 +142,8 @@ def _header(msg: Part, name: str) -> str | None:
     """A header's decoded value, or None; a header the `email` package cannot parse is taken as written."""
     try:
         value = msg.get(name)
-    except (IndexError, ValueError, TypeError, AttributeError):  # a malformed header the policy chokes on
-        value = msg.get_all(name, failobj=[None])[0] if hasattr(msg, "get_all") else None
+    except (IndexError, ValueError, TypeError, AttributeError, LookupError):  # a header the policy chokes on
+        value = next((raw for key, raw in msg.raw_items() if key.lower() == name), None)
     if value is None:
         return None
     text = " ".join(str(value).split())
