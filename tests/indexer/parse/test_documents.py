@@ -65,7 +65,7 @@ def make_report(path: Path, outline: bool = True) -> Path:
     pdf.ln(4)
     heading(pdf, "2.2 Costs", 1, outline)
     prose(pdf, LOREM * 2)
-    pdf.image(_chart(path.parent / "chart.png"), w=90)
+    pdf.image(_chart(path.parent / ".chart.png"), w=90)  # hidden: a picture beside it would be a document too
     pdf.set_font("Helvetica", style="I", size=9)
     pdf.multi_cell(0, 5, "Figure 1: Operating costs by quarter stayed flat.")
     pdf.ln(3)
