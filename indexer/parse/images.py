@@ -17,6 +17,7 @@ libraries of its own, and the skip reason says to export it as JPEG.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,8 +34,11 @@ KEPT_SIDE = 2000  # a page kept as a PNG is scaled to at most this many pixels o
 _KEPT_AS_IS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}
 
 
-def read_image(path: str, pictures_dir: Path | None, result: dict, report_pages: object = None) -> dict:
-    """The worker's result for a picture file: `result` filled with its pages' items, or its reason."""
+def read_image(
+    path: str, pictures_dir: Path | None, result: dict, report_pages: Callable[[int], None] | None = None
+) -> dict:
+    """The worker's result for a picture file: `result` filled with its pages' items, or its reason;
+    `report_pages` is told the page count (the parent extends its time limit by it)."""
     from PIL import Image as PILImage
     from PIL import ImageSequence, UnidentifiedImageError
 
@@ -57,8 +61,8 @@ def read_image(path: str, pictures_dir: Path | None, result: dict, report_pages:
         return result
     frames = getattr(image, "n_frames", 1)
     result["page_count"] = frames
-    if callable(report_pages):
-        report_pages(frames)  # the parent extends its time limit by the page count
+    if report_pages is not None:
+        report_pages(frames)
     from rapidocr_onnxruntime import RapidOCR
 
     engine = RapidOCR()

@@ -161,7 +161,8 @@ class MineruParser:
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
             count = raw.get("page_count") or 0
             unit = "sheet" if suffix in SHEET_FORMATS else "slide" if suffix in (".pptx", ".ppt", ".odp") else "page"
-            raise ParseError(f"no text found ({reader} read {count} {unit}{'s' * (count != 1)}, and no words in them)")
+            read = f"{count} {unit}s, and no words in them" if count != 1 else f"1 {unit}, and no words in it"
+            raise ParseError(f"no text found ({reader} read {read})")
         parsed.items, parsed.paged, parsed.format = items, paged, suffix
         parsed.declared = Declared.of(raw.get("declared") or {"title": raw.get("title")})
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]

@@ -218,7 +218,7 @@ def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> 
     from PIL import Image
 
     Image.new("RGB", (850, 1100), "white").save(blank_scan)
-    with pytest.raises(ParseError, match=r"no text found \(OCR read 1 page, and no words in them\)"):
+    with pytest.raises(ParseError, match=r"no text found \(OCR read 1 page, and no words in it\)"):
         parse(parser, blank_scan)
 
     locked = tmp_path / "locked.pdf"
