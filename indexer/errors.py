@@ -75,9 +75,12 @@ EXCLUDE_PATTERNS = "the exclude patterns"
 INCLUDE_PATTERNS = "the include patterns"
 
 # What a process that ran out of address space says, wherever it ran out: Python, C++, the
-# loader mapping a library, a BLAS or a font allocation.
+# loader mapping a library, a BLAS or a font allocation, an import whose allocation failed before
+# Python could raise (a SystemError "… without setting an exception" / "… without exception set").
 OUT_OF_MEMORY_SIGNS = (
     "MemoryError",
+    "without setting an exception",
+    "without exception set",
     "bad_alloc",
     "Cannot allocate memory",
     "failed to map segment",

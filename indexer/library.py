@@ -24,6 +24,7 @@ from indexer.answers.toc import TocBuilder, check_depth
 from indexer.errors import InvalidArgument, NotFound, NotReady
 from indexer.ingest.reconcile import ProgressCallback, ReconcileReport
 from indexer.models import PageImage, PageView, RetrieveResult, SectionText, Toc
+from indexer.parse.images import IMAGE_FORMATS
 from indexer.search.retrieve import Retriever, check_window, clean_query
 from indexer.service.config import LibraryConfig
 from indexer.service.follow import Follower
@@ -347,9 +348,14 @@ class Library:
 
     def view_page(self, doc_id: int, page: int) -> PageView:
         """One page of a PDF as an image: the evidence where the text has no box (a scan, a
-        slide that is one picture) or where layout matters."""
+        slide that is one picture) or where layout matters; a picture of a document's page is the
+        picture kept when it was read (`indexer.parse.images`)."""
         with self._store.snapshot():
             doc = self._ready_document(doc_id)
+            if Path(doc.relpath).suffix.lower() in IMAGE_FORMATS:
+                kept = {r.page: r.picture for r in self._store.document_paragraphs(doc_id) if r.picture is not None}
+        if Path(doc.relpath).suffix.lower() in IMAGE_FORMATS:
+            return self._picture_page(doc, page, kept)
         pages, why_not = self._open_pages(doc)
         if pages is None:
             raise NotReady(f"no page image for document {doc_id}: {why_not}")
@@ -368,6 +374,31 @@ class Library:
         )
         return PageView(
             doc_id=doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image
+        )
+
+    def _picture_page(self, doc: DocumentRow, page: int, kept: dict[int | None, str]) -> PageView:
+        n_pages = doc.n_pages or len(kept)
+        if not 1 <= page <= n_pages:
+            raise InvalidArgument(f"document {doc.doc_id} has pages 1–{n_pages} (got {page})")
+        stored = StoredPictures(self.config.parse_options().pictures_dir)
+        name = kept.get(page)
+        if not name or stored.size(name) is None:
+            raise NotReady(
+                f"no page image for document {doc.doc_id}: the picture kept of page {page} is gone (the parse "
+                "cache was cleared); it returns when the file changes or the index is built again."
+            )
+        rendered = stored.render(name)
+        image = PageImage(
+            doc_id=doc.doc_id,
+            page=page,
+            width=rendered.width,
+            height=rendered.height,
+            tokens=image_tokens(rendered.width, rendered.height),
+            mime_type=rendered.mime_type,
+            data=rendered.data,
+        )
+        return PageView(
+            doc_id=doc.doc_id, path=self.display_path(doc), version=doc.version, page=page, n_pages=n_pages, image=image
         )
 
     def _open_pages(self, doc: DocumentRow) -> tuple[PdfPages | None, str | None]:

@@ -33,7 +33,8 @@ deepread answers questions over a folder of documents by locating, then reading.
 2. retrieve finds the paragraphs that match a query; each hit has coordinates (doc_id, sec_id, para_idx).
 3. read_section reads a section in order, from a hit's coordinates, to get the whole passage.
 Prefer reading the section a hit lands in over stitching many small hits together.
-To look at a chart, figure or table, read its section with images=true; view_page shows a whole PDF page."""
+To look at a chart, figure or table, read its section with images=true; view_page shows a whole page
+(of a PDF or a picture)."""
 
 
 class _Server(MCPServer[ServerState]):
@@ -79,8 +80,9 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
     @server.resource(
         "deepread://doc/{doc_id}/page/{page}.png",
         name="page",
-        title="A page of a PDF",
-        description="One page of an indexed PDF as a PNG (1-based page; doc_id from get_toc), to attach by hand.",
+        title="A page of a PDF or a picture",
+        description="One page of an indexed PDF, or of a picture of a document, as a PNG (1-based page; doc_id "
+        "from get_toc), to attach by hand.",
         mime_type="image/png",
     )
     async def page_resource(doc_id: str, page: str) -> bytes:
@@ -92,7 +94,9 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
             view = await anyio.to_thread.run_sync(library.view_page, int(doc_id), int(page))
         except DeepreadError as exc:
             raise ResourceError(explain(str(exc))) from None
-        return view.image.data
+        if view.image.mime_type == "image/png":
+            return view.image.data
+        return await anyio.to_thread.run_sync(_as_png, view.image.data)  # a kept JPEG or WebP page
 
     @server.prompt(
         name="locate_then_read",
@@ -105,3 +109,15 @@ def build_server(library: Library, log_level: str = "INFO") -> MCPServer[ServerS
         return locate_then_read_prompt(render_toc(toc), question)
 
     return server
+
+
+def _as_png(data: bytes) -> bytes:
+    """A picture as PNG, as the page resource declares (a picture of a document is kept as it came)."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(data)) as image:
+        image.save(out, format="PNG")
+    return out.getvalue()

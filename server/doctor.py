@@ -56,6 +56,13 @@ def doctor(args: argparse.Namespace, settings: Settings) -> int:
         print(f"  .pdf: MinerU {best} tier (layout models, OCR for scans)")
     others = " ".join(sorted(s for s in MINERU_FORMATS if s != ".pdf"))
     print(f"  {others}: MinerU, read natively (no models needed)")
+    from indexer.parse import ocr
+    from indexer.parse.images import IMAGE_FORMATS
+
+    problem = ocr.unavailable()
+    pictures = f"marked failed: {problem}" if problem else "RapidOCR, offline, a page per image"
+    print(f"  {' '.join(sorted(IMAGE_FORMATS))}: pictures of documents, {pictures}")
+    print("  .eml .msg: built-in (each attachment by its own format's parser)")
     if best == "flash":
         kit = installed("mineru-kit") or "mineru-kit"
         print("for better PDF layout, tables and OCR (needs internet once, about 0.8 GB):")

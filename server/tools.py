@@ -137,7 +137,8 @@ async def read_section(
 
 
 VIEW_PAGE = (
-    "See one page of a PDF as an image (about 1,000 px on its longer side, ~1,300 tokens): for layout, "
+    "See one page of a PDF, or of a picture of a document (a photographed or scanned page), as an image "
+    "(about 1,000 px on its longer side, ~1,300 tokens): for layout, "
     "pictures and scanned pages whose figures have no region of their own. Pages are 1-based, as the "
     "p.N citations in the other tools' answers."
 )

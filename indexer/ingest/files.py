@@ -16,7 +16,7 @@ from pathlib import Path
 
 from indexer.errors import InvalidArgument
 from indexer.ingest.rules import Rules
-from indexer.parse.formats import is_supported
+from indexer.parse.formats import is_supported, not_read
 
 # Names editors, office suites and browsers give to temporary and lock files.
 _TEMP_PREFIXES = ("~$", ".#", ".~lock.")
@@ -35,7 +35,7 @@ def is_indexable(path: Path) -> bool:
 
 
 def unsupported(path: Path) -> str:
-    return f"not a supported type ({path.suffix.lower() or 'no extension'})"
+    return not_read(path)
 
 
 OUTSIDE = "a link to outside the served folder: not followed"

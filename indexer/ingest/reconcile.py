@@ -30,7 +30,7 @@ from indexer.ingest.rules import IGNORE_FILE
 from indexer.ingest.versions import Outcome, Prepared, Versions
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
-from indexer.parse.mineru import MINERU_FORMATS
+from indexer.parse.mineru import CHILD_FORMATS
 from indexer.store.database import DocumentRow, Store
 from indexer.store.embedder import Embedder
 from indexer.store.vectors import VectorIndex
@@ -271,4 +271,4 @@ def _parse_cost(path: Path) -> tuple[bool, int]:
         size = path.stat().st_size
     except OSError:
         size = 0  # unreadable: it fails at once
-    return path.suffix.lower() in MINERU_FORMATS, size
+    return path.suffix.lower() in CHILD_FORMATS, size

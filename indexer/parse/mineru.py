@@ -39,27 +39,42 @@ from indexer.models import Block, Declared, ParsedDocument
 from indexer.parse import pictures
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.hygiene import repair_items
+from indexer.parse.images import IMAGE_FORMATS
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
-from indexer.parse.sheets import SHEET_FORMATS, sheets_as_markdown
+from indexer.parse.sheets import SHEET_FORMATS, charts_as_markdown, sheets_as_markdown
 
 log = logging.getLogger(__name__)
 
-# suffix → (pages mean something, heading levels come from the format itself)
+# suffix → (pages mean something, heading levels come from the format itself). MinerU reads the
+# legacy binary Office formats and RTF natively too, and tells a file by its bytes (a .doc that is
+# really a .docx is read as one); a macro-enabled workbook is an .xlsx with macros beside it.
 MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
     ".pdf": (True, False),
     ".pptx": (True, True),
+    ".ppt": (True, True),
+    ".odp": (True, True),
     ".docx": (False, True),
+    ".doc": (False, True),
     ".odt": (False, True),
+    ".rtf": (False, True),
     ".xlsx": (False, True),
+    ".xlsm": (False, True),
+    ".xls": (False, True),
+    ".ods": (False, True),
     ".csv": (False, True),
+    ".tsv": (False, True),
     ".html": (False, True),
     ".htm": (False, True),
     ".epub": (False, True),
 }
+# What the child reads without MinerU: a picture of a document, by OCR (`indexer.parse.images`), a page per frame.
+CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys(sorted(IMAGE_FORMATS), (True, False))}
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
-CACHE_VERSION = 6
-UPGRADABLE = 5  # the earlier version whose PDF parses `_upgraded` brings up to this one without MinerU
+CACHE_VERSION = 7
+# Earlier versions whose PDF parses `_upgraded` brings up to this one without MinerU, newest first
+# (7 changed office files only: chart titles, comments, a lone sheet's name; 6 added what a PDF declares).
+UPGRADABLE = (6, 5)
 
 
 # A file's parse may take this long plus so much per MB of file, or per page of a PDF once
@@ -117,7 +132,7 @@ class MineruParser:
     def parse(self, path: Path, content_hash: str, patience: float = 1.0) -> ParsedDocument:
         """`patience` scales the time limit (a retry of a file that ran out of time gets more)."""
         suffix = path.suffix.lower()
-        paged, levels_reliable = MINERU_FORMATS[suffix]
+        paged, levels_reliable = CHILD_FORMATS[suffix]
         raw = (
             self._cached(content_hash, pdf=suffix == ".pdf")
             or self._upgraded(path, content_hash, pdf=suffix == ".pdf", patience=patience)
@@ -139,9 +154,15 @@ class MineruParser:
         )
         if suffix in SHEET_FORMATS:  # a grid of cells: Markdown pipes, not HTML (`sheets`)
             parsed.blocks = sheets_as_markdown(parsed.blocks)
+        parsed.blocks = charts_as_markdown(parsed.blocks)
+        if parsed.blocks and all(b.kind == "heading" for b in parsed.blocks):  # a deck of titles alone: its text
+            parsed.blocks = [Block("text", b.text, page=b.page, bbox=b.bbox) for b in parsed.blocks]
         if not any(b.kind != "heading" for b in parsed.blocks):
             reader = "OCR" if raw.get("tier") == "ocr" else f"MinerU {raw.get('tier')} tier"
-            raise ParseError(f"no text found ({reader} read {raw.get('page_count') or 0} pages)")
+            count = raw.get("page_count") or 0
+            unit = "sheet" if suffix in SHEET_FORMATS else "slide" if suffix in (".pptx", ".ppt", ".odp") else "page"
+            read = f"{count} {unit}s, and no words in them" if count != 1 else f"1 {unit}, and no words in it"
+            raise ParseError(f"no text found ({reader} read {read})")
         parsed.items, parsed.paged, parsed.format = items, paged, suffix
         parsed.declared = Declared.of(raw.get("declared") or {"title": raw.get("title")})
         parsed.warnings = [*(raw.get("warnings") or []), *parsed.warnings]
@@ -163,10 +184,12 @@ class MineruParser:
         return self.options.cache_dir / f"{content_hash}.{self.models_fingerprint()}.v{version}.json.gz"
 
     def _upgraded(self, path: Path, content_hash: str, pdf: bool, patience: float) -> dict | None:
-        """A PDF's parse cached by the previous version, brought up to this one in the child without
-        MinerU (its declared metadata read from its document information), and cached; None when
-        there is none. An office file is parsed again: what it declares is MinerU's to read, in seconds."""
-        raw = self._cached(content_hash, pdf, version=UPGRADABLE) if pdf else None
+        """A PDF's parse cached by an earlier version (`UPGRADABLE`), brought up to this one in the child
+        without MinerU (its declared metadata read from its document information), and cached; None
+        when there is none. An office file is parsed again: what it declares is MinerU's to read, in seconds."""
+        if not pdf:
+            return None
+        raw = next((r for v in UPGRADABLE if (r := self._cached(content_hash, pdf, version=v)) is not None), None)
         if raw is None:
             return None
         upgraded = self._run(path, content_hash, {"upgrade": raw}, patience=patience)

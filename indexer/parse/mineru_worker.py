@@ -6,7 +6,8 @@ touch the MCP stdio stream or take the server down. The parent
 (`indexer.parse.mineru`) sets the environment (no model downloads), a memory
 ceiling and a timeout; this side checks a PDF cheaply with pypdfium2 first
 (corrupt, encrypted, no text layer: `indexer.parse.pdf_layers`), picks the best tier whose models are
-installed, parses (a scan without model tiers goes to `indexer.parse.ocr`), and
+installed, parses (a scan without model tiers goes to `indexer.parse.ocr`, a picture of a
+document to `indexer.parse.images`), and
 writes a JSON result: the content list (an office file's pictures kept apart by
 `indexer.parse.pictures`, a PDF's dropped: its pages are rendered instead), the page count,
 the PDF outline, the tier used and `warnings`: what went wrong without failing the
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 from indexer.errors import OUT_OF_MEMORY_SIGNS, PARSE_MEMORY_LIMIT
 from indexer.models import Item
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS, heavy_pages, heavy_warning, simple_items, without_pages
+from indexer.parse.images import IMAGE_FORMATS
 from indexer.parse.pdf_layers import (
     PROBE_PAGES,
     check_pdf,
@@ -134,6 +136,11 @@ def run(request: dict) -> dict:
         "tier": None,
         "warnings": warnings,
     }
+    if Path(path).suffix.lower() in IMAGE_FORMATS:  # read here by OCR, with a MinerU server too
+        from indexer.parse.images import read_image
+
+        pictures = request.get("pictures_dir")
+        return read_image(path, Path(pictures) if pictures else None, result, lambda n: _report_pages(request, n))
     remote = _remote(request)
     if remote is not None:
         from indexer.parse.remote import RemoteRejected, RemoteUnavailable
@@ -146,11 +153,18 @@ def run(request: dict) -> dict:
             return {**result, "reason": str(exc)}
     else:
         tier = request.get("tier") or usable_tier(is_pdf, warnings)
-    if is_pdf:
+    from indexer.parse.damage import LISTED, PACKAGE_FORMATS, damaged_pictures, mend_pdf
+
+    original = path
+    if is_pdf:  # a page that does not load costs that page (`damage`): the rest is read from a mended copy
+        path, broken, mended = mend_pdf(path, os.path.abspath("mended.pdf"))
+        if broken and mended is None:
+            result["reason"] = f"not a readable PDF: none of its {len(broken)} pages can be loaded (damaged)"
+            return result
+        if mended:
+            warnings.append(mended)
         pages, reason, scanned = check_pdf(path)
-        if request.get("pages_file") and pages:  # the parent extends its time limit by the page count
-            Path(request["pages_file"] + ".part").write_text(str(pages))
-            os.replace(request["pages_file"] + ".part", request["pages_file"])
+        _report_pages(request, pages)
         result["page_count"] = pages
         if reason:
             result["reason"] = reason
@@ -182,8 +196,22 @@ def run(request: dict) -> dict:
         else:
             from mineru import parse
 
-            parsed = parse(parse_path, tier=tier, ocr_mode="txt")
+            try:
+                parsed = parse(parse_path, tier=tier, ocr_mode="txt")
+            except Exception:  # a malformed part of an office file: read a copy with it mended
+                mended_path = _mended_package(path, warnings)
+                if mended_path is None:
+                    raise
+                parse_path = mended_path
+                parsed = parse(mended_path, tier=tier, ocr_mode="txt")
         items = render(parsed.middle_json, RenderFormat.CONTENT_LIST)
+        if not is_pdf:
+            from indexer.parse.ooxml import add_extras
+
+            try:  # chart titles, comments, a lone sheet's name: extras, whose loss fails nothing
+                items = add_extras(parse_path, Path(path).suffix.lower(), items)
+            except Exception as exc:
+                warnings.append(f"chart titles and comments could not be read ({type(exc).__name__}: {exc})"[:300])
         document = parsed.middle_json.metadata.document
         title = document.title
         result["declared"] = document.model_dump(
@@ -191,9 +219,12 @@ def run(request: dict) -> dict:
         )
         if result["page_count"] is None:
             result["page_count"] = document.page_count or len(parsed.pages)
-    if heavy:  # MinerU read a copy without them, or nothing: what it declares is the original's
-        result["declared"] = declared(path)
+    if heavy or path != original:  # MinerU read a copy, or nothing: what it declares is the original's
+        result["declared"] = declared(original)
         title = result["declared"]["title"]
+    if not is_pdf and Path(path).suffix.lower() in PACKAGE_FORMATS and (bad := damaged_pictures(path)):
+        shown = ", ".join(bad[:LISTED]) + (f" and {len(bad) - LISTED} more" if len(bad) > LISTED else "")
+        warnings.append(f"{len(bad)} picture(s) damaged in the file and left out: {shown}")
     if page_of is not None:  # and the pages are the original's
         for item in items:
             item["page_idx"] = page_of[int(item.get("page_idx", 0))]
@@ -218,9 +249,32 @@ def run(request: dict) -> dict:
         if heavy:  # after the steps above: the text layer is all these pages give
             items = sorted([*items, *simple_items(path, heavy)], key=lambda it: int(it.get("page_idx", 0)))
             warnings.append(heavy_warning(heavy, limit))
-        result["outline"] = read_outline(path, warnings)
+        result["outline"] = read_outline(original, warnings)
     result.update(ok=True, tier=tier, content_list=items, title=title)
     return result
+
+
+def _mended_package(path: str, warnings: list[str]) -> str | None:
+    """A copy of an office file whose malformed XML parts are mended (`damage.mend_package`), in the
+    child's own folder; None when it is no such file or nothing in it is malformed."""
+    from indexer.parse.damage import PACKAGE_FORMATS, mend_package
+
+    suffix = Path(path).suffix.lower()
+    if suffix not in PACKAGE_FORMATS:
+        return None
+    target = os.path.abspath(f"mended{suffix}")
+    damaged = mend_package(path, target)
+    if not damaged:
+        return None
+    warnings.append(f"damaged in the file, read as far as it goes: {', '.join(damaged)}; the rest is indexed")
+    return target
+
+
+def _report_pages(request: dict, pages: int | None) -> None:
+    """Tell the parent how many pages the file has: it extends the time limit by them."""
+    if request.get("pages_file") and pages:
+        Path(request["pages_file"] + ".part").write_text(str(pages))
+        os.replace(request["pages_file"] + ".part", request["pages_file"])
 
 
 def read_blank_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
@@ -275,7 +329,8 @@ def _pages(pages: list[int]) -> str:
 
 
 def read_scan(path: str, pages: int, result: dict, warnings: list[str]) -> dict:
-    """A scan when no MinerU model tier is installed: RapidOCR's bundled models read it."""
+    """A scan when no MinerU model tier is installed: RapidOCR's bundled models read it; a page
+    OCR finds nothing on keeps the little text its text layer has (a line under annotations)."""
     from indexer.parse import ocr
 
     problem = ocr.unavailable()
@@ -286,6 +341,10 @@ def read_scan(path: str, pages: int, result: dict, warnings: list[str]) -> dict:
         )
         return result
     items, _ = ocr.recognise(path)  # no time budget: the parse's own time limit applies
+    read = {it.get("page_idx") for it in items}
+    if unread := {page: 0 for page in range(pages) if page not in read}:  # what little text layer they have
+        layer = [it for it in simple_items(path, unread) if it["type"] == "text"]
+        items = sorted([*items, *layer], key=lambda it: int(it.get("page_idx", 0)))
     result.update(ok=True, tier="ocr", content_list=items, outline=read_outline(path, warnings))
     return result
 

@@ -137,28 +137,45 @@ def recognise(path: str, pages: list[int] | None = None, budget_s: float | None 
             page = pdf[page_idx]
             image = page.render(scale=scale).to_numpy()
             page.close()
-            lines = _read_lines(engine, image)
-            height, width = image.shape[:2]
-            for paragraph in paragraphs(lines):
-                x0, y0, x1, y1 = paragraph.box()
-                items.append(
-                    {
-                        "type": "text",
-                        "text": respace(paragraph.text()),
-                        "page_idx": page_idx,
-                        "bbox": [
-                            round(x0 * 1000 / width),
-                            round(y0 * 1000 / height),
-                            round(x1 * 1000 / width),
-                            round(y1 * 1000 / height),
-                        ],
-                        "font_size": round(statistics.median(line.ink for line in paragraph.lines) / scale * 2) / 2,
-                    }
-                )
+            items.extend(page_items(engine, image, page_idx, scale))
     finally:
         pdf.close()
-    _mark_headings(items)
+    mark_headings(items)
     return items, unread
+
+
+def page_items(
+    engine: object, image: np.ndarray, page_idx: int, scale: float, lines: list[_Line] | None = None
+) -> list[Item]:
+    """The `text` items of one page image, a paragraph each, in reading order: boxes in 0–1000 page
+    units, `font_size` the letters' height in points (`scale`: pixels per point). `lines`: the lines
+    OCR read on it, when they were read already."""
+    if lines is None:
+        lines = _read_lines(engine, image)
+    height, width = image.shape[:2]
+    items: list[Item] = []
+    for paragraph in paragraphs(lines):
+        x0, y0, x1, y1 = paragraph.box()
+        items.append(
+            {
+                "type": "text",
+                "text": respace(paragraph.text()),
+                "page_idx": page_idx,
+                "bbox": [
+                    round(x0 * 1000 / width),
+                    round(y0 * 1000 / height),
+                    round(x1 * 1000 / width),
+                    round(y1 * 1000 / height),
+                ],
+                "font_size": round(statistics.median(line.ink for line in paragraph.lines) / scale * 2) / 2,
+            }
+        )
+    return items
+
+
+def read_lines(engine: object, image: np.ndarray) -> list[_Line]:
+    """The lines OCR reads in an image that have a word in them (two letters or digits in a row)."""
+    return [line for line in _read_lines(engine, image) if _has_word(line.text)]
 
 
 def read_images(path: str, items: list[Item], budget_s: float = IMAGE_BUDGET_S) -> tuple[int, int]:
@@ -218,7 +235,7 @@ def _has_word(text: str) -> bool:
     return bool(_WORD.search(text))
 
 
-def _mark_headings(items: list[Item]) -> None:
+def mark_headings(items: list[Item]) -> None:
     """A short line in type clearly larger than the body text is a heading (`text_level`, as
     MinerU marks them; depth then comes from size). A scan has no bold or outline to tell a
     heading by, and letter heights measured in pixels are rough, so the bar is lower than the

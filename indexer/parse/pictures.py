@@ -1,6 +1,7 @@
-"""Pictures kept from office files (PPTX, DOCX, XLSX …), so that read_section(images=true) can
-show them: a PDF's figures are rendered from its pages (`indexer.answers.pages`), but an office file
-has no page to render, and MinerU hands its pictures over inline, as `data:` URLs.
+"""Pictures kept from office files (PPTX, DOCX, XLSX …), and the pages of a picture of a document
+(`indexer.parse.images`), so that read_section(images=true) and view_page can show them: a PDF's
+figures are rendered from its pages (`indexer.answers.pages`), but an office file has no page to
+render, and MinerU hands its pictures over inline, as `data:` URLs.
 
 The parser's child (`keep`) writes each picture once, named by the sha256 of its bytes, into
 the parse cache's `pictures/` folder: the parse results that refer to them live there too, a
@@ -41,23 +42,28 @@ def keep(items: list[Item], folder: Path, warnings: list[str]) -> None:
             data = base64.b64decode(payload, validate=True) if suffix and header.endswith(";base64") else b""
         except (binascii.Error, ValueError):
             data = b""
-        if not data or len(data) > MAX_PICTURE_BYTES or kept_bytes + len(data) > MAX_DOCUMENT_BYTES:
+        if not suffix or not data or len(data) > MAX_PICTURE_BYTES or kept_bytes + len(data) > MAX_DOCUMENT_BYTES:
             left_out += 1
             continue
-        name = f"{hashlib.sha256(data).hexdigest()}.{suffix}"
-        target = folder / name
-        if not target.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            part = target.with_name(f"{name}.{os.getpid()}.part")
-            part.write_bytes(data)
-            part.replace(target)
-        item["picture"] = name
+        item["picture"] = keep_bytes(data, suffix, folder)
         kept_bytes += len(data)
     if left_out:
         warnings.append(
             f"{left_out} picture(s) not kept: not JPEG, PNG, GIF or WebP, unreadable, or over "
             f"{MAX_PICTURE_BYTES // 1_000_000} MB (of {MAX_DOCUMENT_BYTES // 1_000_000} MB per file)"
         )
+
+
+def keep_bytes(data: bytes, suffix: str, folder: Path) -> str:
+    """Write one picture (`suffix`: one of `SUFFIXES`' values) into `folder` once; its stored name."""
+    name = f"{hashlib.sha256(data).hexdigest()}.{suffix}"
+    target = folder / name
+    if not target.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        part = target.with_name(f"{name}.{os.getpid()}.part")
+        part.write_bytes(data)
+        part.replace(target)
+    return name
 
 
 def all_kept(items: list[Item], folder: Path) -> bool:

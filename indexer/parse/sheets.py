@@ -1,4 +1,4 @@
-"""CSV files and spreadsheet sheets as Markdown tables.
+"""CSV files and spreadsheet sheets as Markdown tables, and so an office chart's data.
 
 MinerU reads a `.csv` or an `.xlsx` sheet as an HTML table (`<tr>`, `<td><p>…</p></td>`, one
 tag per line): a CSV of 6 rows came to 789 characters, most of them markup a model pays for
@@ -18,13 +18,21 @@ from html.parser import HTMLParser
 
 from indexer.models import Block
 
-SHEET_FORMATS = frozenset({".csv", ".xlsx"})
+SHEET_FORMATS = frozenset({".csv", ".tsv", ".xlsx", ".xlsm", ".xls", ".ods"})
 _TABLE_RE = re.compile(r"<table\b.*?</table>", re.I | re.S)
 
 
 def sheets_as_markdown(blocks: list[Block]) -> list[Block]:
     """The table paragraphs of a CSV file or a workbook with their HTML grids as Markdown tables."""
     return [replace(b, text=_TABLE_RE.sub(_markdown, b.text)) if b.kind == "table" else b for b in blocks]
+
+
+def charts_as_markdown(blocks: list[Block]) -> list[Block]:
+    """An office chart's data, which MinerU gives as an HTML grid under its title, as a Markdown table."""
+    return [
+        replace(b, text=_TABLE_RE.sub(_markdown, b.text)) if b.kind == "figure" and "<table" in b.text else b
+        for b in blocks
+    ]
 
 
 def _markdown(match: re.Match[str]) -> str:

@@ -69,7 +69,7 @@ def test_a_moved_file_keeps_its_id(folder: Path, open_library: Callable[..., Lib
 
 def test_hidden_temp_and_unsupported_files_are_ignored(folder: Path, open_library: Callable[..., Library]) -> None:
     write(folder, "real.md", "# Real\n\ntext")
-    for name in (".hidden.md", ".git/notes.md", "~$draft.md", ".#lock.md", "x.md.swp", "y.tmp", "z.pdfx", "img.png"):
+    for name in (".hidden.md", ".git/notes.md", "~$draft.md", ".#lock.md", "x.md.swp", "y.tmp", "z.pdfx", "clip.wav"):
         write(folder, name, "# junk\n\njunk")
     lib = open_library(folder)
     lib.reconcile()

@@ -240,6 +240,8 @@ def test_doctor_says_what_parses_what(tmp_path: Path) -> None:
     )
     assert "basic tier models: not installed" in result.stdout
     assert ".pdf: MinerU flash tier" in result.stdout
+    assert ".webp: pictures of documents, RapidOCR, offline, a page per image" in result.stdout
+    assert ".eml .msg: built-in (each attachment by its own format's parser)" in result.stdout
     kit = Path(sys.executable).parent / "mineru-kit"  # by its path: a venv's bin is seldom on PATH
     assert kit.is_absolute() and os.access(kit, os.X_OK)
     assert f"MINERU_HOME={tmp_path / 'd' / 'mineru'} {kit} models download --tier basic" in result.stdout

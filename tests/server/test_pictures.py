@@ -164,3 +164,25 @@ async def test_the_host_receives_the_picture_with_its_own_mime_type(office: Libr
     assert picture.type == "image" and picture.mime_type == listed["mime_type"]
     assert Image.open(io.BytesIO(base64.b64decode(picture.data))).size == (listed["width"], listed["height"])
     assert listed["page"] == 1 and listed["bbox"] is None and "data" not in listed
+
+
+async def test_a_picture_of_a_page_is_a_page_the_host_can_view_and_attach(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """A JPEG of a page: view_page sends it as it was kept (a JPEG), the page resource as a PNG."""
+    from tests.indexer.parse.test_images import FIRST, page_image
+
+    page_image(FIRST, "Harbour Rules").resize((700, 990)).save(folder / "rules.jpg", quality=90)
+    library = open_library(folder)
+    library.reconcile()
+    scan = doc_id(library, "rules.jpg")
+    async with Client(build_server(library)) as client:
+        viewed = await client.call_tool("view_page", {"doc_id": scan, "page": 1})
+        attached = await client.read_resource(f"deepread://doc/{scan}/page/1.png")
+    assert not viewed.is_error
+    _text, image = viewed.content
+    assert image.type == "image" and image.mime_type == "image/jpeg"
+    assert Image.open(io.BytesIO(base64.b64decode(image.data))).size == (700, 990)
+    (content,) = attached.contents
+    assert content.mime_type == "image/png"
+    assert Image.open(io.BytesIO(base64.b64decode(content.blob))).format == "PNG"

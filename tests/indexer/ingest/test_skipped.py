@@ -35,8 +35,14 @@ def test_unsupported_files_and_links_out_are_named_with_why(
 
     listed = library.toc(skipped=True)
     assert [(s.path, s.reason) for s in listed.skipped] == [
-        ("archive.zip", "not a supported type (.zip)"),
-        ("data/export.json", "not a supported type (.json)"),
+        (
+            "archive.zip",
+            "not a supported type (.zip): an archive: unpack it into the folder to index the documents in it",
+        ),
+        (
+            "data/export.json",
+            "not a supported type (.json): data or code, not a document: rename it to .txt to index it as plain text",
+        ),
         ("secret.md", "a link to outside the served folder: not followed"),
     ]
     text = render_toc(listed)

@@ -65,7 +65,7 @@ def make_report(path: Path, outline: bool = True) -> Path:
     pdf.ln(4)
     heading(pdf, "2.2 Costs", 1, outline)
     prose(pdf, LOREM * 2)
-    pdf.image(_chart(path.parent / "chart.png"), w=90)
+    pdf.image(_chart(path.parent / ".chart.png"), w=90)  # hidden: a picture beside it would be a document too
     pdf.set_font("Helvetica", style="I", size=9)
     pdf.multi_cell(0, 5, "Figure 1: Operating costs by quarter stayed flat.")
     pdf.ln(3)
@@ -218,7 +218,7 @@ def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> 
     from PIL import Image
 
     Image.new("RGB", (850, 1100), "white").save(blank_scan)
-    with pytest.raises(ParseError, match=r"no text found \(OCR read 1 pages\)"):
+    with pytest.raises(ParseError, match=r"no text found \(OCR read 1 page, and no words in it\)"):
         parse(parser, blank_scan)
 
     locked = tmp_path / "locked.pdf"
@@ -387,3 +387,21 @@ def test_an_encrypted_office_file_is_said_to_need_a_password(tmp_path: Path) -> 
     with pytest.raises(ParseError, match=r"this \.docx file is encrypted: it needs a password"):
         check_archive(".docx", locked.read_bytes())
     check_archive(".docx", plain.read_bytes())  # the same file without a password is fine
+
+
+def test_a_page_ocr_cannot_read_keeps_its_text_layer(parser: DocumentParser, tmp_path: Path) -> None:
+    """Too little text to count as a text layer (a line under annotations), so read as a scan, but
+    OCR finds nothing: the line the text layer has is what the page says."""
+    source = next(
+        (
+            p
+            for up in Path(__file__).resolve().parents
+            if (p := up / "shared/corpora/pdfplumber/annotations.pdf").is_file()
+        ),
+        None,
+    )
+    if source is None:
+        pytest.skip("../shared/corpora is not here")
+    path = tmp_path / "annotations.pdf"
+    path.write_bytes(source.read_bytes())
+    assert [p.text for p in parse(parser, path).paragraphs] == ["Dummy PDF file"]

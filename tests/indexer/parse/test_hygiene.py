@@ -4,6 +4,7 @@ the real parsers (MinerU in its child process for the office files and PDFs)."""
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import hashlib
 from pathlib import Path
@@ -44,6 +45,14 @@ def test_a_mac_roman_text_file_reads_its_bullets_quotes_and_dashes(tmp_path: Pat
 def test_windows_text_and_utf8_still_decode_as_before() -> None:
     assert decode_text("café\r\nnaïve – “fine”".encode("cp1252")) == "café\nnaïve – “fine”"
     assert decode_text("Größe 3 ≤ 4 • 東京，大阪".encode()) == "Größe 3 ≤ 4 • 東京，大阪"
+
+
+def test_utf32_with_its_mark_is_not_taken_for_utf16() -> None:
+    """UTF-32's little-endian mark (FF FE 00 00) begins with UTF-16's (FF FE)."""
+    text = "Otters hold hands while they sleep.\n"
+    for encoding in ("utf-32", "utf-32-be", "utf-16"):
+        data = text.encode(encoding) if encoding != "utf-32-be" else codecs.BOM_UTF32_BE + text.encode(encoding)
+        assert decode_text(data) == text, encoding
 
 
 def test_mojibake_and_symbol_glyphs_in_a_text_file_are_mended(tmp_path: Path) -> None:
@@ -266,13 +275,15 @@ def test_a_pdf_parse_cached_by_the_previous_version_is_upgraded_without_mineru(
     with gzip.open(current, "rt", encoding="utf-8") as f:
         raw = json.load(f)
     del raw["declared"]  # what version 5 cached, with a mark that no parse by MinerU makes
-    raw["made_by"] = "version 5"
-    with gzip.open(parser.mineru._cache_path(digest, UPGRADABLE), "wt", encoding="utf-8") as f:
-        json.dump(raw, f)
-    current.unlink()
+    for version in UPGRADABLE:  # each earlier version a PDF's parse is upgraded from
+        raw["made_by"] = f"version {version}"
+        with gzip.open(parser.mineru._cache_path(digest, version), "wt", encoding="utf-8") as f:
+            json.dump(raw, f)
+        current.unlink()
 
-    declared = parser.parse(path, data, digest).declared
-    assert (declared.title, declared.authors) == ("Quarterly Revenue Review", ["Northwind Finance"])
-    assert declared.created is not None and declared.created.startswith("2031-03-04")
-    with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
-        assert json.load(f)["made_by"] == "version 5", "upgraded from the old parse, not parsed again"
+        declared = parser.parse(path, data, digest).declared
+        assert (declared.title, declared.authors) == ("Quarterly Revenue Review", ["Northwind Finance"])
+        assert declared.created is not None and declared.created.startswith("2031-03-04")
+        with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
+            assert json.load(f)["made_by"] == f"version {version}", "upgraded from the old parse, not parsed again"
+        parser.mineru._cache_path(digest, version).unlink()

@@ -42,7 +42,13 @@ def test_a_reconcile_records_the_skipped_files_for_readers(
     (folder / "b.zip").write_bytes(b"PK")
     writer = open_library(folder, data_dir=tmp_path / "shared")
     writer.reconcile()
-    assert writer.index.skipped() == [(str(folder.resolve()), "b.zip", "not a supported type (.zip)")]
+    assert writer.index.skipped() == [
+        (
+            str(folder.resolve()),
+            "b.zip",
+            "not a supported type (.zip): an archive: unpack it into the folder to index the documents in it",
+        )
+    ]
     reader = open_library(folder, data_dir=tmp_path / "shared")
     assert reader.index.writing is None
     assert reader.index.skipped() == writer.index.skipped(), "a reader reads the writer's walk from the store"
