@@ -15,6 +15,7 @@ import codecs
 import hashlib
 import mimetypes
 import os
+import re
 import stat
 import tempfile
 import zipfile
@@ -90,6 +91,21 @@ def not_read(path: Path) -> str:
     return f"not a supported type ({suffix}): {advice}"
 
 
+# An internet message starts with its header fields: a few known ones, each "Name: value" on its own line.
+_HEADER_RE = re.compile(
+    rb"^(?:from|to|cc|subject|date|mime-version|message-id|received|return-path|reply-to):[ \t]", re.I
+)
+HEADER_FIELDS = 3  # known fields among a text file's first lines make it an e-mail
+
+
+def is_message(data: bytes) -> bool:
+    """A text file that is an e-mail as a mail program saves it (its header fields first)."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf").splitlines()[:12]
+    return sum(bool(_HEADER_RE.match(line)) for line in head) >= HEADER_FIELDS and bool(
+        re.search(rb"\r?\n\r?\n", data[:20000])  # the blank line that ends the header
+    )
+
+
 class DocumentParser:
     """Any supported file → `ParsedDocument`: text formats natively, the rest through MinerU."""
 
@@ -99,6 +115,8 @@ class DocumentParser:
     def parse(self, path: Path, data: bytes, content_hash: str, patience: float = 1.0) -> ParsedDocument:
         """`patience` scales the child's time limit (a retry after a time limit gets more)."""
         suffix = path.suffix.lower()
+        if suffix in TEXT_PARSERS and is_message(data):  # an e-mail saved as text: read as the e-mail it is
+            return self.parse_mail(data, ".eml", patience)
         if suffix in TEXT_PARSERS:
             if len(data) > TEXT_IN_PROCESS_BYTES:
                 return self.mineru.parse_text_isolated(path, content_hash, 2 * len(data), patience)

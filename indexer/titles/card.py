@@ -134,12 +134,23 @@ def make_card(
     court = _court_paper(first)
     filing = is_filing(blocks)
     kind = _kind(title, blocks, file_format, n_pages, sections, paragraphs, first, filing, court)
+    if kind == "e-mail":  # a message says outright who sent it and when
+        sender = declared.authors[0] if declared.authors else None
+        return Card(kind, _display_name(sender), _declared_date(declared), about_line(sections, paragraphs))
     return Card(
         kind=kind,
         issuer=_issuer(kind, blocks, first, title, declared, court),
         date=stated_detail(blocks) or _printed_date(first) or _declared_date(declared),
         about=about_line(sections, paragraphs),
     )
+
+
+def _display_name(sender: str | None) -> str | None:
+    """ "Jane Roe <jane@example.com>" → "Jane Roe"; an address alone stays as it is."""
+    if not sender:
+        return None
+    name = re.sub(r"\s*<[^>]*>\s*$", "", sender).strip(" \"'")
+    return name or sender.strip("<> ")
 
 
 def _court_paper(lines: list[str]) -> tuple[str | None, str | None] | None:

@@ -246,3 +246,24 @@ def test_a_file_with_no_message_in_it_fails_with_a_reason(parser: DocumentParser
     path.write_bytes(b"X-Nothing: here\n\n")
     with pytest.raises(ParseError, match="no e-mail found"):
         _parsed(parser, path)
+
+
+def test_a_message_saved_as_text_is_read_as_the_e_mail_it_is(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    msg = EmailMessage()
+    msg["Subject"] = "Roof repairs before winter"
+    msg["From"] = "Ana Lima <ana@example.com>"
+    msg["To"] = "board@example.com"
+    msg["Date"] = "Tue, 01 Oct 2024 12:34:56 -0500"
+    msg.set_content("The roofer can start on the north side next Monday.\n")
+    (folder / "saved message.txt").write_bytes(bytes(msg))
+    (folder / "memo.txt").write_text("To: the reader\n\nThis note only opens like a letter.\n", encoding="utf-8")
+    library = open_library(folder)
+    library.reconcile()
+    ids = {d.path: d.doc_id for d in library.toc().documents}
+    mail = library.toc(doc_id=ids["saved message.txt"]).documents[0]
+    assert (mail.title, mail.kind, mail.issuer) == ("Roof repairs before winter", "e-mail", "Ana Lima")
+    assert mail.date is not None and "2024" in mail.date
+    memo = library.toc(doc_id=ids["memo.txt"]).documents[0]
+    assert memo.kind != "e-mail", "one field is no header"
