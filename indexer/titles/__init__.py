@@ -6,6 +6,8 @@ neighbours in a folder.
 `stated` (a report's citation, a metadata title the cover agrees with), `first_page` (the title
 set on page 1: the largest type near the top), `lines` (what a line of a first page is when it is
 not the title: a banner, a byline, a person, an institution), `words` (a title's words mended as
-the text prints them), `shown` (titles as the map shows them, told apart where they read alike).
+the text prints them), `shown` (titles as the map shows them, told apart where they read alike),
+`card` (a document's kind, issuer, date and one line of what it is about), `dated` (the days a
+card's date covers, for the `dated_after`/`dated_before` filters).
 Imports: the shared modules and `parse`; `structure` asks it to name each document it builds.
 """

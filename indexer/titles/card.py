@@ -1,6 +1,7 @@
 """A document's card: what kind of document it is, who issued or wrote it, its own date or period,
 and one line of what it is about, taken from it. A host reads the card to pick a document before it
-opens one, and whole-folder search points at documents with its words (`indexer.search.documents`).
+opens one, and a whole-folder question that says what kind of document it asks about ("in slide 4",
+"this paper") is pointed at the documents of that kind (`indexer.search.documents`).
 
 Each field comes from evidence any document of its kind has, not from phrases seen in one file:
 
@@ -10,7 +11,8 @@ Each field comes from evidence any document of its kind has, not from phrases se
   salutation, a memo's To/From/Subject lines, pages of few words (slides), else a report for a
   long paged document and a document for the rest;
 * **issuer**: a filing's registrant, a court paper's court, a paper's authors (the names under its
-  title), the institution its cover names, else who the file declares as its author;
+  title), the institution its cover names, an e-mail's sender, else who the file declares as its
+  author;
 * **date**: the period, date or version the document states on its first pages
   (`indexer.titles.filings.stated_detail`), else the date its first page prints, else the day the
   file declares it was made;

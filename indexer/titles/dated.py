@@ -13,12 +13,8 @@ import calendar
 import re
 from datetime import date
 
-MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-# A month's name, whole or cut, and nothing longer ("Mar." and "March", not "market").
-MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
-)
+from indexer.parse.dates import MONTH, MONTHS
+
 YEAR = r"((?:1[5-9]|20|21)\d{2})"  # the years documents date themselves in
 
 _ISO_RE = re.compile(rf"(?<![\d.]){YEAR}-(\d{{1,2}})(?:-(\d{{1,2}}))?(?![\d.])")  # "2021-03-04", "2021-03"
