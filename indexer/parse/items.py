@@ -16,6 +16,8 @@ from indexer.parse.hygiene import unescape_markdown
 
 _DIGITS = re.compile(r"\d+")
 _BOLD = re.compile(r"(\*\*|__)(.+?)\1")
+# "*italic*" (what "***bold italic***" leaves once bold is gone), not "5 * 3", a "* note" or an escaped "\*".
+_ITALIC = re.compile(r"(?<![\w*\\])\*(?=[^\s*])(.+?)(?<=[^\s*\\])\*(?![\w*])")
 # Inline HTML that flash leaves in text: <strong> is bold like **, the rest is dropped.
 _STRONG_TAG = re.compile(r"</?(?:strong|b)>", re.I)
 _INLINE_TAG = re.compile(r"</?(?:u|em|i|sup|sub|span|s|del|ins|mark|small|font)\b[^>]*>", re.I)
@@ -36,10 +38,10 @@ def inline_html(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """Plain text of MinerU's Markdown-flavoured text: tags, entities, bold and escapes gone
+    """Plain text of MinerU's Markdown-flavoured text: tags, entities, emphasis and escapes gone
     (escapes last, so that an escaped "\\*\\*" never reads as bold)."""
     text = html.unescape(inline_html(text))
-    return " ".join(unescape_markdown(_BOLD.sub(r"\2", text)).split())
+    return " ".join(unescape_markdown(_ITALIC.sub(r"\1", _BOLD.sub(r"\2", text))).split())
 
 
 def has_words(text: str) -> bool:

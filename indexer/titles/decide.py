@@ -19,14 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.models import Block, Item, ParsedDocument
+from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
 from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
-from indexer.titles.first_page import PARTICULARS_RE, first_page_title, opening_line_title
+from indexer.titles.first_page import TRAILING_PARTICULARS_RE, first_page_title, opening_line_title
 from indexer.titles.lines import (
     clean,
     first_page_lines,
     is_banner,
+    is_date_line,
     is_schedule,
     names_institution,
     names_kind_only,
@@ -66,19 +68,39 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         and (is_title or not typeset)
         and not is_banner(first.text)
     )
-    opening = blocks[0] if blocks and blocks[0].kind == "text" and blocks[0].page is None else None
-    opening_line = opening_line_title(opening.text) if opening else None
+    boxed = any(item.get("bbox") for item in parsed.items or [])  # pages laid out (a PDF), not a deck's text
+    at = _opening_at(blocks, first_page=not boxed)
+    opening_line = opening_line_title(blocks[at].text) if at is not None else None
     named = (
         stated
         or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
-        or (_what_it_names(opening_line, blocks, lead) if opening_line else None)
+        or (_what_it_names(opening_line, blocks, at) if opening_line and at is not None else None)
     )
-    if named and (not parsed.title or named != parsed.title):  # front matter says it whole
+    outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
+    if named and named != outright:  # what a document declares outright it says whole
         named = without_particulars(with_code(named, first_page_lines(parsed.blocks, parsed.items)))
     title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     return Named(title, lead if is_title else _title_heading(blocks, stated))
+
+
+OPENING_ASIDES = 2  # lines a text without pages may set above its title: a date, a code alone
+
+
+def _opening_at(blocks: list[Block], first_page: bool) -> int | None:
+    """Where a document without pages opens with text (`first_page`: or on its first page, a deck's
+    first slide, whose lines have no place to weigh them by): its first block, or the block after a
+    date or a code set alone above the title ("1/27/23", "LINGUIST 101 (49624)" over "People and
+    Their Language", whose code `with_code` puts back)."""
+    for at, block in enumerate(blocks[: OPENING_ASIDES + 1]):
+        if block.kind != "text" or block.page not in (None, 1 if first_page else None):
+            return None
+        text = clean(block.text)
+        code = _CODE_RE.match(text)
+        if not (is_date_line(text) or (code and code.start() == 0 and len(text.split()) <= CODE_WORDS)):
+            return at
+    return None
 
 
 def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool) -> str | None:
@@ -137,7 +159,7 @@ def without_particulars(title: str) -> str:
     brackets ("(previous taught as FIN 497T)"), a trailing colon."""
     # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
     title = re.sub(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)", "", title)
-    cut = PARTICULARS_RE.search(title)
+    cut = TRAILING_PARTICULARS_RE.search(title)
     if cut and len(title[: cut.start()].split()) >= 2:
         title = title[: cut.start()]
     title = re.sub(r"\s*\([^)]*$", "", title)  # a bracket left open by the cut
@@ -173,12 +195,22 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     style) issued the document the next line names (the course), else nothing names it; a kind
     of document alone ("Syllabus") is completed by the next line ("Biology 544, Ornithology,
     Spring 2023 Syllabus")."""
-    lines = [b for b in blocks[at + 1 : at + 1 + NEXT_BLOCKS] if b.kind in ("heading", "text")]  # past a picture
-    after = opening_line_title(lines[0].text) if lines else None
+    # The lines after it: the rest of its own block (a slide's title box holds two), then the next blocks.
+    rest = blocks[at].text.split("\n")[1:] if blocks[at].kind == "text" else []
+    lines = [("text", line) for line in rest if line.strip()] + [
+        (b.kind, b.text) for b in blocks[at + 1 : at + 1 + NEXT_BLOCKS] if b.kind in ("heading", "text")
+    ]  # past a picture
+    if names_institution(title):  # past the issuer's lines ("U.S. Department of Justice", "Executive Office …")
+        while lines and names_institution(clean(lines[0][1])):
+            lines = lines[1:]
+    line = clean(lines[0][1]) if lines else ""
+    if TRAILING_FUNCTION_WORD.search(line) and len(lines) > 1:  # "Handbook for" / "Chapter 13 Standing Trustees"
+        line = f"{line} {clean(lines[1][1])}"
+    after = opening_line_title(line) if line else None
     after = after if after and not names_institution(after) and not names_kind_only(after) else None
     if names_institution(title):
         return after
     # A heading after a kind alone is its first section ("Grading") unless it names the subject by
     # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
-    subject = after if after and (lines[0].kind == "text" or re.search(r"\d", after)) else None
+    subject = after if after and (lines[0][0] == "text" or re.search(r"\d", after)) else None
     return f"{subject} {title}" if names_kind_only(title) and subject else title

@@ -436,13 +436,24 @@ def opening_line_title(text: str) -> str | None:
 
 
 OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
-# Where a run-on opening line turns from naming the document to its particulars: a time, an
-# address, a placeholder, the fields of a course's or a meeting's particulars (`lines._BOILERPLATE_RE`
-# names them where a line starts with one), a sentence's end.
-PARTICULARS_RE = re.compile(
-    r"\s(?:(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b|<[A-Z_]+>|\S+@\S+|https?://|[.!?]\s+(?=[A-Z])"
-    r"|(?i:instructors?|lecturers?|professors?|teaching\s+assistants?|office\s+hours?|e-?mail|phone|location|"
-    r"room|(?:\d+\s+)?credits?|prerequisites?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?)\b)"
+# What follows a document's name on its line but is no part of it: a time, an address, a
+# placeholder, credits, a sentence's end.
+_PARTICULARS = (
+    r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b|<[A-Z_]+>|\S+@\S+|https?://|[.!?]\s+(?=[A-Z])|\d+\s+(?i:credits?)\b"
+)
+_ROLES = r"instructors?|lecturers?|professors?|teaching\s+assistants?"
+_FIELDS = (
+    r"office\s+hours?|e-?mail|phone|location|room|prerequisites?"
+    r"|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?"
+)
+# Where a run-on opening line (a text whose lines were joined) turns from naming the document to
+# its particulars: those, or the name of one of a course's or a meeting's fields (`lines._BOILERPLATE_RE`
+# names them where a line starts with one).
+PARTICULARS_RE = re.compile(rf"\s(?:{_PARTICULARS}|(?i:credits?|{_ROLES}|{_FIELDS})\b)")
+# The same on a title's own line, where such words may belong to the title ("Email Marketing
+# Basics"): a field with its value after it ("Room 138", "Office Hours for …"), a role before a name.
+TRAILING_PARTICULARS_RE = re.compile(
+    rf"\s(?:{_PARTICULARS}|(?i:{_ROLES})\b(?=\s*[:(<]|\s+[A-Z][a-z]+\s+[A-Z])|(?i:{_FIELDS})\b(?=\s*[:(\d]|\s+for\b))"
 )
 
 

@@ -35,7 +35,7 @@ def is_banner(text: str) -> bool:
 # ("UNIVERSITYOF" as some files spell it).
 _INSTITUTION_RE = re.compile(
     r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic|agency|ministry|"
-    r"bureau|council|commission|authority|center|centre|office|committee|court|tribunal|board|"
+    r"bureau|council|commission|authority|center|centre|office|directorate|committee|court|tribunal|board|"
     r"association|society|foundation)(\b|of\b)",
     re.I,
 )
@@ -113,6 +113,11 @@ def is_boilerplate(text: str) -> bool:
     """A first page's furniture (a release line, a byline, a copyright, a citation, dates received
     and accepted, a course's particulars): never a title, nor what a document is about."""
     return bool(_BOILERPLATE_RE.match(text.strip(" *_#")))
+
+
+def is_date_line(text: str) -> bool:
+    """A line that is a date or a term alone ("1/27/23", "March 4, 2021", "FALL 2021")."""
+    return bool(_DATE_LINE_RE.match(text.strip()))
 
 
 def names_address(text: str) -> bool:

@@ -155,7 +155,8 @@ def _printed_form(run: list[str], text: str, squeezed: str, origin: list[int]) -
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+", text)
+    """A text's words, an apostrophe inside one kept ("trustee's" is one word, not "trustee s")."""
+    return re.findall(r"[^\W_]+(?:['’][^\W_]+)*", text)
 
 
 CAPITALS_SHARE = 0.6  # of a title's letters in capitals, for it to be set in capitals

@@ -1,9 +1,12 @@
 """What a document is called when it is built: its only top-level heading is its title (and its
-root, not a section), and with nothing that names it, its file's name stands in."""
+root, not a section), and with nothing that names it, its file's name stands in. The opening is read
+as a reader reads it: a date or a code above the title, an issuer's stacked lines, a deck's first slide
+and a declared title (an e-mail's subject) kept whole."""
 
 from __future__ import annotations
 
-from indexer.models import DocumentStructure
+from indexer.models import DocumentStructure, Item
+from indexer.parse.items import clean
 from indexer.parse.markdown import parse_markdown
 from indexer.structure.sections import build
 
@@ -32,3 +35,63 @@ def test_with_nothing_that_names_it_the_file_name_stands_in() -> None:
     assert s.title == "notes" and s.named_by_file
     assert [x.title for x in s.sections] == ["notes", "One", "Two"]
     assert s.paragraphs[0].sec_id == 0
+
+
+def _office(lines: list[str], fmt: str = ".docx", page: int | None = None) -> DocumentStructure:
+    """A word processor's or a deck's opening as MinerU reads it: lines in order, no boxes, no sizes."""
+    from indexer.models import Block, ParsedDocument
+
+    items: list[Item] = [{"type": "text", "page_idx": 0, "text": line} for line in lines]
+    blocks = [Block("text", clean(line), page=page) for line in lines]
+    parsed = ParsedDocument(blocks=blocks, items=items, paged=page is not None, format=fmt)
+    return build(parsed, fallback_title="file-name")
+
+
+def test_a_date_or_a_code_alone_above_the_title_leaves_it_the_title() -> None:
+    body = "Language is what people do with it; this course looks at how."
+    coded = _office(["LINGUIST 101 (49624)", "People and Their Language", "MW 1.25-2.15, Room 131", body])
+    assert coded.title == "LINGUIST 101: People and Their Language"
+    dated = _office(["1/27/23", "Management 462: Social Entrepreneurship Professor Jane Roe", body])
+    assert dated.title == "Management 462: Social Entrepreneurship", "a byline after it is no part of it"
+
+
+def test_the_issuers_lines_give_way_and_a_title_torn_after_for_is_joined() -> None:
+    lines = [
+        "**U.S. Department of Justice**",
+        "<strong><u>Executive Office for United States Trustees</u></strong>",
+        "**Handbook for**",
+        "**Chapter 13 Standing Trustees**",
+        "**October 1, 2012**",
+        "The handbook sets out what a standing trustee's duties are.",
+    ]
+    assert _office(lines).title == "Handbook for Chapter 13 Standing Trustees"
+
+
+def test_a_decks_first_slide_names_it_past_its_issuer() -> None:
+    from indexer.models import Block, ParsedDocument
+
+    items: list[Item] = [
+        {"type": "text", "page_idx": 0, "text": "**Northwind Research Directorate**"},
+        {"type": "text", "page_idx": 0, "text": "**Virtual Machine Environment Scorecard**"},
+    ]
+    title_box = Block("text", "Northwind Research Directorate\nVirtual Machine Environment Scorecard", page=1)
+    bullets = Block("list", "- Code 600: the research directorate\n- Code 610: earth sciences", page=1)
+    parsed = ParsedDocument(blocks=[title_box, bullets], items=items, paged=True, format=".pptx")
+    assert build(parsed, fallback_title="file-name").title == "Virtual Machine Environment Scorecard"
+
+
+def test_italics_and_bold_italics_leave_no_asterisks() -> None:
+    assert clean("***University of Northwind***") == "University of Northwind"
+    assert clean("5 * 3 * 2 and a *word*") == "5 * 3 * 2 and a word"
+    assert clean("\\*Refers to frames\\*") == "*Refers to frames*", "an escaped asterisk is the text's"
+
+
+def test_what_a_message_or_front_matter_declares_is_its_title_whole() -> None:
+    from indexer.models import Block, Declared, ParsedDocument
+
+    mail = ParsedDocument(
+        blocks=[Block("heading", "Example MIME Email", level=1), Block("text", "Hello.")],
+        declared=Declared(title="Example MIME Email"),
+        format=".eml",
+    )
+    assert build(mail, fallback_title="x").title == "Example MIME Email", "'Email' is no field of it here"
