@@ -28,6 +28,7 @@ from indexer.parse.running import running_texts
 from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
+    is_date_line,
     is_person,
     is_schedule,
     names_address,
@@ -83,10 +84,45 @@ def first_page_title(items: list[Item]) -> str | None:
         title = _in_largest_type(items, page, lines)
         if title is None and sum((line.get("font_size") or 0) > 1 for line in lines) < 0.5 * len(lines):
             title = _opening_line(items, page, running)
+        if title is None:
+            title = _table_heading(items, page)
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
     return None
+
+
+def _table_heading(items: list[Item], page: int) -> str | None:
+    """A page that opens with a table (a statistics release, a price list): the table's caption,
+    or the rows above its column headings that hold one cell each ("NICS Firearm Background
+    Checks" over "November - 2015"), when they read as a title."""
+    placed = [i for i in items if i.get("page_idx") == page and i.get("bbox")]
+    top = min(placed, key=lambda i: i["bbox"][1], default=None)
+    if top is None or top.get("type") != "table":
+        return None
+    caption = clean(" ".join(top.get("table_caption") or []))
+    rows = [caption] if caption else _single_cell_rows(top.get("table_body") or "")
+    if not rows or not (title := opening_line_title(rows[0])):
+        return None
+    return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
+
+
+_CELL_GAP = re.compile(r"\S\s{3,}\S")  # cells of a table set as text are spaced apart
+_ROW_RE = re.compile(r"<tr[^>]*>(.*?)</tr>", re.I | re.S)
+_CELL_RE = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.I | re.S)
+
+
+def _single_cell_rows(body: str) -> list[str]:
+    """The rows a table opens with that hold one cell each, before its first row of columns."""
+    if "<tr" in body.lower():
+        rows = [_CELL_RE.findall(row) for row in _ROW_RE.findall(body)]
+        cells = [[clean(re.sub(r"<[^>]+>", " ", c)) for c in row] for row in rows]
+        lines = [[c for c in row if c] for row in cells]
+    else:
+        lines = [[line.strip()] if not _CELL_GAP.search(line.strip()) else ["", ""] for line in body.splitlines()]
+        lines = [row for row in lines if row != [""]]
+    opening = list(itertools.takewhile(lambda row: len(row) == 1, lines))
+    return [clean(row[0]) for row in opening]
 
 
 def _runs(item: Item, running: set[str]) -> bool:

@@ -126,7 +126,7 @@ def names_address(text: str) -> bool:
 
 
 _DATE_LINE_RE = re.compile(
-    rf"^[\W\d_]*({MONTH}[\s,\d]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
+    rf"^[\W\d_]*({MONTH}[\s,\d–-]*)+$|^[\d\s./,:-]+$|^(q[1-4]|fy)\s*\d{{2,4}}$|"
     r"^(spring|summer|fall|autumn|winter)(\s+(term|semester|quarter|session))?\s*,?\s*\d{4}$",  # a term: "FALL 2021"
     re.I,
 )

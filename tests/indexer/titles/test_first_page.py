@@ -403,3 +403,34 @@ def test_a_page_that_is_one_picture_is_titled_by_the_lines_read_from_it() -> Non
         "On the Breccia-Gashes of the Durham Coast and Some Recent Earth-Shakes at Sunderland"
     )
     assert first_page_title(picture("Undergraduate\nProspectus")) == "Undergraduate Prospectus"
+
+
+def test_a_page_that_opens_with_a_table_is_titled_by_its_caption_or_its_one_cell_rows() -> None:
+    def page(table: dict) -> list[dict]:
+        notes = [
+            {"type": "text", "page_idx": 0, "bbox": [80, 813, 101, 823], "text": "**NOTES:**"},
+            {
+                "type": "text",
+                "page_idx": 0,
+                "bbox": [120, 824, 846, 859],
+                "text": "Some states may reflect lower "
+                "than expected numbers of checks, as checks made for permits are counted where they were issued.",
+            },
+            {"type": "text", "page_idx": 0, "bbox": [482, 957, 518, 967], "text": "Page 1 of 205"},
+        ]
+        return [{"type": "table", "page_idx": 0, "bbox": [33, 39, 968, 789], **table}, *notes]
+
+    laid_out = (  # a table set as text, as a statistics release prints it
+        "Firearm Background Checks\n                        November - 2031\n"
+        " State / Territory      Permit    Handgun   Long Gun\n Alabama      22,143     8,001     4,590"
+    )
+    assert first_page_title(page({"table_body": laid_out})) == "Firearm Background Checks — November - 2031"
+    html = (
+        "<table><tr><td colspan='3'>Northwind Price List</td></tr><tr><th>Item</th><th>Unit</th><th>Price</th></tr>"
+        "<tr><td>Bolt</td><td>box</td><td>4.00</td></tr></table>"
+    )
+    assert first_page_title(page({"table_body": html})) == "Northwind Price List"
+    captioned = {"table_body": html, "table_caption": ["Table 1: Regional Sales by Quarter"]}
+    assert first_page_title(page(captioned)) == "Table 1: Regional Sales by Quarter"
+    columns_first = "<table><tr><th>Item</th><th>Price</th></tr><tr><td>Bolt</td><td>4.00</td></tr></table>"
+    assert first_page_title(page({"table_body": columns_first})) is None
