@@ -138,11 +138,11 @@ def with_code(title: str, lines: list[str]) -> str:
         return title  # it has its code already
     squeezed = [re.sub(r"\W+", "", line.lower()) for line in lines[: CODE_LINES * 2]]
     key = re.sub(r"\W+", "", title.lower())
-    at = next((k for k, line in enumerate(squeezed) if key and line == key), None)
+    at = next((k for k, line in enumerate(squeezed) if key and line.startswith(key)), None)  # its aside cut
     if at is None:
         return title
     if _CODE_RE.fullmatch(title.strip()):
-        after = next((line for line in lines[at + 1 : at + 3] if line.strip()), "")
+        after = without_particulars(next((line for line in lines[at + 1 : at + 3] if line.strip()), ""))
         if reads_as_title(after) and not _CODE_RE.search(after) and not is_schedule(after) and len(after.split()) <= 10:
             return f"{title.strip()}: {after.strip()}"
         return title

@@ -197,6 +197,8 @@ _LEGAL_FORMS = {"inc": "Inc", "corp": "Corp", "co": "Co", "ltd": "Ltd", "plc": "
 def _cased_word(word: str, text: str, first: bool) -> str:
     if word.lower() in _LEGAL_FORMS and not first:
         return _LEGAL_FORMS[word.lower()]
+    if word.lower() in _SMALL_WORDS and not first:
+        return word.lower()  # "FOR", though the text writes it only in the title's capitals
     # how the text writes the word, not inside an address ("nus.edu.sg")
     forms = Counter(re.findall(rf"(?<![\w./@]){re.escape(word)}(?![\w@/]|\.\w)", text, re.I))
     written = [f for f in forms if not f.isupper()]
@@ -207,8 +209,6 @@ def _cased_word(word: str, text: str, first: bool) -> str:
     inner = [f for f in written if any(ch.isupper() for ch in f[1:])]
     if inner:
         return max(inner, key=lambda f: forms[f])  # "iPhone", "LLMs"
-    if word.lower() in _SMALL_WORDS and not first:
-        return word.lower()
     return word[:1].upper() + word[1:].lower()
 
 

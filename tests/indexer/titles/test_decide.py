@@ -53,6 +53,8 @@ def test_a_date_or_a_code_alone_above_the_title_leaves_it_the_title() -> None:
     assert coded.title == "LINGUIST 101: People and Their Language"
     dated = _office(["1/27/23", "Management 462: Social Entrepreneurship Professor Jane Roe", body])
     assert dated.title == "Management 462: Social Entrepreneurship", "a byline after it is no part of it"
+    aside = ["ZOOLOGY 130 (GEN ED BS 4 credits)", "ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031 MWF 10:10-11", body]
+    assert _office(aside).title == "ZOOLOGY 130: Zoology for Everyone Syllabus Spring 2031", "its aside and times cut"
 
 
 def test_the_issuers_lines_give_way_and_a_title_torn_after_for_is_joined() -> None:
