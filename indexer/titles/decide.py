@@ -133,7 +133,7 @@ CODE_WORDS = 4  # a line this short that opens with a code is the code's line
 def with_code(title: str, lines: list[str]) -> str:
     """A title with the code the first page sets on its own line beside it: a code alone gets the
     name on the next line ("PUBHLTH 224" over "Epidemiology in Public Health"), a name the code on
-    the line before it ("LINGUIST 101" over "People and Their Language"): "CODE: Name"."""
+    the line before or after it ("LINGUIST 101" over "People and Their Language"): "CODE: Name"."""
     if _CODE_RE.search(title) and not _CODE_RE.fullmatch(title.strip()):
         return title  # it has its code already
     squeezed = [re.sub(r"\W+", "", line.lower()) for line in lines[: CODE_LINES * 2]]
@@ -147,9 +147,11 @@ def with_code(title: str, lines: list[str]) -> str:
             return f"{title.strip()}: {after.strip()}"
         return title
     before = lines[at - 1].strip() if at > 0 else ""
-    code = _CODE_RE.match(before)
-    if code and len(before.split()) <= CODE_WORDS:  # "LINGUIST 101 (49624)": the code, its number aside
-        return f"{code.group(0)}: {title}"
+    after = lines[at + 1].strip() if at + 1 < len(lines) else ""
+    for beside in (before, after):  # "LINGUIST 101 (49624)": the code, its number aside
+        code = _CODE_RE.match(beside)
+        if code and len(beside.split()) <= CODE_WORDS:
+            return f"{code.group(0)}: {title}"
     return title
 
 

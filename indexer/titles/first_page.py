@@ -86,6 +86,8 @@ def first_page_title(items: list[Item]) -> str | None:
             title = _opening_line(items, page, running)
         if title is None:
             title = _table_heading(items, page)
+        if title is None and page == pages[0]:
+            title = _running_title(items, page, running)
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
@@ -123,6 +125,31 @@ def _single_cell_rows(body: str) -> list[str]:
         lines = [row for row in lines if row != [""]]
     opening = list(itertools.takewhile(lambda row: len(row) == 1, lines))
     return [clean(row[0]) for row in opening]
+
+
+def _running_title(items: list[Item], page: int, running: set[str]) -> str | None:
+    """Where nothing else on the first page names the document, the running line atop it, when it
+    reads as a title and no one's name, institution or field (a word processor's page header that
+    repeats the course's or the report's name on every page)."""
+    top = sorted(
+        (i for i in items if i.get("page_idx") == page and i.get("type") in ("text", "header") and i.get("bbox")),
+        key=lambda i: i["bbox"][1],
+    )[:1]
+    if not top or not _runs(top[0], running) or _is_field(top[0]):
+        return None
+    text = clean(top[0].get("text") or "")
+    plain = 2 <= len(text.split()) <= OPENING_LINE_WORDS and not text.endswith((".", ",", ";", ":"))
+    if plain and reads_as_title(text) and not names_institution(text) and not is_person(text, []):
+        return text
+    return None
+
+
+# A field's name set in bold before its value ("**Academic Term:** Spring 2023"): a form's line.
+_FIELD_RE = re.compile(r"^\s*\*\*[^*\n]{1,40}(?::\s*\*\*|\*\*\s*:)\s*\S")
+
+
+def _is_field(item: Item) -> bool:
+    return bool(_FIELD_RE.match(item.get("text") or ""))
 
 
 def _runs(item: Item, running: set[str]) -> bool:
@@ -218,6 +245,7 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                 2 <= len(text.split()) <= (TITLE_MAX_WORDS if issued else OPENING_LINE_WORDS)  # under its issuer
                 and reads_as_title(text)
                 and not is_schedule(text)
+                and not _is_field(line)
                 and not text.endswith((".", ",", ";", ":"))
                 and not names_institution(text)
                 and not is_person(text, beside)
@@ -269,6 +297,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         and reads_as_title(text, line if prose or len(text.split()) < 2 else None)
         and not names_institution(text)
         and not is_schedule(text)
+        and not _is_field(line)
         and not is_person(text, [c[1] for c in sized[max(k - 1, 0) : k + 2] if c[0] is not line])
         # sized by boxes alone, a page of text has its title in its top third, not among its tables
         and (fonts or not prose or line["bbox"][1] < OPENING_TOP)
