@@ -103,7 +103,10 @@ _PAPER_KINDS = (
 )
 _ABSTRACT_RE = re.compile(r"^\W*(abstract|summary|executive summary|synopsis|overview|introduction|purpose)\b", re.I)
 _REFERENCES_RE = re.compile(r"^\W*(\d+\.?\s*)?(references|bibliography|works cited|literature cited)\W*$", re.I)
-_SALUTATION_RE = re.compile(r"^\s*dear\s+\w", re.I)
+# A letter's greeting or its close ("Dear Ms Li,", "To whom it may concern:", "Best regards, Ann").
+_SALUTATION_RE = re.compile(
+    r"^\s*(dear\s+\w|to whom it may concern\b|(best|kind|warm)(est)?\s+regards\b|(yours\s+)?sincerely\b)", re.I
+)
 _MEMO_FIELDS_RE = re.compile(r"^\s*\**(to|from|subject|re|date|cc)\s*\**\s*:", re.I | re.M)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?。！？])\s+(?=[\"'(“]?[A-Z0-9\u3400-\u9fff])|(?<=[。！？])")
 _DATE_LINE_RE = re.compile(
@@ -263,7 +266,7 @@ def _kind(
             return kind
     if len(_MEMO_FIELDS_RE.findall(opening)) >= 3:
         return "memo"
-    if any(_SALUTATION_RE.match(b.text) for b in blocks[:15] if b.kind == "text"):
+    if any(_SALUTATION_RE.match(line) for line in [*first[:15], *(b.text for b in blocks[:15] if b.kind == "text")]):
         return "letter"
     tokens = sum(p.n_tokens for p in paragraphs)
     if n_pages and n_pages >= 2 and tokens < DECK_TOKENS_PER_PAGE * n_pages:

@@ -103,7 +103,9 @@ _BOILERPLATE_RE = re.compile(
     r"received\b|accepted\b|published\b|available online|doi\b|arxiv\b|volume\b|vol\.|abstract$|keywords?\b|"
     # a course's or a meeting's particulars: who teaches, when and where
     r"instructors?\b|lecturers?\b|teaching\s+assistants?\b|office\s+hours\b|e-?mail\b|phone\b|location\b|"
-    r"room\b|(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b)",
+    r"room\b|(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b|"
+    # a letter's greeting and its close
+    r"dear\b|to whom it may concern|(best|kind|warm)(est)?\s+regards|regards\b|sincerely|yours\b|thanks?\b)",
     re.I,
 )
 _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|io)\b", re.I)
@@ -111,7 +113,8 @@ _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|i
 
 def is_boilerplate(text: str) -> bool:
     """A first page's furniture (a release line, a byline, a copyright, a citation, dates received
-    and accepted, a course's particulars): never a title, nor what a document is about."""
+    and accepted, a course's particulars, a letter's greeting and close): never a title, nor
+    what a document is about."""
     return bool(_BOILERPLATE_RE.match(text.strip(" *_#")))
 
 

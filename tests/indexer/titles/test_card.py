@@ -63,6 +63,9 @@ def test_kind_issuer_date_and_about_come_from_the_document() -> None:
     assert deck.kind == "slides", "a format that is a kind"
     manual = _card("Espresso Machine User Manual", [], n_pages=3, paper=False)
     assert manual.kind == "manual", "the kind its title names"
+    opening = [Block("text", "May 5, 2031 To Whom it May Concern:"), Block("text", "Best Regards, Ann")]
+    letter = _card("Delivery", opening, n_pages=2, paper=False)
+    assert letter.kind == "letter", "a greeting or a close, whatever the words after it"
 
 
 def test_the_about_line_is_one_sentence_of_prose_at_most_25_words() -> None:

@@ -13,7 +13,7 @@ from indexer.models import Block
 from indexer.titles.decide import stated_title, with_code
 from indexer.titles.filings import cover_title, is_filing, stated_detail
 from indexer.titles.first_page import first_page_title
-from indexer.titles.lines import is_banner, names_institution
+from indexer.titles.lines import is_banner, is_boilerplate, names_institution
 from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
 from indexer.titles.words import mend
 
@@ -454,3 +454,8 @@ def test_a_bold_field_is_no_title_and_a_running_line_atop_page_one_names_what_no
     assert with_code("Seabird Field Methods", ["Seabird Field Methods", "ZOO 6651", "Location: Online"]) == (
         "ZOO 6651: Seabird Field Methods"
     )
+
+
+def test_a_letters_greeting_and_close_are_no_title() -> None:
+    for line in ("To Whom it May Concern:", "Best Regards, Mallori", "Dear Committee Members", "Sincerely, Ann Lee"):
+        assert is_boilerplate(line), line
