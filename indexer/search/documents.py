@@ -43,6 +43,7 @@ _KIND_ASKED = (
     (re.compile(r"\b(?:brochure|prospectus)\b", re.I), frozenset({"brochure"})),
     (re.compile(r"\b(?:this|the)\s+report\b", re.I), frozenset({"report"})),
 )
+_RUN_END = re.compile(r"[?.!,;:)]$")  # a name ends at a sentence's or a clause's end
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 _TOKEN = re.compile(r"\S+")
 
@@ -56,11 +57,13 @@ def _whole(token: str) -> str:
     return re.sub(r"[\W_]", "", POSSESSIVE.sub("", token)).lower()
 
 
-def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
+def _tokens(query: str, ends: list[bool] | None = None) -> list[tuple[str, str, frozenset[str]]]:
     """Each word of the query as written, with how it is written ("name": capitalised inside a
     sentence, two capitals, letters with digits; "start": capitalised only as a sentence's first
     word; "number"; "word") and its parts as descriptions are indexed ("FY2018" → fy, 2018). A
-    query not written as sentences ("Contoso capital expenditure 2031") has no sentence starts."""
+    query not written as sentences ("Contoso capital expenditure 2031") has no sentence starts.
+    `ends`, when given, gets for each word whether a name cannot go on past it (a sentence's or a
+    clause's end: "… for General Mills? CCC is …")."""
     out: list[tuple[str, str, frozenset[str]]] = []
     starts = bool(SENTENCE_END.search(query))
     for token in _TOKEN.findall(query):
@@ -79,8 +82,23 @@ def _tokens(query: str) -> list[tuple[str, str, frozenset[str]]]:
                 else "word"
             )
             out.append((word, kind, parts))
+            if ends is not None:
+                ends.append(bool(_RUN_END.search(token)))
         starts = bool(SENTENCE_END.search(token))
     return out
+
+
+def _name_runs(query: str) -> list[list[tuple[str, str, frozenset[str]]]]:
+    """The names a query writes, each as its run of words ("Godfrey Phillips India Limited"; a
+    sentence's first word with them, which may be a name or not)."""
+    runs: list[list[tuple[str, str, frozenset[str]]]] = [[]]
+    ends: list[bool] = []
+    for (word, kind, parts), end in zip(_tokens(query, ends), ends, strict=True):
+        if kind in ("name", "start"):
+            runs[-1].append((word, kind, parts))
+        if (kind not in ("name", "start") or end) and runs[-1]:
+            runs.append([])
+    return [run for run in runs if run]
 
 
 def names_written(query: str) -> list[str]:
@@ -140,11 +158,20 @@ class DocumentMatch:
         return self._holding_its_names(query, close, doc_ids)
 
     def _holding_its_names(self, query: str, pointed: list[int], doc_ids: list[int] | None) -> list[int]:
-        """The pointed documents whose text holds every name the question writes that the folder's
-        text holds: "GODFREY PHILLIPS INDIA LIMITED" points to the deck titled "… in India" by one
-        word, but its pages never name Godfrey Phillips, which another document's do."""
-        held = [name for name in names_written(query) if self.store.keywords.holds_word(name, doc_ids)]
-        return [d for d in pointed if all(self.store.keywords.holds_word(name, [d]) for name in held)]
+        """The pointed documents whose text holds every word of the names that pointed to them, where
+        the folder's text holds the word: "GODFREY PHILLIPS INDIA LIMITED" points to the deck titled
+        "… in India" by one word, but its pages never name Godfrey Phillips, which another
+        document's do. A name the question writes apart from them ("USD", "EBITDA") is no document's."""
+        chosen = set(pointed)
+        words = [
+            word
+            for run in _name_runs(query)
+            if any(word.isalpha() and self._holders(word, parts) & chosen for word, _, parts in run)
+            for word, kind, parts in run
+            if word.isalpha() and len(word) >= MIN_NAME and (kind == "name" or self._holders(word, parts) & chosen)
+        ]
+        held = [word for word in dict.fromkeys(words) if self.store.keywords.holds_word(word, doc_ids)]
+        return [d for d in pointed if all(self.store.keywords.holds_word(word, [d]) for word in held)]
 
     def _kind_asked(self, query: str, scope: set[int] | None, n: int) -> list[int]:
         """A question that names no document but says what kind it is ("in slide 4", "this paper",

@@ -133,3 +133,24 @@ def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library:
     assert lib.index.search.documents.pointed("What slowed the rollout of the pilot?", None) == [], "no slide asked"
     found = lib.retrieve("Which slide mentions supplier delays?", top_k=3).results
     assert found[0].doc_id == deck_id, [(r.doc_id, r.text[:40]) for r in found]
+
+
+def test_a_name_points_only_to_documents_whose_text_holds_it_and_a_measure_named_apart_does_not_count(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    write(folder, "deck.md", "# Tea Markets in India\n\nExports of tea rose by a tenth over the year.\n")
+    write(folder, "leaf.md", "# Annual Report 2031\n\nNorthwind Leaf India Limited sold tobacco in six states.\n")
+    write(folder, "garden.md", "# Garden Guide\n\nWater the roses in the evening.\n")
+    write(folder, "contoso.md", REPORT.format(name="Contoso", year=2031, capex=520))
+    terms = (
+        "# Notes\n\nThese notes define the terms used.\n\n## Terms\n\nEBITDA is earnings before interest and taxes.\n"
+    )
+    write(folder, "spare.md", terms)
+    lib = open_library(folder)
+    lib.reconcile()
+    pointed = lib.index.search.documents.pointed
+    # "India" points to the deck by its title, but the deck never names Northwind Leaf: no pointing.
+    assert pointed("What did NORTHWIND LEAF INDIA LIMITED sell?", None) == []
+    # "EBITDA" and "USD", written apart from the name, say what is asked, not which document.
+    asked = "What was Contoso's capital expenditure in 2031? Give its EBITDA in USD."
+    assert pointed(asked, None) == [doc_id(lib, "contoso.md")]
