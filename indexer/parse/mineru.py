@@ -73,8 +73,9 @@ CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
 CACHE_VERSION = 8
 # Earlier versions whose PDF parses `_upgraded` brings up to this one without MinerU, newest first
-# (8 read again from the text layer the PDF pages flash misreads: margin line numbers; 7 changed
-# office files only: chart titles, comments, a lone sheet's name; 6 added what a PDF declares).
+# (8 read again from the text layer the PDF pages flash misreads: margin line numbers, an item
+# across columns; 7 changed office files only: chart titles, comments, a lone sheet's
+# name; 6 added what a PDF declares).
 UPGRADABLE = (7, 6, 5)
 OFFICE_UNCHANGED_SINCE = 7  # an office file's parse cached by this version or later is this version's
 

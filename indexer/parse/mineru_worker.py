@@ -125,14 +125,14 @@ def run_upgrade(request: dict) -> dict:
 
 
 def _repaired_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
-    """Pages flash misread (margin line numbers) read again
+    """Pages flash misread (margin line numbers, an item across columns) read again
     from the text layer (`page_text`); a failure there costs the repair, never the document."""
     from indexer.parse.page_text import repair_pages
 
     try:
         return repair_pages(path, items)
     except Exception as exc:
-        warnings.append(f"line numbers left as read ({type(exc).__name__}: {exc})"[:300])
+        warnings.append(f"line numbers and columns left as read ({type(exc).__name__}: {exc})"[:300])
         return items
 
 

@@ -1,10 +1,11 @@
 """A PDF page's items read again from its text layer where flash's reading of the page is wrong.
 
-A kind of page flash misreads, told by evidence on the page (position, never a phrase):
-margin line numbers (`margins`). The affected items are read again from the text layer
-(`pdf_layers`), in the parser's child, after MinerU (and on a parse cached by an earlier version,
-without it). A page with none of them is left exactly as flash read it; the cheap tests on its
-items come first, so that the text layer is read only on pages that may need it.
+Two kinds of page flash misreads, each told by evidence on the page (position, never a
+phrase): margin line numbers (`margins`) and an item read across columns (`columns`). The
+affected items are read again from the text layer (`pdf_layers`), in the parser's child, after
+MinerU (and on a parse cached by an earlier version, without it). A page with none of them is left
+exactly as flash read it; the cheap tests on its items come first, so that the text layer is read
+only on pages that may need it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from indexer.models import Item
+from indexer.parse.columns import EDGE_TYPES, SIDE_ITEMS, split_across_columns
 from indexer.parse.margins import MIN_LINES, strip_line_numbers
 from indexer.parse.pdf_layers import PageWord, page_word_boxes
 
@@ -57,6 +59,7 @@ def _repair_page(page: object, items: list[Item]) -> list[Item] | None:
     out, changed = items, False
     steps: list[tuple[Callable[[list[Item]], bool], Callable[[list[Item]], list[Item] | None]]] = [
         (_may_have_line_numbers, lambda its: strip_line_numbers(its, read())),
+        (_may_cross_columns, lambda its: split_across_columns(its, read())),
     ]
     for may, step in steps:
         if may(out) and (repaired := step(out)) is not None:
@@ -68,3 +71,23 @@ def _may_have_line_numbers(items: list[Item]) -> bool:
     """At least MIN_LINES small whole numbers in the page's text, "1" among them."""
     numbers = [n for it in items for n in _SMALL_NUMBER.findall(str(it.get("text", "")))]
     return len(numbers) >= MIN_LINES and "1" in numbers
+
+
+def _may_cross_columns(items: list[Item]) -> bool:
+    """A text item spans a band that every other item of the page keeps clear of, with items on both sides."""
+    body = [it["bbox"] for it in items if it.get("bbox") and it.get("type") not in EDGE_TYPES]
+    for item in items:
+        box = item.get("bbox")
+        if item.get("type") != "text" or not box:
+            continue
+        others = [b for b in body if b is not box]
+        edges = sorted({b[2] for b in others if box[0] < b[2] < box[2]})
+        for edge in edges:  # a gutter would open just right of some column's right edge
+            crossing = any(b[0] < edge - 1 and b[2] > edge + 1 for b in others)
+            if (
+                not crossing
+                and sum(b[2] <= edge + 1 for b in others) >= SIDE_ITEMS
+                and sum(b[0] >= edge for b in others) >= SIDE_ITEMS
+            ):
+                return True
+    return False
