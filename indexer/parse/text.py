@@ -7,7 +7,10 @@ short ALL-CAPS lines standing alone, and short lines set apart as a heading is
 hard-wrapped without blank lines a finished sentence before, no sentence
 punctuation of their own, and prose after (or a blank line before, and the
 paragraph it titles right under it). Blocks are separated by blank lines; a
-block whose lines all start with a bullet or number is a list.
+block whose lines all start with a bullet or number is a list. The short lines
+that open a document ("Syllabus", "Phil 753: Grounding", "Spring 2023" over the
+course's description) stay lines of their own (`_opening_lines`), for its title
+to be found in them.
 """
 
 from __future__ import annotations
@@ -35,9 +38,12 @@ MAX_HEADING_RUN = 2  # headings set apart in a row (a chapter's and its first se
 WRAPPED_LINES = 8  # a chunk of at least this many lines whose median line is at least WRAPPED_WIDTH
 WRAPPED_WIDTH = 50  # characters long is prose hard-wrapped at a fixed width, blank lines or not
 PROSE_CHARS = 80  # a chunk after a heading is prose: this long at least, and a sentence ends in it
+MAX_OPENING_LINES = 3  # short lines that open a document, each kept a block of its own
+OPENING_SHORT = 0.7  # an opening line over longer ones is at most this share of the longest
 
 
-def parse_text(source: str) -> ParsedDocument:
+def parse_text(source: str, opening: bool = True) -> ParsedDocument:
+    """`opening`: the first lines open a document (not so for an e-mail's body, titled by its subject)."""
     chunks = []
     for chunk in re.split(r"\n\s*\n", source):
         lines = [line.rstrip() for line in chunk.strip("\n").split("\n") if line.strip()]
@@ -48,9 +54,49 @@ def parse_text(source: str) -> ParsedDocument:
     for k, lines in enumerate(chunks):
         if k in set_apart:
             blocks.append(Block("heading", lines[0].strip(), level=1, inferred=True))
+        elif k == 0 and opening and (n := _opening_lines(lines)):
+            first = _classify(lines)[0]  # a heading over its paragraph stays one
+            blocks.append(first if first.text == lines[0].strip() else Block("text", lines[0].strip()))
+            blocks.extend(b for line in lines[1:n] for b in _classify([line]))
+            if lines[n:]:
+                blocks.extend(_classify(lines[n:]))
         else:
             blocks.extend(_classify(lines))
     return ParsedDocument(blocks=blocks)
+
+
+def _opening_lines(lines: list[str]) -> int:
+    """How many of the document's first lines are short lines of their own (a title, a course's
+    code and name, a term), up to MAX_OPENING_LINES: no sentence punctuation ends them, the line
+    after each does not go on in lower case, and they are short beside the longest line after them,
+    or the opening chunk is no more than such lines. 0 when they are the first lines of a paragraph."""
+    if len(lines) < 2 or all(_LIST_ITEM_RE.match(line) for line in lines) or _looks_preformatted(lines):
+        return 0
+    n = 0
+    while n < min(len(lines) - 1, MAX_OPENING_LINES):
+        line, after = lines[n].strip(), lines[n + 1].strip()
+        if not _plain_opening(line) or after[:1].islower():
+            break
+        n += 1
+    if n == 0:
+        return 0
+    rest = lines[n:]
+    if len(rest) == 1 and _plain_opening(rest[0].strip()):
+        return n  # a chunk of short lines alone: each its own
+    longest = max(len(line.strip()) for line in rest)
+    while n and len(lines[n - 1].strip()) > OPENING_SHORT * longest:
+        n -= 1  # as long as the text's own lines: the first lines of a hard-wrapped paragraph
+    return n
+
+
+def _plain_opening(line: str) -> bool:
+    """A line short enough to title or date a document, no sentence or list punctuation its own."""
+    return (
+        2 <= len(line) <= MAX_PLAIN_HEADING
+        and len(line.split()) <= MAX_HEADING_WORDS
+        and _SENTENCE_END_RE.search(line) is None
+        and not _LIST_ITEM_RE.match(line)
+    )
 
 
 def _plain_title(line: str, max_chars: int = MAX_PLAIN_HEADING) -> bool:

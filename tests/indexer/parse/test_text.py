@@ -65,6 +65,43 @@ def test_the_short_lines_of_ordinary_text_stay_text(tmp_path: Path) -> None:
     assert sections(tmp_path / "address.txt", address) == []
 
 
+def test_a_text_s_short_opening_lines_stay_lines_of_their_own(tmp_path: Path) -> None:
+    """A course's text file opens with its kind, code and name and term, a line each, then its text:
+    they are not run into its first paragraph, so its title is found in them."""
+    syllabus = tmp_path / "syllabus.txt"
+    syllabus.write_text(
+        "Syllabus\nPhil 753: Grounding\nSpring 2023\n\nThis seminar examines the metaphysics of grounding: what it is "
+        "for one fact to hold in virtue of another.\n",
+        encoding="utf-8",
+    )
+    s = build(parse_text_file(syllabus, 1 << 20), fallback_title="syllabus")
+    assert s.title == "Phil 753: Grounding Syllabus"
+    assert "Spring 2023" in [p.text for p in s.paragraphs]
+    course = tmp_path / "course.txt"
+    course.write_text(
+        "PHYSICS 606 : Classical Electrodynamics\nFall 2019\n"
+        "Instructor: Prof. A. Smith, Room 214, office hours Tuesday and Thursday from two until four.\n"
+        "The course covers electrostatics, magnetostatics, Maxwell's equations, radiation and special\n"
+        "relativity at the graduate level.\n",
+        encoding="utf-8",
+    )
+    s = build(parse_text_file(course, 1 << 20), fallback_title="course")
+    assert s.title == "PHYSICS 606: Classical Electrodynamics"
+    assert s.paragraphs[0].text == "Fall 2019"
+
+
+def test_a_paragraph_s_first_lines_are_not_taken_for_opening_lines(tmp_path: Path) -> None:
+    path = tmp_path / "wrapped.txt"
+    path.write_text(
+        "The committee met on Tuesday to discuss the budget for the\nnext year and agreed on the main lines.\n",
+        encoding="utf-8",
+    )
+    s = build(parse_text_file(path, 1 << 20), fallback_title="wrapped")
+    assert [p.text for p in s.paragraphs] == [
+        "The committee met on Tuesday to discuss the budget for the next year and agreed on the main lines."
+    ]
+
+
 @pytest.mark.skipif(not (CORPORA / "unstructured" / "norwich-city.txt").exists(), reason="needs ../shared/corpora")
 def test_a_wikipedia_article_saved_as_text_has_its_title_and_sections() -> None:
     """unstructured's norwich-city.txt: an article copied from a web page, its headings short lines of their own."""
