@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,8 @@ from indexer.library import Library, LibraryConfig
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO.parent / "shared" / "bench"
+# Other projects' test files (never committed here); DEEPREAD_CORPORA points to them from a worktree elsewhere.
+CORPORA = Path(os.environ.get("DEEPREAD_CORPORA") or REPO.parent / "shared" / "corpora")
 
 
 @pytest.fixture(scope="session")

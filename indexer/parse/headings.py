@@ -211,6 +211,10 @@ def join_broken_headings(blocks: list[Block]) -> list[Block]:
             if previous.bbox and block.bbox:
                 previous.bbox = union([previous.bbox, block.bbox])
             continue
+        if previous is not None and _runs_on_into(previous, block):  # the paragraph's first line, not its heading
+            boxes = [b for b in (previous.bbox, block.bbox) if b]
+            out[-1] = Block("text", f"{previous.text} {block.text}", page=block.page, bbox=union(boxes))
+            continue
         out.append(block)
     return out
 
@@ -390,3 +394,21 @@ def _numbered_sequences(blocks: list[Block]) -> list[list[int]]:
             sequences.append([i])
         key, last = here, n
     return sequences
+
+
+def _runs_on_into(heading: Block, block: Block) -> bool:
+    """A guessed heading that is the first line of the paragraph below it ("Note 2 to paragraph (i):
+    The MEL" over "provisions specified in figure 10 …"): a line's worth of words that no punctuation
+    ends, the paragraph going on in lower case on the very next line of the same column."""
+    if not (heading.kind == "heading" and heading.inferred and block.kind == "text" and heading.page == block.page):
+        return False
+    if not (heading.bbox and block.bbox) or heading.text.rstrip().endswith((".", ":", ";", "?", "!")):
+        return False
+    if not block.text[:1].islower() or len(heading.text.split()) < 3:  # an index's letter over its entries
+        return False
+    width = heading.bbox[2] - heading.bbox[0]
+    if width < 0.5 * (block.bbox[2] - block.bbox[0]):  # a line of the paragraph runs most of its width
+        return False
+    line = heading.bbox[3] - heading.bbox[1]
+    shared = min(heading.bbox[2], block.bbox[2]) - max(heading.bbox[0], block.bbox[0])
+    return -2 <= block.bbox[1] - heading.bbox[3] <= line and shared > 0.5 * (heading.bbox[2] - heading.bbox[0])

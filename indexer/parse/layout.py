@@ -44,6 +44,7 @@ from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.outline import OutlineEntry, apply_outline, usable_outline
 from indexer.parse.running import (
     at_page_edge,
+    footnotes_in_place,
     headers_in_place,
     page_ends,
     recurring_headers,
@@ -67,7 +68,7 @@ def blocks_from_content_list(
 ) -> ParsedDocument:
     """Map MinerU items to blocks. `paged`: pages mean something (PDF, slides)."""
     if paged:
-        items = centred_titles_first(headers_in_place(items))
+        items = centred_titles_first(headers_in_place(footnotes_in_place(items)))
     repeated = running_texts(items, n_pages)
     body = body_size(items)
     beside = beside_others(items, repeated, body) if paged else set()

@@ -370,7 +370,7 @@ def _message_blocks(message: Message, level: int) -> list[Block]:
     if fields := message.fields():
         blocks.append(Block("text", fields))
     if message.body.strip():  # mojibake mended: a UTF-8 body sent as Latin-1 ("Iâ€™m")
-        blocks.extend(_shifted(parse_text(repair_lines(message.body)).blocks, level))
+        blocks.extend(_shifted(parse_text(repair_lines(message.body), opening=False).blocks, level))
     return blocks
 
 

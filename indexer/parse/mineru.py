@@ -71,10 +71,13 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
 # What the child reads without MinerU: a picture of a document, by OCR (`indexer.parse.images`), a page per frame.
 CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys(sorted(IMAGE_FORMATS), (True, False))}
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 # Earlier versions whose PDF parses `_upgraded` brings up to this one without MinerU, newest first
-# (7 changed office files only: chart titles, comments, a lone sheet's name; 6 added what a PDF declares).
-UPGRADABLE = (6, 5)
+# (8 read again from the text layer the PDF pages flash misreads: margin line numbers, an item
+# across columns; 7 changed office files only: chart titles, comments, a lone sheet's
+# name; 6 added what a PDF declares).
+UPGRADABLE = (7, 6, 5)
+OFFICE_UNCHANGED_SINCE = 7  # an office file's parse cached by this version or later is this version's
 
 
 # A file's parse may take this long plus so much per MB of file, or per page of a PDF once
@@ -186,9 +189,20 @@ class MineruParser:
     def _upgraded(self, path: Path, content_hash: str, pdf: bool, patience: float) -> dict | None:
         """A PDF's parse cached by an earlier version (`UPGRADABLE`), brought up to this one in the child
         without MinerU (its declared metadata read from its document information), and cached; None
-        when there is none. An office file is parsed again: what it declares is MinerU's to read, in seconds."""
+        when there is none. An office file's parse from before OFFICE_UNCHANGED_SINCE is parsed again: what
+        it declares is MinerU's to read, in seconds; one since is this version's as it is."""
         if not pdf:
-            return None
+            kept = next(
+                (
+                    r
+                    for v in range(CACHE_VERSION - 1, OFFICE_UNCHANGED_SINCE - 1, -1)
+                    if (r := self._cached(content_hash, pdf, version=v))
+                ),
+                None,
+            )
+            if kept is not None:
+                self._store(content_hash, kept)
+            return kept
         raw = next((r for v in UPGRADABLE if (r := self._cached(content_hash, pdf, version=v)) is not None), None)
         if raw is None:
             return None

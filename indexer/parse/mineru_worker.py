@@ -112,11 +112,28 @@ def run_text(request: dict) -> dict:
 
 
 def run_upgrade(request: dict) -> dict:
-    """A PDF's parse cached by the previous version, brought up to this one without MinerU: what the
-    PDF declares of itself, read from its document information (`pdf_layers.declared`)."""
+    """A PDF's parse cached by an earlier version, brought up to this one without MinerU: what the
+    PDF declares of itself, read from its document information (`pdf_layers.declared`), and its
+    pages flash misread read again from the text layer (`page_text`)."""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
+    items = _repaired_pages(request["path"], raw["content_list"], raw.setdefault("warnings", []))
+    if items is not raw["content_list"]:
+        raw["content_list"] = items
+        read_font_sizes(request["path"], items)
     return raw
+
+
+def _repaired_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
+    """Pages flash misread (margin line numbers, an item across columns) read again
+    from the text layer (`page_text`); a failure there costs the repair, never the document."""
+    from indexer.parse.page_text import repair_pages
+
+    try:
+        return repair_pages(path, items)
+    except Exception as exc:
+        warnings.append(f"line numbers and columns left as read ({type(exc).__name__}: {exc})"[:300])
+        return items
 
 
 def run(request: dict) -> dict:
@@ -238,6 +255,7 @@ def run(request: dict) -> dict:
         keep(items, Path(request["pictures_dir"]), warnings)
         result["pictures_kept"] = True
     if is_pdf:
+        items = _repaired_pages(path, items, warnings)
         fill_from_text_layer(path, items)
         try:
             read_font_sizes(path, items)

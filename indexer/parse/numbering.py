@@ -184,7 +184,10 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     its statements), except front and back matter ("Abstract", "References") and
     anything before the first number, which stay at the top;
     but front or back matter met between two headings of a word scheme inside
-    another ("Glossary" between "Item 7." and "Item 7A.") sits beside them.
+    another ("Glossary" between "Item 7." and "Item 7A.") sits beside them. An unnumbered heading
+    that repeats one met before the first numbered heading opens the document's sequence again
+    (a second notice, article or report bound in the same file): at the top, and what follows
+    it is read as what followed the first.
     """
     found_all = [numbering(title) for title in titles]
     for i, (title, found) in enumerate(zip(titles, found_all, strict=True)):
@@ -194,7 +197,16 @@ def levels_from_numbering(titles: list[str]) -> list[int]:
     scheme_level: dict[str, int] = {}
     last_numbered: int | None = None
     levels: list[int] = []
+    opening: set[str] = set()  # the unnumbered headings met before the first numbered one
     for i, (title, found) in enumerate(zip(titles, found_all, strict=True)):
+        if found is None and _CONTENTS.match(title.strip()) is None:
+            key = " ".join(title.casefold().split())
+            if last_numbered is None:
+                opening.add(key)
+            elif key in opening:  # the document's opening heading again: a second notice or article begins
+                levels.append(1)
+                last_numbered = None
+                continue
         if found is None:
             matter = _TOP_LEVEL_WORDS.match(title.strip()) and not _CONTENTS.match(title.strip())
             top = last_numbered is None or matter

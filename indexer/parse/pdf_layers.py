@@ -9,6 +9,8 @@ heading is level 2, and some tables come out as boxes without text. Each reader 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from indexer.models import Item
 
@@ -130,10 +132,16 @@ def page_words(textpage: object) -> list[Word]:
     """The words of a page's text layer in reading order, each with the middle of its box. A word
     starts a line after a line break in the text, or when it shares less than half its height with
     the word before, or starts left of it."""
+    return [(text, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, starts) for text, box, starts in _words(textpage)]
+
+
+def _words(textpage: object) -> list[tuple[str, tuple[float, float, float, float], bool]]:
+    """The words of a page's text layer in reading order: text, box (left, bottom, right, top in
+    points from the bottom left) and whether it starts a line (`page_words`)."""
     import pypdfium2.raw as pdfium_c
 
     raw = textpage.raw  # type: ignore[attr-defined]
-    words: list[Word] = []
+    words: list[tuple[str, tuple[float, float, float, float], bool]] = []
     chars: list[str] = []
     boxes: list[tuple[float, float, float, float]] = []
     broken = False
@@ -148,7 +156,7 @@ def page_words(textpage: object) -> list[Word]:
             if last is not None:
                 shared = min(top, last[2]) - max(bottom, last[1])
                 broken = broken or shared < min(top - bottom, last[2] - last[1]) / 2 or left < last[0] - (top - bottom)
-            words.append(("".join(chars), (left + right) / 2, (bottom + top) / 2, broken and bool(words)))
+            words.append(("".join(chars), (left, bottom, right, top), broken and bool(words)))
             last = (right, bottom, top)
             chars.clear()
             boxes.clear()
@@ -164,6 +172,104 @@ def page_words(textpage: object) -> list[Word]:
         boxes.append(textpage.get_charbox(i))  # type: ignore[attr-defined]
     close()
     return words
+
+
+@dataclass
+class PageWord:
+    """A word of a page's text layer in the items' units: 0–1000 of the page's width and height,
+    from the top left (a MinerU item's `bbox`)."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def middle(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+
+def page_word_boxes(page: object) -> list[PageWord]:
+    """The words of an open pypdfium2 page with their boxes in the items' units (`PageWord`)."""
+    width, height = page.get_size()  # type: ignore[attr-defined]
+    textpage = page.get_textpage()  # type: ignore[attr-defined]
+    try:
+        found = _words(textpage)
+    finally:
+        textpage.close()
+    return [
+        PageWord(
+            text,
+            1000 * left / width,
+            1000 * (height - top) / height,
+            1000 * right / width,
+            1000 * (height - bottom) / height,
+        )
+        for text, (left, bottom, right, top), _ in found
+    ]
+
+
+def inside(word: PageWord, box: Sequence[float], margin: float = 1.0) -> bool:
+    """Whether the middle of the word lies in the box (0–1000 units), give or take `margin`."""
+    x, y = word.middle
+    return box[0] - margin <= x <= box[2] + margin and box[1] - margin <= y <= box[3] + margin
+
+
+def words_of(item: Item, items: list[Item], words: list[PageWord]) -> list[PageWord]:
+    """The words an item holds: those in its box that no smaller box of another of the page's items
+    holds too (flash's boxes overlap: a centred line inside the box of the paragraph around it)."""
+    box = item["bbox"]
+    area = _area(box)
+    smaller = [b for it in items if it is not item and (b := it.get("bbox")) and _area(b) < area]
+    return [w for w in words if inside(w, box) and not any(inside(w, b, margin=0) for b in smaller)]
+
+
+def _area(box: Sequence[float]) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def lines_of(words: list[PageWord]) -> list[list[PageWord]]:
+    """Words grouped into the lines they are printed on, top to bottom, each line left to right: a
+    word joins a line when it shares half its height with it (by position, not by the text
+    layer's order, which a form or a margin may scramble)."""
+    lines: list[list[PageWord]] = []
+    spans: list[tuple[float, float]] = []
+    for word in sorted(words, key=lambda w: (w.y0 + w.y1) / 2):
+        height = max(word.y1 - word.y0, 0.1)
+        if spans:
+            top, bottom = spans[-1]
+            shared = min(bottom, word.y1) - max(top, word.y0)
+            if shared >= 0.5 * min(height, max(bottom - top, 0.1)):
+                lines[-1].append(word)
+                spans[-1] = (min(top, word.y0), max(bottom, word.y1))
+                continue
+        lines.append([word])
+        spans.append((word.y0, word.y1))
+    return [sorted(line, key=lambda w: w.x0) for line in lines]
+
+
+def join_lines(lines: list[list[PageWord]]) -> str:
+    """Lines of words as running text: a space between lines, none after a hyphen that breaks a word."""
+    out = ""
+    for line in lines:
+        text = " ".join(w.text for w in line)
+        if not out:
+            out = text
+        elif out.endswith("-") and not out.endswith(" -") and text[:1].islower():
+            out += text
+        else:
+            out += " " + text
+    return out
+
+
+def union_box(words: list[PageWord]) -> list[int]:
+    return [
+        round(min(w.x0 for w in words)),
+        round(min(w.y0 for w in words)),
+        round(max(w.x1 for w in words)),
+        round(max(w.y1 for w in words)),
+    ]
 
 
 def words_in_box(words: list[Word], box: tuple[float, float, float, float]) -> str:

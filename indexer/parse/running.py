@@ -10,6 +10,8 @@ the last line (`page_ends`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from indexer.models import Item
 from indexer.parse.blocks import is_continued, is_keyword_numbered
 from indexer.parse.items import clean, normalise, page_count
@@ -37,6 +39,43 @@ def headers_in_place(items: list[Item]) -> list[Item]:
         out.extend(rest)
         page = [item] if item is not None else []
     return out
+
+
+def footnotes_in_place(items: list[Item]) -> list[Item]:
+    """flash reads a page's `page_footnote` items last; one with its column's text below it is no
+    footnote (a notice's agency lines set in small type between two notices of a Federal Register
+    page): it becomes text, read before the first item of its column below it."""
+    out: list[Item] = []
+    page: list[Item] = []
+    for item in [*items, None]:
+        if item is not None and (not page or item.get("page_idx") == page[0].get("page_idx")):
+            page.append(item)
+            continue
+        for note in [i for i in page if i.get("type") == "page_footnote" and i.get("bbox")]:
+            box = note["bbox"]
+            below = next(
+                (
+                    i
+                    for i in page
+                    if i.get("type") == "text"
+                    and i.get("bbox")
+                    and i["bbox"][1] >= box[3]
+                    and _same_column(i["bbox"], box)
+                ),
+                None,
+            )
+            if below is not None:
+                page.remove(note)
+                page.insert(page.index(below), {**note, "type": "text"})
+        out.extend(page)
+        page = [item] if item is not None else []
+    return out
+
+
+def _same_column(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Boxes one above the other that share most of the narrower one's width."""
+    shared = min(a[2], b[2]) - max(a[0], b[0])
+    return shared >= 0.5 * min(a[2] - a[0], b[2] - b[0])
 
 
 EDGE = 80  # page units (of 1000) from the top or bottom where running lines sit

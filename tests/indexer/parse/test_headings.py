@@ -3,6 +3,7 @@ tier gives them, through the layout repair and the structure builder."""
 
 from __future__ import annotations
 
+from indexer.models import DocumentStructure
 from indexer.parse.layout import blocks_from_content_list
 from indexer.structure.sections import build
 
@@ -132,3 +133,67 @@ def test_a_two_column_page_s_right_column_title_keeps_its_place() -> None:
         line(0, 140, BODY, x=right),
     ]
     assert tree(items, 1) == [(1, "1 Method"), (2, "1.1 Data"), (2, "1.2 Training")]
+
+
+def test_a_heading_that_is_the_first_line_of_its_paragraph_is_text() -> None:
+    """flash takes a note's first line for a heading ("Note 2 to paragraph (i): The MEL" over
+    "provisions specified …"); it is the paragraph's, and nothing after it nests under it."""
+    items = [
+        line(0, 100, "(i) Minimum Equipment List Provisions", level=2),
+        line(0, 130, BODY),
+        line(0, 200, "Note 2 to paragraph (i): The MEL", level=2, x=(120, 400)),
+        {
+            **line(0, 215, "provisions specified in figure 10 correspond to the master list items. " + BODY),
+            "bbox": [100, 215, 600, 260],
+        },
+        line(0, 300, "Examining the Docket", level=2),
+        line(0, 330, BODY),
+    ]
+    parsed = blocks_from_content_list(items, 1, paged=True, heading_levels_reliable=False)
+    texts = [b.text for b in parsed.blocks if b.kind == "text"]
+    assert any(t.startswith("Note 2 to paragraph (i): The MEL provisions specified in figure 10") for t in texts)
+    assert all(b.text != "Note 2 to paragraph (i): The MEL" for b in parsed.blocks if b.kind == "heading")
+
+
+def test_a_second_notice_in_the_same_file_is_not_nested_in_the_first() -> None:
+    """The opening headings met again (a Federal Register page's second notice) start over at the top,
+    however deep the first notice's numbered parts went."""
+    items = [
+        line(0, 100, "RIN 2120-AA64", level=2),
+        line(0, 130, BODY),
+        line(0, 200, "Examining the AD Docket", level=2),
+        line(0, 230, BODY),
+        line(1, 100, "PART 39 - AIRWORTHINESS DIRECTIVES", level=2),
+        line(1, 130, BODY),
+        line(1, 200, "Note 2 to paragraph (i)", level=2),
+        line(1, 230, BODY),
+        line(2, 100, "RIN 2120-AA64", level=2),
+        line(2, 130, BODY),
+        line(2, 200, "Airworthiness Directives; Pilatus Aircraft Ltd. Airplanes", level=2),
+        line(2, 230, BODY),
+        line(2, 300, "Examining the AD Docket", level=2),
+        line(2, 330, BODY),
+    ]
+    assert tree(items, 3) == [
+        (1, "RIN 2120-AA64"),
+        (1, "Examining the AD Docket"),
+        (1, "PART 39 - AIRWORTHINESS DIRECTIVES"),
+        (2, "Note 2 to paragraph (i)"),
+        (1, "RIN 2120-AA64"),
+        (1, "Airworthiness Directives; Pilatus Aircraft Ltd. Airplanes"),
+        (1, "Examining the AD Docket"),
+    ]
+
+
+def test_the_federal_register_s_note_is_text_and_its_second_notice_at_the_top(
+    federal_register: DocumentStructure,
+) -> None:
+    """pdfplumber's federal-register-2020-17221.pdf: "Note 2 to paragraph (i): The MEL" was a heading
+    over its paragraph, and the second notice (from "RIN 2120–AA64" again) was nested under it."""
+    texts = [p.text for p in federal_register.paragraphs]
+    assert any(t.startswith("Note 2 to paragraph (i): The MEL provisions specified in figure 10") for t in texts)
+    assert "Note 2 to paragraph (i): The MEL" not in [s.title for s in federal_register.sections]
+    second = [s for s in federal_register.sections if s.title == "RIN 2120–AA64"][1]
+    assert second.level == 1
+    pilatus = next(s for s in federal_register.sections if s.title.endswith("Pilatus Aircraft Ltd. Airplanes"))
+    assert pilatus.level == 1
