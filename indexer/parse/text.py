@@ -39,6 +39,7 @@ WRAPPED_LINES = 8  # a chunk of at least this many lines whose median line is at
 WRAPPED_WIDTH = 50  # characters long is prose hard-wrapped at a fixed width, blank lines or not
 PROSE_CHARS = 80  # a chunk after a heading is prose: this long at least, and a sentence ends in it
 MAX_OPENING_LINES = 3  # short lines that open a document, each kept a block of its own
+MAX_OPENING_CHARS, MAX_OPENING_WORDS = 100, 16  # a document's name runs longer than a section's
 OPENING_SHORT = 0.7  # an opening line over longer ones is at most this share of the longest
 
 
@@ -92,8 +93,8 @@ def _opening_lines(lines: list[str]) -> int:
 def _plain_opening(line: str) -> bool:
     """A line short enough to title or date a document, no sentence or list punctuation its own."""
     return (
-        2 <= len(line) <= MAX_PLAIN_HEADING
-        and len(line.split()) <= MAX_HEADING_WORDS
+        2 <= len(line) <= MAX_OPENING_CHARS
+        and len(line.split()) <= MAX_OPENING_WORDS
         and _SENTENCE_END_RE.search(line) is None
         and not _LIST_ITEM_RE.match(line)
     )

@@ -23,7 +23,7 @@ from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
 from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
-from indexer.titles.first_page import TRAILING_PARTICULARS_RE, first_page_title, opening_line_title
+from indexer.titles.first_page import ASIDE_RE, TRAILING_PARTICULARS_RE, first_page_title, opening_line_title
 from indexer.titles.lines import (
     clean,
     first_page_lines,
@@ -159,8 +159,7 @@ def without_particulars(title: str) -> str:
     """A title without what follows it on its line but is no part of it: a schedule, credits, a
     room, an address ("Autism Spectrum Disorder PSYCH 397D – 3 credits MWF 11:15-12:05"), an aside in
     brackets ("(previous taught as FIN 497T)"), a trailing colon."""
-    # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
-    title = re.sub(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)", "", title)
+    title = ASIDE_RE.sub("", title)
     cut = TRAILING_PARTICULARS_RE.search(title)
     if cut and len(title[: cut.start()].split()) >= 2:
         title = title[: cut.start()]

@@ -487,7 +487,7 @@ def opening_line_title(text: str) -> str | None:
     the first line runs on (a text whose lines were joined), its opening phrase, up to the first of
     its particulars: a time, a day, a field ("Instructor:"), an address, a bracket, a sentence's end
     ("Stat 111 Elementary Statistics Syllabus --Spring 2023 Moodle in the Cloud: …")."""
-    line = clean(text.strip().split("\n", 1)[0])
+    line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
     if (named := _TITLE_FIELD_RE.search(line)) and len(line.split()) > OPENING_LINE_WORDS:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
     elif (cut := PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2:
@@ -501,6 +501,8 @@ def opening_line_title(text: str) -> str | None:
 
 
 OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
+# An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
+ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time, an address, a
 # placeholder, credits, a sentence's end.
 _PARTICULARS = (

@@ -88,6 +88,14 @@ def test_a_text_s_short_opening_lines_stay_lines_of_their_own(tmp_path: Path) ->
     s = build(parse_text_file(course, 1 << 20), fallback_title="course")
     assert s.title == "PHYSICS 606: Classical Electrodynamics"
     assert s.paragraphs[0].text == "Fall 2019"
+    named = tmp_path / "named.txt"  # a document's name runs longer than a section's heading
+    named.write_text(
+        "Syllabus for CE-ENGIN 597J Computational Methods in Environmental Engineering\nSpring 2031\nCourse details\n"
+        "The class meets on Tuesday and Thursday each week, 10:00-11:15 at Marston Hall, Room 23, for lectures.\n",
+        encoding="utf-8",
+    )
+    title = build(parse_text_file(named, 1 << 20), fallback_title="named").title
+    assert title == "Syllabus for CE-ENGIN 597J Computational Methods in Environmental Engineering"
 
 
 def test_a_paragraph_s_first_lines_are_not_taken_for_opening_lines(tmp_path: Path) -> None:

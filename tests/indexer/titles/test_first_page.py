@@ -459,3 +459,10 @@ def test_a_bold_field_is_no_title_and_a_running_line_atop_page_one_names_what_no
 def test_a_letters_greeting_and_close_are_no_title() -> None:
     for line in ("To Whom it May Concern:", "Best Regards, Mallori", "Dear Committee Members", "Sincerely, Ann Lee"):
         assert is_boilerplate(line), line
+
+
+def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
+    from indexer.titles.first_page import opening_line_title
+
+    run_on = "ZOOLOGY 130 (GEN ED BS 4 credits) ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031 MWF 10:10-11 Small changes"
+    assert opening_line_title(run_on) == "ZOOLOGY 130 ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031"
