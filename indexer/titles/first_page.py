@@ -347,6 +347,8 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
             if not alike:  # set apart from the rest, joined for the word it runs on with: the title ends here
                 break
     title = " ".join(" ".join(parts).split())
+    if subtitle := _subtitle(sized, at + len(parts) - parts.index(best[1]), body, best[2]):
+        title = f"{title}: {subtitle}"
     # A chapter's title is a few words ("Getting Started"); a headline that says what the whole
     # document reports ("Amcor reports fiscal 2023 results and …") is its title however the
     # headings after it are set.
@@ -432,6 +434,26 @@ def _sizes(lines: list[Item], fonts: bool) -> list[float | None]:
     ratios = sorted(font / box for line in lines if (font := _font_size(line)) and (box := _type_size(line)))
     scale = ratios[len(ratios) // 2] if ratios else None
     return [_font_size(line) or ((box * scale) if scale and (box := _type_size(line)) else None) for line in lines]
+
+
+SUBTITLE_WORDS = 10
+
+
+def _subtitle(sized: list[tuple[Item, str, float | None]], at: int, body: float, size: float) -> str | None:
+    """The line right under a title (`sized[at]`), set smaller than it but larger than the page's
+    text ("Educational Psychology" over "Introduction to Learning Sciences II"): its subtitle,
+    when it reads as one and is no byline, date, field or institution."""
+    if not 0 < at < len(sized) or ":" in sized[at - 1][1]:
+        return None
+    line, text, its = sized[at]
+    if not (its and TITLE_SCALE * body <= its < size and _stacked(sized[at - 1][0], line)):
+        return None
+    plain = 2 <= len(text.split()) <= SUBTITLE_WORDS and not text.endswith((".", ",", ";", ":"))
+    if not plain or not reads_as_title(text, line) or is_date_line(text) or _is_field(line):
+        return None
+    if names_institution(text) or is_schedule(text) or names_people(text) or is_person(text, [sized[at - 1][1]]):
+        return None
+    return text
 
 
 def _body_size(sized: list[tuple[Item, str, float | None]]) -> float:

@@ -466,3 +466,20 @@ def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
 
     run_on = "ZOOLOGY 130 (GEN ED BS 4 credits) ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031 MWF 10:10-11 Small changes"
     assert opening_line_title(run_on) == "ZOOLOGY 130 ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031"
+
+
+def test_a_subtitle_set_between_the_title_and_the_text_joins_the_title() -> None:
+    def line(box: list[int], text: str, **more: object) -> dict:
+        return {"type": "text", "page_idx": 0, "bbox": box, "text": text, **more}
+
+    body = "This is the second of two courses that lay the foundations for research on how people learn. " * 2
+    page = [
+        line([283, 47, 757, 89], "Seabird Ecology"),
+        line([282, 95, 855, 128], "Introduction to Colony Studies II", text_level=1),
+        line([284, 214, 948, 243], "Instructor: Jane Roe, Room 1086"),
+        line([94, 340, 940, 400], body),
+        line([94, 430, 940, 490], body),
+    ]
+    assert first_page_title(page) == "Seabird Ecology: Introduction to Colony Studies II"
+    byline = [*page[:1], line([282, 95, 700, 120], "Jane Roe and John Doe"), *page[3:]]
+    assert first_page_title(byline) == "Seabird Ecology"
