@@ -526,6 +526,7 @@ class Storm:
         self.folder = Folder(self.root, config.files, self.rnd)
         self.servers: list[Server] = []
         self.storming = True
+        self.changes_done = anyio.Event()  # the last change written whole: the folder is as `folder.files` says
         self.last_change = time.monotonic()
 
     def writer_pid(self) -> int | None:
@@ -552,6 +553,7 @@ class Storm:
             tasks.start_soon(self._kills, tasks)
             await anyio.sleep(self.config.minutes * 60)
             self.storming = False
+            await self.changes_done.wait()  # a change under way (a save in two halves) ends first
             self.report.storm_s = time.monotonic() - started
             common.log(
                 f"storm over: {self.report.kills} kills ({self.report.writer_kills} of the writer), "
@@ -578,10 +580,13 @@ class Storm:
         return index_state(self.data, self.root, self.folder.files).settled
 
     async def _changes(self) -> None:
-        while self.storming:
-            await self.folder.change()
-            self.last_change = time.monotonic()
-            await anyio.sleep(self.config.change_every)
+        try:
+            while self.storming:
+                await self.folder.change()
+                self.last_change = time.monotonic()
+                await anyio.sleep(self.config.change_every)
+        finally:
+            self.changes_done.set()
 
     async def _kills(self, tasks: anyio.abc.TaskGroup) -> None:
         due = time.monotonic()
@@ -792,6 +797,8 @@ def main() -> None:
     common.add_work(parser)
     common.add_out(parser, "storm.md")
     args = common.parse_args(parser)
+    if args.work is not None and (args.work / "docs").exists():
+        parser.error(f"--work {args.work} holds an earlier run's folder: give a new one")
     config = StormConfig(
         args.minutes,
         args.servers,
