@@ -26,7 +26,7 @@ from indexer.errors import ParseError
 from indexer.ingest.copies import Copies
 from indexer.ingest.files import relative_key
 from indexer.models import DocumentStructure
-from indexer.parse.formats import EMPTY, UNREADABLE, DocumentParser, read_bytes
+from indexer.parse.formats import CANNOT_READ, EMPTY, UNREADABLE, DocumentParser, read_bytes
 from indexer.store.database import DocumentRow, Store
 from indexer.store.space import write_failure
 from indexer.store.vectors import VectorIndex
@@ -86,12 +86,14 @@ class Versions:
         try:
             stat = path.stat()
         except OSError as exc:
+            if _vanished(path):
+                return Outcome("deferred")
             if exc.errno == errno.ELOOP:
                 reason = "a symbolic link loop: the link never reaches a file"
             elif path.is_symlink():
                 reason = "a symbolic link to a missing file"
             else:
-                reason = f"cannot read file: {exc.strerror or exc}"
+                reason = f"{CANNOT_READ}: {exc.strerror or exc}"
             if not (doc and doc.status == "failed" and doc.reason == reason):
                 self.fail(doc_id, ParseError(reason), {})
             return Outcome("failed")
@@ -105,7 +107,7 @@ class Versions:
         # A failure that may pass: a failed document, or a new version that failed while the previous stays.
         again = retry is not None and doc is not None and bool(doc.transient)
         # A file the server could not read, made readable since: a chmod changes neither size nor mtime.
-        readable_now = doc is not None and doc.reason == UNREADABLE and os.access(path, os.R_OK)
+        readable_now = doc is not None and _unread(doc) and os.access(path, os.R_OK)
         same = (
             doc and doc.status in ("ready", "failed") and (doc.size, doc.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
         )
@@ -116,6 +118,8 @@ class Versions:
             data = read_bytes(path, self.max_file_bytes)
             settled = _settled(path, stat)
         except ParseError as exc:
+            if _vanished(path):
+                return Outcome("deferred")
             if (
                 doc is not None
                 and doc.readable
@@ -134,7 +138,7 @@ class Versions:
             self.copies.make(doc_id, original, facts)
             return Outcome("indexed")
         if doc and doc.status in ("ready", "failed") and doc.content_hash == facts["content_hash"]:
-            if not (doc.status == "failed" and doc.transient):  # a touch retries a failure that may pass
+            if not (doc.status == "failed" and (doc.transient or readable_now)):  # a touch retries what may pass
                 self.store.set_status(doc_id, doc.status, doc.reason, **facts)  # touched, same bytes
                 return Outcome("unchanged")
             again = True
@@ -264,6 +268,19 @@ class Versions:
         # is gone, so the next reconcile removes it; the other order would leak vectors.
         self.vectors.delete_document(doc_id)
         self.store.delete_document(doc_id)
+
+
+def _vanished(path: Path) -> bool:
+    """Nothing at the path any more: the file was deleted or renamed away since it was listed. That
+    is no failure of the file: its row stays as it is, for its path's next look (its event, or the
+    batch's `deferred`) to remove it or carry it to its new name, and no reason of a missing file
+    goes along with its bytes to the new name."""
+    return not os.path.lexists(path)
+
+
+def _unread(doc: DocumentRow) -> bool:
+    """The document failed for want of reading its file, not for its bytes."""
+    return doc.status == "failed" and (doc.reason == UNREADABLE or (doc.reason or "").startswith(CANNOT_READ))
 
 
 def _settled(path: Path, before: os.stat_result, quiet: bool = False) -> bool:

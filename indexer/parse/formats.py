@@ -35,6 +35,7 @@ from indexer.parse.text import parse_text
 TextParser = Callable[[str], ParsedDocument]
 EMPTY = "file is empty"  # what a save that truncates first shows for a moment (`indexer.ingest.versions` waits it out)
 UNREADABLE = "permission denied: the server cannot read this file"  # retried once it is readable (a chmod leaves mtime)
+CANNOT_READ = "cannot read file"  # the start of a failure to read (an I/O error), retried too once it reads
 
 TEXT_PARSERS: dict[str, TextParser] = {
     ".md": parse_markdown,
@@ -214,7 +215,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
     except FileNotFoundError:
         raise ParseError("file disappeared while being read", transient=True) from None
     except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", transient=True) from None
+        raise ParseError(f"{CANNOT_READ}: {exc.strerror or exc}", transient=True) from None
     try:
         info = os.fstat(fd)
         _require_regular(info.st_mode)  # what was opened, if the path was swapped meanwhile
@@ -232,7 +233,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
             raise ParseError(f"file grew past {FILE_SIZE_LIMIT} of {max_bytes / 1e6:.0f} MB while being read")
         data = b"".join(chunks)
     except OSError as exc:  # an I/O error: a disk or a network share that may come back
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", transient=True) from None
+        raise ParseError(f"{CANNOT_READ}: {exc.strerror or exc}", transient=True) from None
     finally:
         os.close(fd)
     if not data.strip():

@@ -11,7 +11,9 @@ its final state. The tools keep answering from what is indexed meanwhile.
 The worker also keeps the index whole (`indexer.store.repair`): a file found damaged, here or by
 another process (checked every REPORT_POLL_S), is rebuilt between batches and the folder
 reconciled; and when writing fails (a full disk) indexing pauses, events are held, and once a
-probe write works again (checked every RESUME_POLL_S) the whole folder is reconciled.
+probe write works again (checked every RESUME_POLL_S) the whole folder is reconciled. A batch
+that failed otherwise took its events with it: the whole folder is reconciled RECHECK_S later
+(twice as late each time it fails again). A take-over that failed is tried again.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ IDLE_RETRY_S = 30.0  # quiet this long, the worker parses again the failures tha
 TAKEOVER_POLL_S = 1.0  # a reader checks this often whether the writer is gone
 REPORT_POLL_S = 2.0  # the writer checks this often whether another process reported damage
 RESUME_POLL_S = 5.0  # while writing fails, a probe write is tried this often
+RECHECK_S = 5.0  # a batch failed: the whole folder is reconciled this long after (doubling, to RECHECK_MAX_S)
+RECHECK_MAX_S = 300.0
 
 
 class Due(enum.Enum):
@@ -46,6 +50,7 @@ class Due(enum.Enum):
     RETRY = "retry"  # quiet for a while: parse again the failures that may pass
     REPAIR = "repair"  # rebuild what was found damaged, then reconcile
     RESUME = "resume"  # writing works again: reconcile the whole folder
+    RECHECK = "recheck"  # a batch failed, its events unapplied: reconcile the whole folder
 
 
 @dataclass
@@ -87,6 +92,8 @@ class Follower:
         self._last_at = 0.0
         self._quiet_from = time.monotonic()  # no event nor batch since: the idle retry counts from here
         self._repair_after = 0.0
+        self._recheck_at: float | None = None  # a batch failed: the whole folder is reconciled then
+        self._recheck_s = RECHECK_S
         self._wake = threading.Condition()
         self._stopping = False
         self._idle = threading.Event()
@@ -193,7 +200,7 @@ class Follower:
                 continue
             if batch is Due.REPAIR and not self._guarded(writing.repair, "the rebuild of a damaged file"):
                 continue
-            if batch is Due.REPAIR or batch is Due.RESUME:
+            if batch in (Due.REPAIR, Due.RESUME, Due.RECHECK):
                 if batch is Due.RESUME:
                     writing.catchup.wake()  # the vectors it could not write, if it was the lane that stopped
                 self._guarded(lambda: writing.reconcile(self._progress, wait=False), "reconcile")
@@ -202,11 +209,16 @@ class Follower:
             self._guarded(changed, f"{len(batch)} changed path(s)")
 
     def _guarded_takeover(self) -> Writing | None:
-        try:
-            return self._await_writing()
-        except Exception:  # the index stays readable as it is; the log says why writing failed
-            log.exception("taking over the index failed")
-            return None
+        while True:
+            try:
+                return self._await_writing()
+            except Exception:  # the index stays readable as it is; the log says why writing failed
+                log.exception("taking over the index failed; trying again in %g s", RECHECK_S)
+            with self._wake:
+                if not self._stopping:
+                    self._wake.wait(RECHECK_S)
+                if self._stopping:
+                    return None
 
     def _next_batch(self, writing: Writing) -> list[Path] | Due | None:
         """The next work: the paths events named once they settled (none: commit the parses the
@@ -228,11 +240,15 @@ class Follower:
                     self._idle.clear()
                     self._repair_after = time.monotonic() + REPORT_POLL_S  # one that fails is tried again later
                     return Due.REPAIR
+                if self._recheck_at is not None and time.monotonic() >= self._recheck_at:
+                    self._recheck_at = None
+                    self._idle.clear()
+                    return Due.RECHECK
                 if not self._pending and self._collect:
                     self._collect = False
                     return []  # a sync of no paths commits what the lanes finished
                 if not self._pending:
-                    if not writing.reconciler.lanes.busy():  # else a parse is under way, or to commit
+                    if not writing.reconciler.lanes.busy() and self._recheck_at is None:  # else work is due
                         self._idle.set()
                     quiet = time.monotonic() - self._quiet_from
                     woken = self._wake.wait(
@@ -270,10 +286,13 @@ class Follower:
             log.warning("indexing stopped during %s: %s", what, damaged)
             return False
         except Exception:  # keep serving and watching; the log says what broke
-            log.exception("indexing failed during %s", what)
+            log.exception("indexing failed during %s; the folder is reconciled in %g s", what, self._recheck_s)
+            self._recheck_at = time.monotonic() + self._recheck_s
+            self._recheck_s = min(2 * self._recheck_s, RECHECK_MAX_S)
             return False
         finally:
             self._quiet_from = time.monotonic()
+        self._recheck_s = RECHECK_S
         if not isinstance(report, ReconcileReport):
             return bool(report)
         self._counts.indexed += len(report.indexed)

@@ -407,7 +407,9 @@ class Store:
 
     def make_copy(self, doc_id: int, original: int, file_facts: dict[str, object]) -> None:
         """The file of `doc_id` has the same bytes as `original`'s: its row becomes a copy of that
-        document (its own content, if any, goes; its id is kept for the day the file differs)."""
+        document (its own content, if any, goes; its id is kept for the day the file differs). Its
+        own copies with these bytes become the original's: a copy of a copy is listed nowhere (those
+        of other bytes, its earlier ones, wait for the reconciler to index them as documents)."""
         fields = {
             **file_facts,
             "status": COPY,
@@ -428,6 +430,11 @@ class Store:
         with self.transaction() as db:
             self._delete_content(db, doc_id)
             db.execute(f"UPDATE documents SET {assignments} WHERE doc_id = ?", (*fields.values(), doc_id))
+            db.execute(
+                f"UPDATE documents SET copy_of = ? WHERE copy_of = ? AND status = '{COPY}'"
+                " AND content_hash = (SELECT content_hash FROM documents WHERE doc_id = ?)",
+                (original, doc_id, original),
+            )
 
     def promote(self, copy: DocumentRow, doc_id: int) -> None:
         """The file of document `doc_id` is gone but a copy of it remains: the document lives on under

@@ -176,3 +176,19 @@ def test_two_copies_of_one_pdf_are_one_document(folder: Path, open_library: Call
     hits = [r for r in lib.retrieve("pump and boiler warranty months", top_k=5).results if r.is_hit]
     assert hits and {r.doc_id for r in hits} == {doc.doc_id}
     assert len({r.text for r in hits}) == len(hits), "each hit once: no paragraph found twice"
+
+
+def test_a_document_that_becomes_a_copy_hands_its_copies_on(folder: Path, open_library: Callable[..., Library]) -> None:
+    """b.md and its copy c.md; a.md, older, is saved with their bytes: b.md becomes a.md's copy,
+    and so does c.md, which a copy of a copy would leave listed nowhere."""
+    write(folder, "a.md", OTHER)
+    write(folder, "b.md", MANUAL)
+    write(folder, "c.md", MANUAL)
+    lib = open_library(folder)
+    lib.reconcile()
+    assert next(d for d in lib.toc().documents if d.path == "b.md").copies == ["c.md"]
+    write(folder, "a.md", MANUAL)
+    lib.sync_paths([folder / "a.md"])
+    toc = lib.toc()
+    assert [(d.path, d.copies) for d in toc.documents] == [("a.md", ["b.md", "c.md"])]
+    assert not toc.pending and not toc.failed

@@ -253,3 +253,37 @@ def test_a_paragraph_longer_than_the_budget_is_read_in_parts_to_its_end(
     assert " ".join(texts).split() == lib.index.store.paragraphs(doc, 0, 0, 0)[0].text.split(), (
         "every word, once, in order"
     )
+
+
+def test_a_file_renamed_between_the_walk_and_its_read_keeps_its_document(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """A walk lists a file, which is renamed before it is read: no failure ('No such file') goes
+    with its bytes to the new name, where it would stay, its size and time unchanged."""
+    write(folder, "a.md", "# Kingfisher\n\nThe kingfisher dives from the alder branch.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    doc_id = lib.toc().documents[0].doc_id
+    root = folder.resolve()
+    (folder / "a.md").rename(folder / "b.md")
+    reconciler = lib.index.writing.reconciler  # type: ignore[union-attr]
+    report = reconciler.sync({(str(root), "a.md"): root / "a.md"}, [])  # as listed a moment before
+    assert report.deferred == [root / "a.md"] and not report.failed, "gone since listed: looked at again"
+    lib.sync_paths([folder / "a.md", folder / "b.md"])  # the rename's event
+    toc = lib.toc()
+    assert [(d.doc_id, d.path, d.status) for d in toc.documents] == [(doc_id, "b.md", "ready")] and not toc.failed
+    assert lib.retrieve("kingfisher alder", top_k=1).results[0].doc_id == doc_id
+
+
+def test_a_file_that_failed_as_missing_is_read_once_it_is_there(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """A row an earlier version left failed with a missing file's reason, over a file that is there
+    with the same size and time, is read again."""
+    write(folder, "a.md", "# Kingfisher\n\nThe kingfisher dives from the alder branch.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    doc_id = lib.toc().documents[0].doc_id
+    lib.index.store.set_status(doc_id, "failed", "cannot read file: No such file or directory")
+    lib.reconcile()
+    assert [(d.doc_id, d.status) for d in lib.toc().documents] == [(doc_id, "ready")]

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from indexer.ingest.reconcile import ReconcileReport
 from indexer.library import Library
+from indexer.service import follow
 from indexer.service.follow import Follower
 from tests.conftest import wait_for, write
 
@@ -137,3 +139,63 @@ def test_a_reconcile_after_the_watcher_stopped_still_indexes(
     write(folder, "two.md", "# Two\n\nHerons wait in the reeds.")
     assert library.reconcile().indexed == ["two.md"]
     assert "two.md" in paths(library)
+
+
+def test_a_batch_that_failed_is_made_good_by_reconciling_the_folder(
+    folder: Path, open_library: Callable[..., Library], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch that raised took its file events with it: the whole folder is reconciled soon after."""
+    monkeypatch.setattr(follow, "RECHECK_S", 0.5, raising=False)
+    write(folder, "one.md", "# One\n\nBadgers dig at night.")
+    library = open_library(folder)
+    writing = library.index.writing
+    assert writing is not None
+    sync_paths = writing.sync_paths
+    failures: list[str] = []
+
+    def failing_once(*args: object, **kwargs: object) -> ReconcileReport:
+        if not failures:
+            failures.append("a bug met in one batch")
+            raise RuntimeError(failures[0])
+        return sync_paths(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(writing, "sync_paths", failing_once)
+    background = library.follower(debounce=0.05)
+    background.start()
+    try:
+        assert background.wait_idle(60)
+        write(folder, "two.md", "# Two\n\nHerons wait in the reeds.")
+        wait_for(lambda: bool(failures) and "two.md" in paths(library))
+    finally:
+        background.stop()
+
+
+def test_a_take_over_that_failed_is_tried_again(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(follow, "RECHECK_S", 0.2, raising=False)
+    write(folder, "one.md", "# One\n\nBadgers dig at night.")
+    first = open_library(folder, data_dir=tmp_path / "shared")
+    first.reconcile()
+    second = open_library(folder, data_dir=tmp_path / "shared")
+    background = second.follower(debounce=0.05)
+    background.start()
+    take_over = second.index.take_over
+    failures: list[str] = []
+
+    def failing_once() -> bool:
+        if not failures:
+            failures.append("Chroma would not open")
+            raise RuntimeError(failures[0])
+        return take_over()
+
+    try:
+        assert background.wait_idle(60) and not second.writer
+        monkeypatch.setattr(second.index, "take_over", failing_once)
+        first.close()
+        wait_for(lambda: second.writer)
+        write(folder, "two.md", "# Two\n\nHerons wait in the reeds.")
+        wait_for(lambda: "two.md" in paths(second))
+        assert failures
+    finally:
+        background.stop()
