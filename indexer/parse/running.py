@@ -10,7 +10,7 @@ the last line (`page_ends`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from indexer.models import Item
 from indexer.parse.blocks import is_continued, is_keyword_numbered
@@ -26,18 +26,13 @@ def headers_in_place(items: list[Item]) -> list[Item]:
     first item read after it that lies below it, so a statement's column heads and first
     rows (which it may label header) follow the statement's title instead of preceding it."""
     out: list[Item] = []
-    page: list[Item] = []
-    for item in [*items, None]:
-        if item is not None and (not page or item.get("page_idx") == page[0].get("page_idx")):
-            page.append(item)
-            continue
+    for page in _pages(items):
         headers = [h for h in page if h.get("type") == "header" and h.get("bbox")]
         rest = [i for i in page if not (i.get("type") == "header" and i.get("bbox"))]
         for h in sorted(headers, key=lambda h: h["bbox"][1]):
             below = next((n for n, i in enumerate(rest) if i.get("bbox") and i["bbox"][1] > h["bbox"][1]), len(rest))
             rest.insert(below, h)
         out.extend(rest)
-        page = [item] if item is not None else []
     return out
 
 
@@ -46,11 +41,7 @@ def footnotes_in_place(items: list[Item]) -> list[Item]:
     footnote (a notice's agency lines set in small type between two notices of a Federal Register
     page): it becomes text, read before the first item of its column below it."""
     out: list[Item] = []
-    page: list[Item] = []
-    for item in [*items, None]:
-        if item is not None and (not page or item.get("page_idx") == page[0].get("page_idx")):
-            page.append(item)
-            continue
+    for page in _pages(items):
         for note in [i for i in page if i.get("type") == "page_footnote" and i.get("bbox")]:
             box = note["bbox"]
             below = next(
@@ -68,8 +59,19 @@ def footnotes_in_place(items: list[Item]) -> list[Item]:
                 page.remove(note)
                 page.insert(page.index(below), {**note, "type": "text"})
         out.extend(page)
-        page = [item] if item is not None else []
     return out
+
+
+def _pages(items: list[Item]) -> Iterator[list[Item]]:
+    """The items in runs of one page each, in reading order."""
+    page: list[Item] = []
+    for item in items:
+        if page and item.get("page_idx") != page[0].get("page_idx"):
+            yield page
+            page = []
+        page.append(item)
+    if page:
+        yield page
 
 
 def _same_column(a: Sequence[float], b: Sequence[float]) -> bool:
