@@ -86,8 +86,6 @@ def first_page_title(items: list[Item]) -> str | None:
             title = _opening_line(items, page, running)
         if title is None:
             title = _table_heading(items, page)
-        if title is None and page == pages[0]:
-            title = _running_title(items, page, running)
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
@@ -125,23 +123,6 @@ def _single_cell_rows(body: str) -> list[str]:
         lines = [row for row in lines if row != [""]]
     opening = list(itertools.takewhile(lambda row: len(row) == 1, lines))
     return [clean(row[0]) for row in opening]
-
-
-def _running_title(items: list[Item], page: int, running: set[str]) -> str | None:
-    """Where nothing else on the first page names the document, the running line atop it, when it
-    reads as a title and no one's name, institution or field (a word processor's page header that
-    repeats the course's or the report's name on every page)."""
-    top = sorted(
-        (i for i in items if i.get("page_idx") == page and i.get("type") in ("text", "header") and i.get("bbox")),
-        key=lambda i: i["bbox"][1],
-    )[:1]
-    if not top or not _runs(top[0], running) or _is_field(top[0]):
-        return None
-    text = clean(top[0].get("text") or "")
-    plain = 2 <= len(text.split()) <= OPENING_LINE_WORDS and not text.endswith((".", ",", ";", ":"))
-    if plain and reads_as_title(text) and not names_institution(text) and not is_person(text, []):
-        return text
-    return None
 
 
 # A field's name set in bold before its value ("**Academic Term:** Spring 2023"): a form's line.

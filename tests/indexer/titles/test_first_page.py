@@ -436,21 +436,13 @@ def test_a_page_that_opens_with_a_table_is_titled_by_its_caption_or_its_one_cell
     assert first_page_title(page({"table_body": columns_first})) is None
 
 
-def test_a_bold_field_is_no_title_and_a_running_line_atop_page_one_names_what_nothing_else_does() -> None:
-    def page(k: int) -> list[dict]:
-        running = [
-            {"type": "text", "page_idx": k, "bbox": [374, 45, 626, 63], "text": "**Seabird Field Methods**"},
-            {"type": "text", "page_idx": k, "bbox": [461, 63, 539, 79], "text": "ZOO 6651"},
-        ]
-        body = {"type": "text", "page_idx": k, "bbox": [59, 324, 932, 422], "text": f"Week {k}: counting burrows. " * 8}
-        return [*running, body]
+def test_a_bold_field_is_no_title_and_a_code_beside_the_title_is_kept_with_it() -> None:
+    def line(y: int, text: str) -> dict:
+        return {"type": "text", "page_idx": 0, "bbox": [374, y, 626, y + 17], "text": text}
 
-    fields = [
-        {"type": "text", "page_idx": 0, "bbox": [434, 79, 566, 96], "text": "**Location:** Online"},
-        {"type": "text", "page_idx": 0, "bbox": [385, 96, 615, 112], "text": "**Academic Term:** Spring 2031"},
-    ]
-    items = [*page(0)[:2], *fields, page(0)[2], *page(1), *page(2), *page(3)]
-    assert first_page_title(items) == "Seabird Field Methods"
+    body = {"type": "text", "page_idx": 0, "bbox": [59, 324, 932, 422], "text": "Week 1: counting burrows. " * 8}
+    fields = [line(45, "**Location:** Online"), line(63, "**Academic Term:** Spring 2031"), body]
+    assert first_page_title(fields) is None, "a field is no title"
     assert with_code("Seabird Field Methods", ["Seabird Field Methods", "ZOO 6651", "Location: Online"]) == (
         "ZOO 6651: Seabird Field Methods"
     )
