@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from indexer.library import Library
+from indexer.service.follow import Follower
 from tests.conftest import write
 
 GUIDE = """# Gardening Guide
@@ -64,3 +65,15 @@ def library(folder: Path, open_library: Callable[..., Library]) -> Library:
 
 def doc_id(lib: Library, path: str) -> int:
     return next(d.doc_id for d in lib.toc().documents if d.path == path)
+
+
+def following(library: Library, poll: bool) -> Iterator[Follower]:
+    """A library's follower, started and idle over the folder as it stands (polling quickly when
+    `poll`); stopped when the test is done. For fixtures parametrized over "native" and "poll"."""
+    background = library.follower(poll=poll, debounce=0.3)
+    if background.watcher is not None:
+        background.watcher._poll_interval = 0.5  # keep the polling variant quick
+    background.start()
+    assert background.wait_idle(60)
+    yield background
+    background.stop()

@@ -15,6 +15,7 @@ from indexer.library import Library
 from indexer.service.follow import Follower
 from server.render import render_toc
 from tests.conftest import wait_for, write
+from tests.indexer.conftest import following
 
 
 def paths(library: Library) -> set[str]:
@@ -109,13 +110,8 @@ def live(
     write(folder, "drafts/idea.md", "# Idea\n\nBeavers build dams across streams.")
     write(folder, "drafts/plan.md", "# Plan\n\nHerons fish at dawn.")
     library = open_library(folder)
-    background = library.follower(poll=request.param == "poll", debounce=0.3)
-    if background.watcher is not None:
-        background.watcher._poll_interval = 0.5  # keep the polling variant quick
-    background.start()
-    assert background.wait_idle(60)
-    yield library, background
-    background.stop()
+    for background in following(library, poll=request.param == "poll"):
+        yield library, background
 
 
 def test_editing_the_ignore_file_while_serving_takes_files_out_and_brings_them_back(

@@ -14,6 +14,7 @@ from indexer.library import Library
 from indexer.service import follow
 from indexer.service.follow import Follower
 from tests.conftest import wait_for, write
+from tests.indexer.conftest import following
 
 
 def paths(library: Library) -> dict[str, int]:
@@ -26,13 +27,8 @@ def live(
 ) -> Iterator[tuple[Library, Follower]]:
     write(folder, "start.md", "# Start\n\nThe first document mentions otters.")
     library = open_library(folder)
-    background = library.follower(poll=request.param == "poll", debounce=0.3)
-    if background.watcher is not None:
-        background.watcher._poll_interval = 0.5  # keep the polling variant quick
-    background.start()
-    assert background.wait_idle(60)
-    yield library, background
-    background.stop()
+    for background in following(library, poll=request.param == "poll"):
+        yield library, background
 
 
 def test_create_edit_rename_delete_are_followed(live: tuple[Library, Follower], folder: Path) -> None:
