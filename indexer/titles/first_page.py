@@ -107,7 +107,7 @@ def _table_heading(items: list[Item], page: int) -> str | None:
     return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
 
 
-_CELL_GAP = re.compile(r"\S\s{3,}\S")  # cells of a table set as text are spaced apart
+_CELL_GAP = re.compile(r"\s{3,}")  # cells of a table set as text are spaced apart
 _ROW_RE = re.compile(r"<tr[^>]*>(.*?)</tr>", re.I | re.S)
 _CELL_RE = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.I | re.S)
 
@@ -119,8 +119,7 @@ def _single_cell_rows(body: str) -> list[str]:
         cells = [[clean(re.sub(r"<[^>]+>", " ", c)) for c in row] for row in rows]
         lines = [[c for c in row if c] for row in cells]
     else:
-        lines = [[line.strip()] if not _CELL_GAP.search(line.strip()) else ["", ""] for line in body.splitlines()]
-        lines = [row for row in lines if row != [""]]
+        lines = [_CELL_GAP.split(line.strip()) for line in body.splitlines() if line.strip()]
     opening = list(itertools.takewhile(lambda row: len(row) == 1, lines))
     return [clean(row[0]) for row in opening]
 
