@@ -12,6 +12,8 @@ The rules (docs/design.md, "Data model"):
 * Inferred headings that look like body text (runs of them with nothing in
   between, or so many that they outnumber the text) are demoted to text, so a
   TOC never explodes into hundreds of one-line sections.
+* A form's questions set as text are one paragraph each, with their check boxes
+  (`indexer.structure.forms`).
 * Very long prose blocks are split at sentence boundaries: one 3,000-token
   "paragraph" from a text file without blank lines is useless as a search hit.
   A table too large to read at once becomes blocks of rows, its caption and header
@@ -28,6 +30,7 @@ from indexer.models import Block, DocumentStructure, Paragraph, ParsedDocument, 
 from indexer.parse.blocks import as_text, looks_like_body_text, steps_as_lists, union
 from indexer.parse.junk import is_junk
 from indexer.parse.numbering import levels_from_numbering, numbering_depth
+from indexer.structure.forms import keep_answers_apart
 from indexer.structure.tables import split_lines, split_table
 from indexer.titles.card import make_card
 from indexer.titles.decide import name_document
@@ -36,7 +39,7 @@ from indexer.tokens import count_tokens
 # Bump when parsing, naming or structuring changes what is stored for a file (its title, sections
 # and paragraphs): every index is structured again on its next start (parses come from the cache,
 # unchanged paragraphs keep their vectors). What each bump changed is in git's history of this line.
-STRUCTURE_VERSION = "16"
+STRUCTURE_VERSION = "17"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
@@ -48,7 +51,8 @@ _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！
 
 
 def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
-    blocks = _split_long_text(_merge_fragments(_clean_leaders(steps_as_lists(_demote_noise(parsed.blocks)))))
+    blocks = _clean_leaders(steps_as_lists(_demote_noise(parsed.blocks)))
+    blocks = _split_long_text(keep_answers_apart(_merge_fragments(blocks)))
     headings = [b for b in blocks if b.kind == "heading"]
     ranks = _heading_ranks(headings)
 
