@@ -71,12 +71,12 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
 # What the child reads without MinerU: a picture of a document, by OCR (`indexer.parse.images`), a page per frame.
 CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys(sorted(IMAGE_FORMATS), (True, False))}
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
-CACHE_VERSION = 8
+CACHE_VERSION = 9
 # Earlier versions whose PDF parses `_upgraded` brings up to this one without MinerU, newest first
-# (8 read again from the text layer the PDF pages flash misreads: margin line numbers, an item
-# across columns; 7 changed office files only: chart titles, comments, a lone sheet's
-# name; 6 added what a PDF declares).
-UPGRADABLE = (7, 6, 5)
+# (9 reads a symbol font's boxes and bullets as what they draw; 8 read again from the text layer
+# the PDF pages flash misreads: margin line numbers, an item across columns; 7 changed office
+# files only: chart titles, comments, a lone sheet's name; 6 added what a PDF declares).
+UPGRADABLE = (8, 7, 6, 5)
 OFFICE_UNCHANGED_SINCE = 7  # an office file's parse cached by this version or later is this version's
 
 
@@ -203,10 +203,11 @@ class MineruParser:
             if kept is not None:
                 self._store(content_hash, kept)
             return kept
-        raw = next((r for v in UPGRADABLE if (r := self._cached(content_hash, pdf, version=v)) is not None), None)
+        cached = ((v, self._cached(content_hash, pdf, version=v)) for v in UPGRADABLE)
+        version, raw = next(((v, r) for v, r in cached if r is not None), (0, None))
         if raw is None:
             return None
-        upgraded = self._run(path, content_hash, {"upgrade": raw}, patience=patience)
+        upgraded = self._run(path, content_hash, {"upgrade": raw, "version": version}, patience=patience)
         return upgraded if upgraded.get("ok") else None
 
     def _cached(self, content_hash: str, pdf: bool, version: int = CACHE_VERSION) -> dict | None:

@@ -112,16 +112,35 @@ def run_text(request: dict) -> dict:
 
 
 def run_upgrade(request: dict) -> dict:
-    """A PDF's parse cached by an earlier version, brought up to this one without MinerU: what the
-    PDF declares of itself, read from its document information (`pdf_layers.declared`), and its
-    pages flash misread read again from the text layer (`page_text`)."""
+    """A PDF's parse cached by an earlier version (`request["version"]`), brought up to this one
+    without MinerU: what the PDF declares of itself, read from its document information
+    (`pdf_layers.declared`), the pages flash misread read again from the text layer (`page_text`;
+    done since version 8), and its symbol fonts' glyphs read as what they draw (`symbols`)."""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
-    items = _repaired_pages(request["path"], raw["content_list"], raw.setdefault("warnings", []))
-    if items is not raw["content_list"]:
-        raw["content_list"] = items
-        read_font_sizes(request["path"], items)
+    warnings = raw.setdefault("warnings", [])
+    items = raw["content_list"]
+    if request.get("version", 0) < REPAIRED_SINCE:
+        items = _repaired_pages(request["path"], items, warnings)
+        if items is not raw["content_list"]:
+            raw["content_list"] = items
+            read_font_sizes(request["path"], items)
+    _read_symbols(request["path"], items, warnings)
     return raw
+
+
+REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misread pages read again
+
+
+def _read_symbols(path: str, items: list[Item], warnings: list[str]) -> None:
+    """A symbol font's boxes and bullets read as what they draw (`symbols`); a quirk of the text
+    layer there costs them, never the parse."""
+    from indexer.parse.symbols import read_symbol_glyphs
+
+    try:
+        read_symbol_glyphs(path, items)
+    except Exception as exc:
+        warnings.append(f"symbol-font glyphs left as their letters ({type(exc).__name__}: {exc})"[:300])
 
 
 def _repaired_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
@@ -257,6 +276,7 @@ def run(request: dict) -> dict:
     if is_pdf:
         items = _repaired_pages(path, items, warnings)
         fill_from_text_layer(path, items)
+        _read_symbols(path, items, warnings)
         try:
             read_font_sizes(path, items)
         except Exception as exc:  # sizes only refine headings: a quirk of the text layer is no reason to fail
