@@ -9,11 +9,11 @@ the question before it ("No ☐ Indicate …"). A search hit should be one quest
 Only boxes a form draws are read as answers: the ballot-box characters ☐ ☑ ☒ (a symbol font's
 boxes are read as these, `indexer.parse.symbols`), and "[X]" with the "[ ]" beside it (alone, "[ ]"
 is a blank to fill in). Squares and ticks that also serve as bullets (□ ■ ✓) are not, so lists,
-slides and papers keep their paragraphs. A cut is made only where the words say a question ended: after a box whose label
-of a few words sits before it ("Yes ☒ No ☐", "Large accelerated filer ☒") and that a long run of text
-starting a sentence follows. Options whose label follows the box ("☐ Written communications
-pursuant to Rule 425 …") stay together with their question: where such a label ends, the words
-cannot tell.
+slides and papers keep their paragraphs. A cut is made only where the words say a question ended:
+after a box whose label of a few words sits before it ("Yes ☒ No ☐", "Large accelerated filer ☒")
+and that a long run of text starting a sentence follows. Options whose label follows the box
+("☐ Written communications pursuant to Rule 425 …") stay together with their question: where such
+a label ends, the words cannot tell.
 """
 
 from __future__ import annotations
