@@ -199,7 +199,7 @@ class DocumentMatch:
         docs = [d for d in self.store.documents() if d.readable]
         for doc in docs:
             named = doc.title if doc.title and not doc.named_by_file else ""  # a file's name says nothing here
-            described = f"{named} {doc.detail or ''}"
+            described = f"{named} {doc.detail or ''} {doc.issuer or ''}"  # who wrote it: "the report by Aaron Smith"
             for word in _words(described) | {_whole(token) for token in _TOKEN.findall(described)}:
                 postings.setdefault(word, set()).add(doc.doc_id)
         self._generation, self._postings, self._n = self.store.generation, postings, len(docs)

@@ -32,6 +32,7 @@ from indexer.titles.filings import is_filing, registrant, stated_detail
 from indexer.titles.lines import (
     first_page_lines,
     is_boilerplate,
+    is_byline_name,
     is_person,
     names_address,
     names_institution,
@@ -45,6 +46,7 @@ OPENING_PARAGRAPHS = 60  # the first paragraph of prose is looked for among thes
 DECK_TOKENS_PER_PAGE = 200  # a deck's pages average fewer tokens than this (a report's, a manual's: 220 and up)
 LONG_PAGES = 8  # a paged document of this many pages or more, of no other kind, is a report
 AUTHOR_LINES = 8  # a paper's authors are among the lines of its first page right after its title
+BYLINE_LINES = 30  # a byline ("By Jane Roe") is among the first page's first lines
 MAX_AUTHORS = 3
 
 FORMAT_KINDS = {
@@ -296,6 +298,8 @@ def _issuer(
         return court[1]
     if kind == "paper" and (authors := _authors(first, title)):
         return authors
+    if byline := _byline(first):
+        return byline
     cover = [
         line
         for line in first[:30]
@@ -329,6 +333,30 @@ def _authors(lines: list[str], title: str) -> str | None:
     if not names:
         return None
     return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
+
+
+# "By Jane Roe", "By: G. A. LEBOUR, M.A., F.G.S.": a byline on a first page, in any kind of document.
+_BYLINE_RE = re.compile(r"^\W*by:?\s+(.{3,120})$", re.I)
+
+
+def _byline(lines: list[str]) -> str | None:
+    """Who wrote a document, as its first page's byline says ("By G. A. LEBOUR, M.A., F.G.S.,"):
+    the names it opens with, without the degrees and roles after them, nor an institution."""
+    for line in lines[:BYLINE_LINES]:
+        said = _BYLINE_RE.match(line.strip())
+        if not said:
+            continue
+        names: list[str] = []
+        for part in re.split(r",|;|\band\b|&", said.group(1)):
+            name = " ".join(part.split()).strip(" .")
+            if not name:
+                continue
+            if not is_byline_name(name) or names_institution(name):
+                break  # the names end where the degrees, roles or affiliation start
+            names.append(name)
+        if names:
+            return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
+    return None
 
 
 def _plausible_author(name: str) -> bool:

@@ -225,6 +225,12 @@ _BYLINE_NAME_RE = re.compile(
 )
 
 
+def is_byline_name(text: str) -> bool:
+    """A person's name as a byline prints it: two to five capitalised words or initials ("G. A.
+    LEBOUR", "Jane van Roe"); an institution's name is set so too, so callers tell those apart."""
+    return bool(_BYLINE_NAME_RE.fullmatch(text))
+
+
 def is_person(text: str, beside: list[str]) -> bool:
     """A person's name, not a document's: "Jane Roe, Director", "Governor Jane Roe", or a name
     alone with a role on the line `beside` it (a cover's "Jane Roe" over "Governor")."""
@@ -240,11 +246,15 @@ def is_person(text: str, beside: list[str]) -> bool:
 
 def first_page_lines(blocks: list[Block], items: list[Item] | None) -> list[str]:
     """The first page's lines in reading order (the parser's items where it gave them, which keep
-    the lines the blocks drop), or a file's opening lines."""
+    the lines the blocks drop; a scanned page's, the words its picture carries), or a file's
+    opening lines."""
     if items:
         pages = [i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)]
         first = min(pages) if pages else 0
-        texts = [i.get("text") or "" for i in items if i.get("page_idx", 0) == first]
+        page = [i for i in items if i.get("page_idx", 0) == first]
+        texts = [i.get("text") or "" for i in page]
+        if not any(t.strip() for t in texts):
+            texts = [i.get("text_layer") or i.get("content") or "" for i in page if i.get("type") == "image"]
     else:
         texts = [b.text for b in blocks[:12]]
     return [clean(line) for text in texts for line in text.splitlines() if line.strip()]

@@ -68,6 +68,21 @@ def test_kind_issuer_date_and_about_come_from_the_document() -> None:
     assert letter.kind == "letter", "a greeting or a close, whatever the words after it"
 
 
+def test_a_byline_names_the_author_of_any_kind_of_document() -> None:
+    """A byline ("By …") under a title: the names it opens with, not the degrees, roles or institution after."""
+    lines = [
+        Block("text", "On the Breccia-Gashes of the Durham Coast", page=1),
+        Block(
+            "text", "By G. A. LEBOUR, M.A., F.G.S., Professor of Geology in the Northwind College of Science", page=1
+        ),
+        Block("text", "North of England Institute of Mining Engineers", page=1),
+    ]
+    report = _card("On the Breccia-Gashes of the Durham Coast", lines, paper=False)
+    assert report.issuer == "G. A. LEBOUR"
+    nobody = [Block("text", "By order of the Board", page=1), *lines[2:]]
+    assert _card("Notice", nobody, paper=False).issuer == "North of England Institute of Mining Engineers"
+
+
 def test_the_about_line_is_one_sentence_of_prose_at_most_25_words() -> None:
     long = "The heron stands in the shallows " + " ".join(["and waits"] * 20) + " for a fish."
     sections = [Section(0, "Doc", 0, None)]
