@@ -21,7 +21,11 @@ from indexer.parse.dates import MONTH
 from indexer.titles.stated import COVER_PAGES
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-KT?|10-QT?|8-K|20-F|40-F|6-K|11-K|S-1|S-4|F-1|DEF\s*14A)\b", re.I)
-_REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?registrant", re.I)
+# "(Exact name of registrant as specified in its charter)"; a small business's cover says "issuer".
+_REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?(small\s+business\s+)?(registrant|issuer)", re.I)
+# A cover's own statement of its form ("ANNUAL REPORT ON FORM 10-K FOR THE YEAR ENDED …"), not a
+# sentence that cites one ("… in our Quarterly Report on Form 10-Q").
+_REPORT_ON_RE = re.compile(r"^\W*(annual|quarterly|current|transition)\s+report\s+on\s*$", re.I)
 _DATE = r"([A-Z][a-z]+\.?\s+\d{1,2}\s*,?\s*\d{4})"
 _PERIOD_RE = re.compile(
     r"(?:for\s+)?the\s+(fiscal\s+year|quarterly\s+period|transition\s+period|year|(?:three|six|nine|twelve)\s+months)"
@@ -83,12 +87,16 @@ def cover_lines(blocks: list[Block], pages: int = COVER_PAGES) -> list[str]:
 
 
 def _form(lines: list[str]) -> tuple[int, re.Match[str]] | None:
-    """The form a cover names and the line it is on, as a cover names it: a line that opens with it
-    or a short line ("Washington, D.C. 20549 FORM 10-K"); a release whose footnote mentions "our
+    """The form a cover names and the line it is on, as a cover names it: a line that opens with it,
+    a short line ("Washington, D.C. 20549 FORM 10-K") or one that opens by saying what report it is
+    ("ANNUAL REPORT ON FORM 10-K FOR THE YEAR ENDED …"); a release whose footnote mentions "our
     Quarterly Report on Form 10-Q" is no filing."""
     for at, line in enumerate(lines):
         found = _FORM_RE.search(line)
-        if found and (not line[: found.start()].strip(" *_#") or len(line.split()) <= 8):
+        if not found:
+            continue
+        before = line[: found.start()]
+        if not before.strip(" *_#") or len(line.split()) <= 8 or _REPORT_ON_RE.match(before):
             return at, found
     return None
 

@@ -43,6 +43,24 @@ def test_the_registrant_on_the_same_line_and_a_current_report_date() -> None:
     assert cover_title([Block("text", text, page=1)]) == "Contoso Foods Corp. — Form 8-K, May 19, 2031"
 
 
+def test_a_small_business_cover_saved_as_a_web_page_whose_form_banner_is_lost() -> None:
+    """No "FORM 10-K" line of its own (an HTML filing's banner is a picture): the report says what it
+    is ("ANNUAL REPORT ON FORM 10-K FOR …"), and a small business's cover names its "issuer"."""
+    lines = [
+        "Commission file number: 000-00000",
+        "Northwind Gaming, Inc.",
+        "(Exact name of small business issuer as specified in its charter)",
+        "Indicate by check mark if the registrant is a well-known seasoned issuer. Yes ☐ No ☑",
+        "NORTHWIND GAMING, INC.",
+        "ANNUAL REPORT ON FORM 10-K FOR THE YEAR ENDED DECEMBER 31, 2031",
+        "TABLE OF CONTENTS",
+    ]
+    blocks = [Block("text", line) for line in lines]  # a web page: blocks without pages
+    assert cover_title(blocks) == "Northwind Gaming, Inc. — Form 10-K, year ended December 31, 2031"
+    cited = "The risks are described in our Annual Report on Form 10-K for the year ended December 31, 2031."
+    assert cover_title([Block("text", cited, page=1)]) is None  # a release citing the report is no filing
+
+
 def test_no_cover_page_no_title() -> None:
     assert cover_title([Block("text", "Form 10-K filings are discussed on page 40.", page=1)]) is None
     assert cover_title([Block("text", COVER, page=5)]) is None  # not on the first pages
