@@ -97,6 +97,21 @@ def test_a_word_of_single_characters_points_only_where_it_is_written_whole(
     assert lib.index.search.documents.pointed("How did 3M revenue grow?", None) == [doc_id(lib, "maker.md")]
 
 
+def test_a_year_written_by_its_last_two_digits_points_to_that_years_documents(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """ "FY21" is fiscal 2021, not a day of a month a description dates ("Form 8-K, May 21, 2031")."""
+    write(folder, "annual.md", "# Contoso — Form 10-K, fiscal year ended December 31, 2021\n\nPlants grew.\n")
+    write(folder, "current.md", "# Fabrikam — Form 8-K, May 21, 2031\n\nA director resigned.\n")
+    write(folder, "older.md", "# Contoso — Form 10-K, fiscal year ended December 31, 2019\n\nPlants shrank.\n")
+    write(folder, "plan.md", "# Northwind strategy\n\nRevenue held.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    assert lib.index.search.documents.pointed("Did Contoso grow its plants between FY20 and FY21?", None) == [
+        doc_id(lib, "annual.md")
+    ]
+
+
 @pytest.mark.slow
 def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library: Callable[..., Library]) -> None:
     """A deck is a paged document of few words a page; a whole-folder question that asks about
