@@ -46,6 +46,7 @@ _KIND_ASKED = (
 _RUN_END = re.compile(r"[?.!,;:)]$")  # a name ends at a sentence's or a clause's end
 _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 2018", "2q23" → "2 q 23"
 _TOKEN = re.compile(r"\S+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _SHORT_YEAR = re.compile(r"^(fy|cy)['’]?(\d{2})$", re.I)  # a fiscal or calendar year by its last two digits
 
 
@@ -138,6 +139,11 @@ class DocumentMatch:
         names = [held for kind, _, held in tokens if kind in ("name", "start")]
         # With names, they and the numbers count; without, every word, and two must meet in one description.
         asked = [(parts, held) for kind, parts, held in tokens if kind != "word" or not names]
+        # Several years ("between FY2021 and FY2022", "FY2018 - FY2020") span the documents of each:
+        # the latest year's document is chosen after the rest of the question has named them.
+        years = sorted({part for _, parts, _ in tokens for part in parts if _YEAR.fullmatch(part)})
+        if len(years) >= 2:
+            asked = [(parts, held) for parts, held in asked if not parts & set(years)]
         if n < MIN_DOCS:
             return []
         if not asked:
@@ -156,10 +162,19 @@ class DocumentMatch:
             return self._kind_asked(query, scope, n)
         best = max(weights.values())
         close = sorted((d for d, weight in weights.items() if weight >= CLOSE * best), key=lambda d: -weights[d])
+        if len(years) >= 2:
+            close = self._of_the_year(close, years[-1])
         # Words most descriptions hold ("Form", "report") match many alike: they point nowhere.
         if not (len(close) <= POINTED and len(close) < n / 2):
             return []
         return self._holding_its_names(query, close, doc_ids)
+
+    def _of_the_year(self, close: list[int], year: str) -> list[int]:
+        """Of documents a question names alike, those of the latest year it names, when it names
+        several: a report of a year sets the years before it beside it, and the one of an earlier
+        year cannot tell of the later."""
+        latest = [d for d in close if d in self._postings.get(year, set())]
+        return latest or close
 
     def _holding_its_names(self, query: str, pointed: list[int], doc_ids: list[int] | None) -> list[int]:
         """The pointed documents whose text holds every word of the names that pointed to them, where

@@ -112,6 +112,21 @@ def test_a_year_written_by_its_last_two_digits_points_to_that_years_documents(
     ]
 
 
+def test_a_question_over_several_years_points_to_the_latest_years_document(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    """A report of 2031 sets 2030 beside it; the report of 2030 cannot tell of 2031."""
+    for name, year, capex in (("Contoso", 2030, 410), ("Contoso", 2031, 520), ("Fabrikam", 2031, 130)):
+        write(folder, f"r{name[0]}{year}.md", REPORT.format(name=name, year=year, capex=capex))
+    write(folder, "garden.md", "# Garden Guide\n\nWater the roses in the evening.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    latest = [doc_id(lib, "rC2031.md")]
+    assert lib.index.search.documents.pointed("How did Contoso's capex change from 2030 to 2031?", None) == latest
+    assert lib.index.search.documents.pointed("Contoso capex FY2030 - FY2031", None) == latest
+    assert lib.index.search.documents.pointed("What did Contoso spend in 2030?", None) == [doc_id(lib, "rC2030.md")]
+
+
 @pytest.mark.slow
 def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library: Callable[..., Library]) -> None:
     """A deck is a paged document of few words a page; a whole-folder question that asks about
