@@ -30,6 +30,7 @@ from indexer.parse.mail import MAIL_FORMATS, Attachment, message_document, read_
 from indexer.parse.markdown import parse_markdown
 from indexer.parse.mineru import CHILD_FORMATS, MineruOptions, MineruParser
 from indexer.parse.org import parse_org
+from indexer.parse.rst import parse_rst
 from indexer.parse.text import parse_text
 
 TextParser = Callable[[str], ParsedDocument]
@@ -43,7 +44,7 @@ TEXT_PARSERS: dict[str, TextParser] = {
     ".mdx": parse_markdown,
     ".txt": parse_text,
     ".text": parse_text,
-    ".rst": parse_text,
+    ".rst": parse_rst,
     ".org": parse_org,
 }
 

@@ -55,7 +55,12 @@ def parse_text(source: str, opening: bool = True) -> ParsedDocument:
     for k, lines in enumerate(chunks):
         if k in set_apart:
             blocks.append(Block("heading", lines[0].strip(), level=1, inferred=True))
-        elif k == 0 and opening and (n := _opening_lines(lines)):
+        elif (
+            k == 0
+            and opening
+            and not _UNDERLINE_RE.match(lines[1] if len(lines) > 1 else "")  # an underlined title: read whole
+            and (n := _opening_lines(lines))
+        ):
             first = _classify(lines)[0]  # a heading over its paragraph stays one
             blocks.append(first if first.text == lines[0].strip() else Block("text", lines[0].strip()))
             blocks.extend(b for line in lines[1:n] for b in _classify([line]))
