@@ -33,6 +33,7 @@ from indexer.parse.pdf_layers import (
     check_pdf,
     declared,
     fill_from_text_layer,
+    pages_with_garbled_text,
     pages_without_text,
     read_font_sizes,
     read_outline,
@@ -115,7 +116,8 @@ def run_upgrade(request: dict) -> dict:
     """A PDF's parse cached by an earlier version (`request["version"]`), brought up to this one
     without MinerU: what the PDF declares of itself, read from its document information
     (`pdf_layers.declared`), the pages flash misread read again from the text layer (`page_text`;
-    done since version 8), and its symbol fonts' glyphs read as what they draw (`symbols`)."""
+    done since version 8), its pages whose text layer is not text read by OCR, and its symbol
+    fonts' glyphs read as what they draw (`symbols`)."""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
     warnings = raw.setdefault("warnings", [])
@@ -125,11 +127,14 @@ def run_upgrade(request: dict) -> dict:
         if items is not raw["content_list"]:
             raw["content_list"] = items
             read_font_sizes(request["path"], items)
+    if raw.get("tier") == "flash" and request.get("version", 0) < GARBLED_SINCE:  # the model tiers OCR themselves
+        raw["content_list"] = items = read_garbled_pages(request["path"], items, warnings)
     _read_symbols(request["path"], items, warnings)
     return raw
 
 
 REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misread pages read again
+GARBLED_SINCE = 9  # … and its pages whose text layer is not text read by OCR
 
 
 def _read_symbols(path: str, items: list[Item], warnings: list[str]) -> None:
@@ -283,6 +288,7 @@ def run(request: dict) -> dict:
             warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
             items = read_blank_pages(path, items, warnings)
+            items = read_garbled_pages(path, items, warnings)
             read_pictures(path, items, warnings)
         if heavy:  # after the steps above: the text layer is all these pages give
             items = sorted([*items, *simple_items(path, heavy)], key=lambda it: int(it.get("page_idx", 0)))
@@ -320,26 +326,39 @@ def read_blank_pages(path: str, items: list[Item], warnings: list[str]) -> list[
     a slide that is one picture): flash returns them as pictures, OCR reads their text (for
     at most `ocr.BLANK_PAGES_BUDGET_S`). The page's pictures give way to what OCR finds on
     it; nothing changes when OCR cannot run."""
+    return _read_by_ocr(path, items, pages_without_text(path), "without a text layer", ("image", "chart"), warnings)
+
+
+def read_garbled_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
+    """Pages whose text layer is not text (`pdf_layers.pages_with_garbled_text`: a font whose
+    codes map to no characters) are read by OCR as a scan is, and what OCR finds there replaces
+    everything the text layer gave on them; nothing changes when OCR cannot run."""
+    return _read_by_ocr(path, items, pages_with_garbled_text(path), "whose text layer is not text", None, warnings)
+
+
+def _read_by_ocr(
+    path: str, items: list[Item], pages: list[int], what: str, replaced: tuple[str, ...] | None, warnings: list[str]
+) -> list[Item]:
+    """The pages read by OCR (within `ocr.BLANK_PAGES_BUDGET_S`); the items of the `replaced` types
+    on a page OCR read (every item, for None) give way to what it found there."""
     from indexer.parse import ocr
 
-    blank = pages_without_text(path)
-    if not blank:
+    if not pages:
         return items
     if problem := ocr.unavailable():
-        warnings.append(f"{_pages(blank)} without a text layer not read: OCR unavailable ({problem})")
+        warnings.append(f"{_pages(pages)} {what} not read: OCR unavailable ({problem})")
         return items
     try:
-        found, unread = ocr.recognise(path, blank, budget_s=ocr.BLANK_PAGES_BUDGET_S)
+        found, unread = ocr.recognise(path, pages, budget_s=ocr.BLANK_PAGES_BUDGET_S)
     except Exception as exc:  # extra text: failing to read it fails nothing
-        warnings.append(f"OCR failed on {_pages(blank)} without a text layer ({type(exc).__name__}: {exc})"[:300])
+        warnings.append(f"OCR failed on {_pages(pages)} {what} ({type(exc).__name__}: {exc})"[:300])
         return items
     if unread:
         warnings.append(
-            f"OCR stopped after {ocr.BLANK_PAGES_BUDGET_S:.0f} s: "
-            f"{unread} of {_pages(blank)} without a text layer not read"
+            f"OCR stopped after {ocr.BLANK_PAGES_BUDGET_S:.0f} s: {unread} of {_pages(pages)} {what} not read"
         )
     read = {it["page_idx"] for it in found}
-    kept = [it for it in items if not (it.get("page_idx") in read and it.get("type") in ("image", "chart"))]
+    kept = [it for it in items if not (it.get("page_idx") in read and (replaced is None or it.get("type") in replaced))]
     return sorted(kept + found, key=lambda it: int(it.get("page_idx", 0)))  # stable: each page keeps its order
 
 

@@ -332,6 +332,33 @@ def pages_without_text(path: str) -> list[int]:
         pdf.close()
 
 
+GARBLED_SHARE = 0.3  # of a page's characters, codes that are no characters: its font maps to none
+GARBLED_MIN_CHARS = 100  # a page with fewer characters than this is judged by nothing
+
+
+def pages_with_garbled_text(path: str) -> list[int]:
+    """0-based pages whose text layer is not text: a font whose codes map to no characters gives
+    control characters and private-use codes where the letters should be ("\\x01\\x04 \\x05\\x06…"),
+    though the page shows words. A leader of replacement characters ("Contents ����� 4") is text."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    found: list[int] = []
+    try:
+        for index in range(len(pdf)):
+            page = pdf[index]
+            textpage = page.get_textpage()
+            chars = [c for c in textpage.get_text_range() if not c.isspace()]
+            textpage.close()
+            page.close()
+            odd = sum(1 for c in chars if ord(c) < 32 or "\ue000" <= c <= "\uf8ff")
+            if len(chars) >= GARBLED_MIN_CHARS and odd >= GARBLED_SHARE * len(chars):
+                found.append(index)
+    finally:
+        pdf.close()
+    return found
+
+
 def declared(path: str) -> dict:
     """What the PDF's document information declares, as MinerU reports it for a PDF it reads whole
     (`indexer.models.Declared`): its title, authors, subject and creation date."""

@@ -12,6 +12,7 @@ from indexer.errors import ParseError
 from indexer.library import Library
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser
+from tests.conftest import BENCH
 from tests.indexer.parse.conftest import parse
 
 LOREM = (
@@ -405,3 +406,25 @@ def test_a_page_ocr_cannot_read_keeps_its_text_layer(parser: DocumentParser, tmp
     path = tmp_path / "annotations.pdf"
     path.write_bytes(source.read_bytes())
     assert [p.text for p in parse(parser, path).paragraphs] == ["Dummy PDF file"]
+
+
+GARBLED = BENCH / "mmlongbench" / "pdfs" / "afe620b9beac86c1027b96d31d396407.pdf"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not GARBLED.exists(), reason="needs ../shared/bench")
+def test_pages_whose_text_layer_is_not_text_are_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
+    """A company report whose first seven pages set their words in a font whose codes map to no
+    characters: the text layer gives control characters ("\\x01\\x04 \\x05\\x06…") and flash read
+    "4 $%" and "& | " | "". Its first two pages, read by OCR as a scan is."""
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(GARBLED)
+    pages = pdfium.PdfDocument.new()
+    pages.import_pages(source, [0, 1])
+    path = tmp_path / "report.pdf"
+    pages.save(str(path))
+    doc = parse(parser, path)
+    text = " ".join([*(s.title for s in doc.sections), *(p.text for p in doc.paragraphs)])
+    assert "DIRECTORS' REPORT" in text and "GDP growth" in text, text[:300]
+    assert not any(ord(c) < 32 and c not in "\n\t" for c in text)
