@@ -82,7 +82,7 @@ def first_page_title(items: list[Item]) -> str | None:
         if not lines:
             continue
         title = _in_largest_type(items, page, lines)
-        if title is None and sum((line.get("font_size") or 0) > 1 for line in lines) < 0.5 * len(lines):
+        if title is None and _type_is_mute(lines):
             title = _opening_line(items, page, running)
         if title is None:
             title = _table_heading(items, page)
@@ -204,6 +204,18 @@ _TITLE_FIELD_RE = re.compile(  # a form's "Title:" field, up to the next field
 )
 
 
+def _type_is_mute(lines: list[Item]) -> bool:
+    """Whether a page's type says nothing of its title: its sizes unknown (most lines 1.0), or no
+    line in its top third set larger than its text by a title's margin (a word processor's page in
+    one size, a scan whose lines OCR measured alike)."""
+    sizes = [_font_size(line) for line in lines]
+    if sum(size is not None for size in sizes) < 0.5 * len(lines):
+        return True
+    body = _body_size([(line, clean(line.get("text") or ""), size) for line, size in zip(lines, sizes, strict=True)])
+    top = [size for line, size in zip(lines, sizes, strict=True) if size and line["bbox"][1] < OPENING_TOP]
+    return not top or max(top) < TITLE_SCALE * body
+
+
 def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None:
     """The page's first line that reads as a title, among its first few at the top (a syllabus
     from a word processor: "Cancer Biology, Fall 2021 Syllabus" in bold body type), a page header
@@ -215,8 +227,15 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
             if i.get("page_idx") == page and i.get("type") in kinds and i.get("bbox") and i["bbox"][1] < OPENING_TOP
             if not _runs(i, running)
         ]
+        folios = [
+            i for i in items if i.get("page_idx") == page and i.get("bbox") and _FOLIO_RE.match(i.get("text") or "")
+        ]
         for k, line in enumerate(lines[:OPENING_LINES]):
             text = clean(line.get("text") or "")
+            if _CONTENTS_RE.match(text):
+                return None  # a contents page: the lines under its caption are chapters
+            if any(_beside(line, folio) for folio in folios if folio is not line):
+                continue  # a running header: set on one line with the page's number
             beside = [clean(other.get("text") or "") for other in lines[max(k - 1, 0) : k + 2] if other is not line]
             if named := _TITLE_FIELD_RE.search(line.get("text") or ""):  # "**Course Title:** ECE 4670: …"
                 return clean(named.group(1))
@@ -235,6 +254,16 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                     return f"{after[0]} {text}"  # "COURSE SYLLABUS" over "CHEM 101 General Chemistry"
                 return text
     return None
+
+
+_FOLIO_RE = re.compile(r"^\s*\d{1,4}\s*$")  # a page's number, alone
+
+
+def _beside(line: Item, other: Item) -> bool:
+    """Whether two items share a line: most of the lower one's height is the other's too."""
+    top, bottom = max(line["bbox"][1], other["bbox"][1]), min(line["bbox"][3], other["bbox"][3])
+    lower = min(line["bbox"][3] - line["bbox"][1], other["bbox"][3] - other["bbox"][1])
+    return lower > 0 and bottom - top >= 0.5 * lower
 
 
 def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | None:

@@ -47,6 +47,10 @@ _DOCUMENT_KIND_RE = re.compile(
     re.I,
 )
 INSTITUTION_WORDS = 12
+# A company by its legal form, ending its name ("XYZ Pvt Ltd", "Northwind Traders, Inc."): who
+# issued a document, as an institution is ("Limited Warranty" is no company).
+_COMPANY_RE = re.compile(r"\b(inc|incorporated|corp|corporation|ltd|limited|llc|llp|plc|gmbh|pvt)\.?$", re.I)
+COMPANY_WORDS = 8
 _SUBJECT_RE = re.compile(r"\b(in|for|to|at|about|on|with)\s", re.I)  # a subject's words before the institution's
 # Words that say only what kind of document it is ("User Manual", "Product Introduction",
 # "Course Syllabus"), not what it is about.
@@ -82,9 +86,11 @@ def names_chapter_kind(text: str) -> bool:
 
 
 def names_institution(text: str) -> bool:
-    """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences":
-    who issued a document (a syllabus, a handbook), not what it is."""
+    """ "University of Massachusetts, Amherst", "Spring 2023 UMass Department of Geosciences",
+    "XYZ Pvt Ltd": who issued a document (a syllabus, a handbook, a statement), not what it is."""
     text = text.strip(" .")
+    if _COMPANY_RE.search(text) and len(text.split()) <= COMPANY_WORDS and not _DOCUMENT_KIND_RE.search(text):
+        return True
     found = _INSTITUTION_RE.search(text)
     return (
         len(text.split()) <= INSTITUTION_WORDS

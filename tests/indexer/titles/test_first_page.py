@@ -366,6 +366,26 @@ def test_a_word_processors_page_without_type_sizes_is_titled_by_its_opening_line
     assert first_page_title(form) == "NWU 4670: Digital Communication"
 
 
+def test_a_page_whose_type_sets_no_line_apart_is_titled_by_its_opening_line_not_a_running_header() -> None:
+    """Type sizes known and alike (a scan whose lines OCR measured alike): the opening line stands in
+    for the typography, as where sizes are unknown; not a header set beside the page's number, nor a
+    company's name alone."""
+    body = "Your Directors have pleasure in submitting their report and accounts for the year. " * 3
+    page = [
+        _line(0, 76, "DIRECTORS' REPORT & MANAGEMENT DISCUSSION AND ANALYSIS", 8.5),
+        {**_line(0, 118, body, 9), "bbox": [100, 118, 900, 300]},
+    ]
+    assert first_page_title(page) == "DIRECTORS' REPORT & MANAGEMENT DISCUSSION AND ANALYSIS"
+    header = [
+        {**_line(0, 118, "Northwind: A Toolkit for Reading", 9), "bbox": [387, 118, 731, 129]},
+        {**_line(0, 118, "5", 9), "bbox": [778, 118, 785, 128]},
+        *page[1:],
+    ]
+    assert first_page_title(header) is None
+    company = [_line(0, 76, "Northwind Traders Pvt Ltd", 9), *page[1:]]
+    assert first_page_title(company) is None
+
+
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
     from indexer.models import ParsedDocument
     from indexer.structure.sections import build
