@@ -48,6 +48,7 @@ _SPLIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")  # "fy2018" → "fy 20
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _SHORT_YEAR = re.compile(r"^(fy|cy)['’]?(\d{2})$", re.I)  # a fiscal or calendar year by its last two digits
+CENTURY_TURN = 70  # a year written short from this on is of the 1900s
 
 
 def _words(text: str) -> set[str]:
@@ -62,9 +63,8 @@ def _whole(token: str) -> str:
 def _tokens(query: str, ends: list[bool] | None = None) -> list[tuple[str, str, frozenset[str]]]:
     """Each word of the query as written, with how it is written ("name": capitalised inside a
     sentence, two capitals, letters with digits; "start": capitalised only as a sentence's first
-    word; "number"; "word") and its parts as descriptions are indexed ("FY2018" → fy, 2018; "FY18"
-    the same). A
-    query not written as sentences ("Contoso capital expenditure 2031") has no sentence starts.
+    word; "number"; "word") and its parts as descriptions are indexed ("FY2018" and "FY18" → fy,
+    2018). A query not written as sentences ("Contoso capital expenditure 2031") has no sentence starts.
     `ends`, when given, gets for each word whether a name cannot go on past it (a sentence's or a
     clause's end: "… for General Mills? CCC is …")."""
     out: list[tuple[str, str, frozenset[str]]] = []
@@ -73,7 +73,8 @@ def _tokens(query: str, ends: list[bool] | None = None) -> list[tuple[str, str, 
         word = POSSESSIVE.sub("", token.strip("\"'()[]{},.?!:;"))
         parts = frozenset(p for p in _words(word) if "_" not in p)  # "10-K" is 10 and k, as in titles
         if year := _SHORT_YEAR.match(word):  # "FY21" is fiscal 2021, not the 21st of a month
-            parts = frozenset({year.group(1).lower(), f"20{year.group(2)}"})
+            century = "19" if int(year.group(2)) >= CENTURY_TURN else "20"  # "FY99" is 1999
+            parts = frozenset({year.group(1).lower(), century + year.group(2)})
         capitals = sum(c.isupper() for c in word)
         mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
         if parts:
