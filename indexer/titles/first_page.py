@@ -56,7 +56,7 @@ def first_page_title(items: list[Item]) -> str | None:
     line in the largest type near the top that is not boilerplate, with the lines set like it
     right below or above it (a title on two or three lines; not the authors under it); a title
     that names only a kind of document ("User Manual") with the subject the cover names. Where
-    the text layer gives no type sizes and no line's box stands out, the page's opening line
+    no line stands out so and the type says nothing (`_type_is_mute`), the page's opening line
     when it reads as a title. None when no line reads like a title."""
     pages = sorted({i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)})
     running = running_texts(items, len(pages))
