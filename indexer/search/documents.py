@@ -33,6 +33,8 @@ CLOSE = 0.8  # there are at most POINTED of them and they are fewer than half th
 MIN_DOCS = 3  # a folder of fewer documents needs no pointing
 MIN_WORDS = 2  # a question without names points with this many words of a description
 MIN_NAME = 3  # a name this long or longer that no document holds is worth saying so
+RARE_ROWS = 20  # a name this few paragraphs of the folder hold, or fewer, is some documents' own
+SHOUTED = 0.3  # a question with more of its words in capitals than this is shouted, not naming
 # A question about slides ("in slide 4", "the presentation") asks a deck: pages of few words each.
 # What a question calls the document it asks about ("in slide 4", "this paper", "the manual"), and
 # the kinds of card (`indexer.titles.card`) that answer to it.
@@ -127,7 +129,34 @@ class DocumentMatch:
 
     def pointed(self, query: str, doc_ids: list[int] | None) -> list[int]:
         """The documents (of `doc_ids`, or all) the question names by their description, best
-        first; empty when it names none, or the folder is too small for it to matter."""
+        first, or else by a name only their text holds; empty when it names none, or the folder is
+        too small for it to matter."""
+        return self._described(query, doc_ids) or self._holding_a_rare_name(query, doc_ids)
+
+    def _holding_a_rare_name(self, query: str, doc_ids: list[int] | None) -> list[int]:
+        """The documents whose text alone holds a name the question writes ("What is the benefit of
+        level-2 in the system that has passed TRUCS?"): a name few paragraphs of the folder hold
+        (RARE_ROWS), in at most POINTED documents, fewer than half of those searched."""
+        n = self._n if doc_ids is None else len(doc_ids)
+        words = query.split()
+        if n < MIN_DOCS or sum(w.isupper() for w in words) > SHOUTED * len(words):
+            return []  # a question written in capitals writes no names by them
+        found: list[set[int]] = []
+        for name in names_written(query):
+            terms = query_terms(name)
+            if not terms or any(count > RARE_ROWS for count in self.store.keywords.row_counts(terms).values()):
+                continue
+            hits = self.store.keywords.search(name, RARE_ROWS, doc_ids)
+            rows = self.store.paragraphs_by_id([pid for pid, _ in hits])
+            holders = {row.doc_id for row in rows.values()}
+            if 0 < len(holders) <= POINTED and len(holders) < n / 2:
+                found.append(holders)
+        if not found:
+            return []
+        common = set.intersection(*found)
+        return sorted(common or sorted(found, key=len)[0])
+
+    def _described(self, query: str, doc_ids: list[int] | None) -> list[int]:
         self._refresh()
         scope = set(doc_ids) if doc_ids is not None else None
         n = self._n if scope is None else len(scope)

@@ -127,6 +127,20 @@ def test_a_question_over_several_years_points_to_the_latest_years_document(
     assert lib.index.search.documents.pointed("What did Contoso spend in 2030?", None) == [doc_id(lib, "rC2030.md")]
 
 
+def test_a_name_only_one_documents_text_holds_points_to_it(folder: Path, open_library: Callable[..., Library]) -> None:
+    """No description names it, but one document's text does: "TRUCS" points there; a word many
+    documents hold, or a question shouted in capitals, points nowhere."""
+    write(folder, "storage.md", "# Object Storage\n\nThe service has passed TRUCS level-2 certification.\n")
+    for name in ("Backup", "Network", "Compute"):
+        write(folder, f"{name.lower()}.md", f"# {name} Service\n\nThe {name.lower()} service is certified.\n")
+    lib = open_library(folder)
+    lib.reconcile()
+    documents = lib.index.search.documents
+    assert documents.pointed("What does the system that passed TRUCS offer?", None) == [doc_id(lib, "storage.md")]
+    assert documents.pointed("Which Service is certified?", None) == []
+    assert documents.pointed("WHAT DOES THE SYSTEM THAT PASSED TRUCS OFFER?", None) == []
+
+
 @pytest.mark.slow
 def test_a_question_about_slides_points_to_the_decks(folder: Path, open_library: Callable[..., Library]) -> None:
     """A deck is a paged document of few words a page; a whole-folder question that asks about
