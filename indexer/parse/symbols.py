@@ -112,7 +112,7 @@ def _mend(item: Item, glyphs: list[tuple[str, float, float, bool]]) -> int:
     inside = [(letter, drawn) for letter, x, y, drawn in glyphs if x0 - 2 <= x <= x1 + 2 and y0 - 2 <= y <= y1 + 2]
     if not any(drawn for _, drawn in inside):
         return 0
-    key = "text" if item.get("text") else "table_body" if item.get("table_body") else "text_layer"
+    key = _text_key(item)
     text = str(item.get(key) or "")
     written = list(_GLYPH_RE.finditer(text))
     if [m.group(0) for m in written] == [letter for letter, _ in inside]:
@@ -134,5 +134,10 @@ def _mend(item: Item, glyphs: list[tuple[str, float, float, bool]]) -> int:
     return len(chosen)
 
 
+def _text_key(item: Item) -> str:
+    """Where an item keeps its words: its text, a table's HTML, or a picture's text layer."""
+    return "text" if item.get("text") else "table_body" if item.get("table_body") else "text_layer"
+
+
 def _text(item: Item) -> str:
-    return str(item.get("text") or item.get("table_body") or item.get("text_layer") or "")
+    return str(item.get(_text_key(item)) or "")

@@ -136,21 +136,23 @@ def _set_apart(chunks: list[list[str]]) -> set[int]:
     comma, a lead-in's colon), and no more than MAX_HEADING_RUN of them in a row."""
     single = [len(c) == 1 and _heading(c[0]) is None and _plain_title(c[0]) for c in chunks]
     found: set[int] = set()
-    k = 0
-    while k < len(chunks):
-        if not single[k]:
-            k += 1
-            continue
-        end = k
-        while end + 1 < len(chunks) and single[end + 1]:
-            end += 1
-        run = range(k, end + 1)
+    for k, end in _runs(single):
         before = chunks[k - 1][-1].rstrip() if k else ""
         after = chunks[end + 1] if end + 1 < len(chunks) else None
-        if len(run) <= MAX_HEADING_RUN and not before.endswith((",", ":", ";")) and after and _is_prose(after):
-            found.update(run)
-        k = end + 1
+        if end - k < MAX_HEADING_RUN and not before.endswith((",", ":", ";")) and after and _is_prose(after):
+            found.update(range(k, end + 1))
     return found
+
+
+def _runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """The runs of consecutive true flags, each as its first and last index."""
+    runs: list[tuple[int, int]] = []
+    for k, flag in enumerate(flags):
+        if flag and runs and runs[-1][1] == k - 1:
+            runs[-1] = (runs[-1][0], k)
+        elif flag:
+            runs.append((k, k))
+    return runs
 
 
 def _wrapped_headings(lines: list[str]) -> list[Block] | None:
@@ -163,22 +165,14 @@ def _wrapped_headings(lines: list[str]) -> list[Block] | None:
         return None
     candidate = [_heading(line) is None and _plain_title(line, max_chars=WRAPPED_WIDTH) for line in lines]
     marked: set[int] = set()
-    k = 0
-    while k < len(lines):
-        if not candidate[k]:
-            k += 1
-            continue
-        end = k
-        while end + 1 < len(lines) and candidate[end + 1]:
-            end += 1
-        stop = end + 1
+    for k, last in _runs(candidate):
+        end = last
         while end >= k and lines[end + 1 : end + 2] and lines[end + 1].strip()[:1].islower():
             end -= 1  # the phrase a caption or a sentence opens goes on below: not a heading
         before = lines[k - 1] if k else ""
         finished = not before or _SENTENCE_ENDS_RE.search(before) is not None
         if k <= end < k + MAX_HEADING_RUN and finished and end + 1 < len(lines):
             marked.update(range(k, end + 1))
-        k = stop
     if not marked:
         return None
     blocks: list[Block] = []
