@@ -2,7 +2,8 @@
 names, else (`Named.title` None) its file's name (`title_from_name`).
 
 What a document states (`stated_title`): a filing's cover (`indexer.titles.filings`), a court
-paper's caption (`indexer.titles.card.court_title`), the citation a report asks for, its metadata
+paper's caption (`indexer.titles.card.court_title`), the subject its opening fields name (a memo's,
+a register's rule: `indexer.titles.preamble`), the citation a report asks for, its metadata
 title where its cover agrees (`indexer.titles.stated`), the title set on its first page
 (`indexer.titles.first_page`); for a format read natively, what it declares outright (a text
 file's front-matter title, an e-mail's subject). What its opening names: its first heading when
@@ -34,6 +35,7 @@ from indexer.titles.lines import (
     names_kind_only,
     reads_as_title,
 )
+from indexer.titles.preamble import preamble_title
 from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
 from indexer.titles.words import mend, opening_text, same_title
 
@@ -104,10 +106,11 @@ def _opening_at(blocks: list[Block], first_page: bool) -> int | None:
 
 
 def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool) -> str | None:
-    """What to call a parsed document, tried in order: a filing's cover, a report's citation, its
-    metadata title when its cover agrees, the title set on its first page (`items`: the parser's
-    content list)."""
-    stated = cover_title(blocks) or court_title(first_page_lines(blocks, items)) or citation_title(blocks)
+    """What to call a parsed document, tried in order: a filing's cover, a court paper's caption, the
+    subject its opening fields name, a report's citation, its metadata title when its cover agrees,
+    the title set on its first page (`items`: the parser's content list)."""
+    lines = first_page_lines(blocks, items)
+    stated = cover_title(blocks) or court_title(lines) or preamble_title(lines) or citation_title(blocks)
     if stated:
         return stated
     metadata = clean(metadata)
