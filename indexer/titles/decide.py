@@ -80,7 +80,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
-        named = without_particulars(with_code(named, first_page_lines(parsed.blocks, parsed.items)))
+        named = with_code(named, first_page_lines(parsed.blocks, parsed.items))
     title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
@@ -136,7 +136,9 @@ CODE_WORDS = 4  # a line this short that opens with a code is the code's line
 def with_code(title: str, lines: list[str]) -> str:
     """A title with the code the first page sets on its own line beside it: a code alone gets the
     name on the next line ("PUBHLTH 224" over "Epidemiology in Public Health"), a name the code on
-    the line before or after it ("LINGUIST 101" over "People and Their Language"): "CODE: Name"."""
+    the line before or after it ("LINGUIST 101" over "People and Their Language"): "CODE: Name";
+    either without its particulars (`without_particulars`)."""
+    title = without_particulars(title)
     if _CODE_RE.search(title) and not _CODE_RE.fullmatch(title.strip()):
         return title  # it has its code already
     squeezed = [re.sub(r"\W+", "", line.lower()) for line in lines[: CODE_LINES * 2]]
@@ -158,11 +160,15 @@ def with_code(title: str, lines: list[str]) -> str:
     return title
 
 
+# A code's section number ("MSCI 790 – Section 009"): which of a course's groups, not what it is.
+_CODE_SECTION_RE = re.compile(r"(?<=\d)([A-Z]{0,2})\s*[–—-]?\s*(?i:section|sec\.)\s*\d{1,3}[A-Z]?\b")
+
+
 def without_particulars(title: str) -> str:
     """A title without what follows it on its line but is no part of it: a schedule, credits, a
     room, an address ("Autism Spectrum Disorder PSYCH 397D – 3 credits MWF 11:15-12:05"), an aside in
-    brackets ("(previous taught as FIN 497T)"), a trailing colon."""
-    title = ASIDE_RE.sub("", title)
+    brackets ("(previous taught as FIN 497T)"), a code's section number, a trailing colon."""
+    title = _CODE_SECTION_RE.sub(r"\1", ASIDE_RE.sub("", title))
     cut = TRAILING_PARTICULARS_RE.search(title)
     if cut and len(title[: cut.start()].split()) >= 2:
         title = title[: cut.start()]
