@@ -131,6 +131,7 @@ _CODE_RE = re.compile(
 )
 CODE_LINES = 6  # the title's line is looked for among the first page's first lines
 CODE_WORDS = 4  # a line this short that opens with a code is the code's line
+_WORD_RE = re.compile(r"\b[a-z]{3,}\b")  # … or one whose rest has no word in lower case: particulars
 
 
 def with_code(title: str, lines: list[str]) -> str:
@@ -155,8 +156,8 @@ def with_code(title: str, lines: list[str]) -> str:
     after = lines[at + 1].strip() if at + 1 < len(lines) else ""
     for beside in (before, after):  # "LINGUIST 101 (49624)": the code, its number aside
         code = _CODE_RE.match(beside)
-        if code and len(beside.split()) <= CODE_WORDS:
-            return f"{code.group(0)}: {title}"
+        if code and (len(beside.split()) <= CODE_WORDS or not _WORD_RE.search(beside[code.end() :])):
+            return f"{code.group(0)}: {title}"  # (or its particulars: "ACCOUNTING 371-01 (#58038) M & W: 11:15")
     return title
 
 

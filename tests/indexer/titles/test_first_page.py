@@ -10,7 +10,7 @@ import pytest
 
 from indexer.library import Library
 from indexer.models import Block
-from indexer.titles.decide import stated_title, with_code
+from indexer.titles.decide import stated_title, with_code, without_particulars
 from indexer.titles.filings import cover_title, is_filing, stated_detail
 from indexer.titles.first_page import first_page_title
 from indexer.titles.lines import is_banner, is_boilerplate, names_institution
@@ -484,6 +484,21 @@ def test_a_bold_field_is_no_title_and_a_code_beside_the_title_is_kept_with_it() 
     assert with_code("Seabird Field Methods", ["Seabird Field Methods", "ZOO 6651", "Location: Online"]) == (
         "ZOO 6651: Seabird Field Methods"
     )
+
+
+def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> None:
+    assert with_code(
+        "ZOO 790 – Section 009 (3 credits, CRN = 21233)",
+        ["ZOO 790 – Section 009 (3 credits, CRN = 21233)", "Seabird Field Methods"],
+    ) == ("ZOO 790: Seabird Field Methods"), "the section of a course is which group, not what it is"
+    schedule = "ZOOLOGY 371-01 (#58038) M & W: 11:15 – 12:05, ISOM 106"
+    assert with_code("Seabird Field Methods", ["SCHOOL OF BIRDS", "Seabird Field Methods", schedule]) == (
+        "ZOOLOGY 371-01: Seabird Field Methods"
+    ), "a code's line of particulars"
+    assert with_code("Seabird Field Methods", ["Seabird Field Methods", "ZOO 371 is taught in the spring"]) == (
+        "Seabird Field Methods"
+    ), "a sentence that names a code"
+    assert without_particulars("Section 230 of the Communications Act") == "Section 230 of the Communications Act"
 
 
 def test_a_letters_greeting_and_close_are_no_title() -> None:
