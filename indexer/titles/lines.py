@@ -68,10 +68,14 @@ _KIND_MODIFIERS = frozenset(
 )
 
 
+_CODE_WORD_RE = re.compile(r"\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b")  # "COMPSCI 466", "CS-101"
+
+
 def names_kind_only(text: str) -> bool:
-    """A title that says only what kind of document it is ("User Manual", "Syllabus"), which the
-    cover completes with what it is about."""
-    words = [w.strip(".,:;()") for w in clean(text).lower().split()]
+    """A title that says only what kind of document it is ("User Manual", "Syllabus"), perhaps with
+    a course's or a form's code ("Syllabus for COMPSCI 466"), which the cover completes with what it
+    is about."""
+    words = [w.strip(".,:;()") for w in _CODE_WORD_RE.sub(" ", clean(text)).lower().split()]
     return any(w in _KIND_WORDS for w in words) and all(w in _KIND_WORDS or w in _KIND_MODIFIERS for w in words)
 
 

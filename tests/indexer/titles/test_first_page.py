@@ -348,6 +348,12 @@ def test_a_cover_that_names_only_a_kind_of_document_takes_its_subject() -> None:
         {"type": "image", "page_idx": 0, "bbox": [0, 945, 997, 979], "text_layer": "Use And Care Guide"},
     ]
     assert first_page_title(strips) == "NO-FROST REFRIGERATOR-FREEZER Use And Care Guide"
+    coded = [  # a kind and a code are no subject
+        _line(0, 103, "Syllabus for ZOOLOGY 466", 14.5, level=1),
+        _line(0, 127, "Seabird Field Methods", 12),
+        _line(0, 238, "Instructor office hours: to be announced, in the lab and online.", 10),
+    ]
+    assert first_page_title(coded) == "Seabird Field Methods Syllabus for ZOOLOGY 466"
 
 
 def test_a_word_processors_page_without_type_sizes_is_titled_by_its_opening_line() -> None:
