@@ -232,6 +232,8 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
         ]
         for k, line in enumerate(lines[:OPENING_LINES]):
             text = clean(line.get("text") or "")
+            if _bold(line) and ". " not in text:
+                text = text.removesuffix(".")  # a title set in bold may end as a sentence does
             if _CONTENTS_RE.match(text):
                 return None  # a contents page: the lines under its caption are chapters
             if any(_beside(line, folio) for folio in folios if folio is not line):
@@ -257,6 +259,12 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
 
 
 _FOLIO_RE = re.compile(r"^\s*\d{1,4}\s*$")  # a page's number, alone
+
+
+def _bold(item: Item) -> bool:
+    """A line set in bold whole (a word processor's title in body type)."""
+    raw = (item.get("text") or "").strip()
+    return raw.startswith("**") and raw.endswith("**") and raw.count("**") == 2
 
 
 def _beside(line: Item, other: Item) -> bool:
@@ -370,6 +378,8 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if TRAILING_FUNCTION_WORD.search(title.rstrip(" &")) or title.endswith(
         "&"
     ):  # a fragment: "NRC 585 & GEOGRAPH 585 &"
+        return None
+    if prose and title.endswith(":"):  # a label of what follows on a page of text ("Course zoom links:")
         return None
     if names_kind_only(title):  # "User Manual": what about, the cover says in its next largest type
         title = _with_subject((best[0], title), [c for c in candidates if c[1] not in parts])

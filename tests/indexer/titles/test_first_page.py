@@ -370,6 +370,16 @@ def test_a_word_processors_page_without_type_sizes_is_titled_by_its_opening_line
     assert first_page_title(page) == "Federal Budgeting Process – Spring 2031"
     form = [unsized(60, "**Course Title:** NWU 4670: Digital Communication **Author:** Prof. Roe"), *page[3:]]
     assert first_page_title(form) == "NWU 4670: Digital Communication"
+    bold = [  # a title in bold body type ending as a sentence does; a label in bold, its box short and so "large"
+        {
+            **unsized(64, "**Biology 582: From Seabirds to Diversity: The basis for change.**"),
+            "bbox": [59, 64, 863, 83],
+        },
+        {**unsized(137, "**Course zoom links:**"), "bbox": [59, 137, 246, 157]},
+        unsized(166, "Instructor: <PROF_FULL_NAME> Remote office hours: By appointment"),
+        {**unsized(240, body), "bbox": [59, 240, 916, 436]},
+    ]
+    assert first_page_title(bold) == "Biology 582: From Seabirds to Diversity: The basis for change"
 
 
 def test_a_page_whose_type_sets_no_line_apart_is_titled_by_its_opening_line_not_a_running_header() -> None:
