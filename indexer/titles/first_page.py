@@ -234,6 +234,10 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
             text = clean(line.get("text") or "")
             if _bold(line) and ". " not in text:
                 text = text.removesuffix(".")  # a title set in bold may end as a sentence does
+            if len(text.split()) > OPENING_LINE_WORDS or is_schedule(text):  # a run-on line: its opening phrase
+                text = (
+                    opening_line_title(text) or text
+                )  # ("PUBHLTH 490Z: … Science (3 credits) Fall 2022 :: T/Th 11:30")
             if _CONTENTS_RE.match(text):
                 return None  # a contents page: the lines under its caption are chapters
             if any(_beside(line, folio) for folio in folios if folio is not line):

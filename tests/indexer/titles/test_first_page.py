@@ -380,6 +380,13 @@ def test_a_word_processors_page_without_type_sizes_is_titled_by_its_opening_line
         {**unsized(240, body), "bbox": [59, 240, 916, 436]},
     ]
     assert first_page_title(bold) == "Biology 582: From Seabirds to Diversity: The basis for change"
+    run_on = "ZOO 490Z: Seabird Field Methods (3 credits) Fall 2031 :: T/Th 11:30-12:45pm :: Lab room 138 Head: <PROF>"
+    page = [
+        unsized(90, run_on),
+        unsized(194, "TA: <TA_FULL_NAME> Email: <TA_EMAIL>"),
+        {**unsized(398, body), "bbox": [118, 398, 879, 619]},
+    ]
+    assert first_page_title(page) == "ZOO 490Z: Seabird Field Methods", "a run-on first line: its opening phrase"
 
 
 def test_a_page_whose_type_sets_no_line_apart_is_titled_by_its_opening_line_not_a_running_header() -> None:
