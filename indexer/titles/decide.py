@@ -77,6 +77,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         stated
         or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
         or (_what_it_names(opening_line, blocks, at) if opening_line and at is not None else None)
+        or _heading_past_particulars(blocks, lead)
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
@@ -85,6 +86,37 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     return Named(title, lead if is_title else _title_heading(blocks, stated))
+
+
+PARTICULAR_BLOCKS = 10  # the particulars a document may open with before its first heading
+_FIELD_LINE_RE = re.compile(r"^[A-Z][\w'’ /]{0,24}:(?:\s|$)")  # "Instructor: …", "Email: …"
+
+
+def _heading_past_particulars(blocks: list[Block], lead: int) -> str | None:
+    """The first heading of a document that opens with the particulars a course's or a meeting's
+    page sets above its title (its code, term, schedule, room, who teaches and how to reach them):
+    "ENG 204", "Fall 2021", "TTh 11:30", "Instructor: …" over "Introduction to Asian American
+    Literature"; None when other text stands before it, or it names a kind of section alone."""
+    for at in range(lead, min(len(blocks), lead + PARTICULAR_BLOCKS)):
+        block = blocks[at]
+        if block.kind == "heading":
+            text = clean(block.text)
+            named = len(text.split()) >= 2 and reads_as_title(text) and not names_kind_only(text)
+            return text if named and not names_institution(text) and numbering_depth(text) is None else None
+        text = clean(block.text)
+        code = _CODE_RE.match(text)
+        if not (
+            block.kind == "text"
+            and (
+                is_date_line(text)
+                or is_schedule(text)
+                or names_institution(text)
+                or _FIELD_LINE_RE.match(text)
+                or (code and code.start() == 0 and len(text.split()) <= CODE_WORDS)
+            )
+        ):
+            return None
+    return None
 
 
 OPENING_ASIDES = 2  # lines a text without pages may set above its title: a date, a code alone

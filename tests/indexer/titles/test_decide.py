@@ -57,6 +57,25 @@ def test_a_date_or_a_code_alone_above_the_title_leaves_it_the_title() -> None:
     assert _office(aside).title == "ZOOLOGY 130: Zoology for Everyone Syllabus Spring 2031", "its aside and times cut"
 
 
+def test_a_heading_under_a_courses_particulars_is_its_title() -> None:
+    from indexer.models import Block, ParsedDocument
+
+    particulars = ["ZOO 204", "Fall 2031", "TTh 11:30 a.m. - 12:45 p.m.", "W201 South College", "Email: <EMAIL>"]
+    items: list[Item] = [
+        {"type": "text", "page_idx": 0, "text": line} for line in [*particulars, "Seabirds of the North Atlantic"]
+    ]
+    blocks = [Block("text", clean(line)) for line in particulars]
+    blocks += [
+        Block("heading", "Seabirds of the North Atlantic", level=1),
+        Block("heading", "Course Description", level=1),
+    ]
+    blocks += [Block("text", "We count burrows on three islands and learn why herons wait.")]
+    s = build(ParsedDocument(blocks=blocks, items=items, format=".docx"), fallback_title="file-name")
+    assert s.title == "Seabirds of the North Atlantic" and not s.named_by_file
+    blocks[4] = Block("text", "Welcome! This term we will count burrows.")  # text before the heading: no particulars
+    assert build(ParsedDocument(blocks=blocks, items=items, format=".docx"), fallback_title="f").named_by_file
+
+
 def test_the_issuers_lines_give_way_and_a_title_torn_after_for_is_joined() -> None:
     lines = [
         "**U.S. Department of Justice**",
