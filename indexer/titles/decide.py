@@ -155,10 +155,10 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
 
 
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
-# ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001").
+# ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century").
 _CODE_RE = re.compile(
     r"(?!(?:chapter|section|part|page|item|table|figure|vol|volume|no|step|unit|lesson|week|room|appendix)\b)"
-    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
+    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}(?!(?:st|nd|rd|th)\b)[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
     re.I,
 )
 CODE_LINES = 6  # the title's line is looked for among the first page's first lines

@@ -521,6 +521,9 @@ def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> No
     assert with_code("Seabird Field Methods", ["Seabird Field Methods", "ZOO 371 is taught in the spring"]) == (
         "Seabird Field Methods"
     ), "a sentence that names a code"
+    assert with_code("ZOO 790", ["ZOO 790 (3 credits, CRN = 21233)", "Seabirds: A 21st Century Perspective"]) == (
+        "ZOO 790: Seabirds: A 21st Century Perspective"
+    ), "an ordinal is no code"
     assert without_particulars("Section 230 of the Communications Act") == "Section 230 of the Communications Act"
 
 
