@@ -236,7 +236,7 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                 text = text.removesuffix(".")  # a title set in bold may end as a sentence does
             if len(text.split()) > OPENING_LINE_WORDS or is_schedule(text):  # a run-on line: its opening phrase
                 text = (
-                    opening_line_title(text) or text
+                    opening_line_title(text, sentences=False) or text
                 )  # ("PUBHLTH 490Z: … Science (3 credits) Fall 2022 :: T/Th 11:30")
             if _CONTENTS_RE.match(text):
                 return None  # a contents page: the lines under its caption are chapters
@@ -526,16 +526,19 @@ def _type_size(item: Item) -> float | None:
     return math.sqrt(max(x1 - x0, 1) * max(y1 - y0, 1) / chars) if chars else None
 
 
-def opening_line_title(text: str) -> str | None:
+def opening_line_title(text: str, sentences: bool = True) -> str | None:
     """A file without pages or headings (plain text, a letter in DOCX) whose first line is short
     and reads like a title ("Quarterly Safety Review", not "Dear Ms Li," or a sentence); or, where
     the first line runs on (a text whose lines were joined), its opening phrase, up to the first of
     its particulars: a time, a day, a field ("Instructor:"), an address, a bracket, a sentence's end
-    ("Stat 111 Elementary Statistics Syllabus --Spring 2023 Moodle in the Cloud: …")."""
+    ("Stat 111 Elementary Statistics Syllabus --Spring 2023 Moodle in the Cloud: …"); `sentences`:
+    or its first sentence's end (a text's lines joined, not a paragraph of a page)."""
     line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
     if (named := _TITLE_FIELD_RE.search(line)) and len(line.split()) > OPENING_LINE_WORDS:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
-    elif (cut := PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2:
+    elif (
+        (cut := PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2 and _names_before(cut, sentences)
+    ):
         line = re.sub(r"\s*\([^)]*$", "", line[: cut.start()]).strip(" -–—,;:|")  # no bracket left open
     ok = (
         len(line.split()) <= (OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS)
@@ -546,13 +549,26 @@ def opening_line_title(text: str) -> str | None:
 
 
 OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
+_NAMING_RE = re.compile(r"^[A-Z][\w&/-]*\s?\d{2,}|:")  # "Physics 132 …", "Biology 582: From DNA to …"
+
+
+def _names_before(cut: re.Match[str], sentences: bool) -> bool:
+    """Whether what a run-on line says before its cut names the document: before its particulars,
+    always; before its first sentence's end only when it opens with a code or names its subject
+    after a colon (a first sentence such as "We're investing to grow in …" is text, not a title)."""
+    if cut.group(0)[:1] not in ".!?":
+        return True
+    return sentences and bool(_NAMING_RE.search(cut.string[: cut.start()]))
+
+
 # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
 ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time, an address, a
 # placeholder, credits, a sentence's end.
-_PARTICULARS = (
-    r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b|<[A-Z_]+>|\S+@\S+|https?://|[.!?]\s+(?=[A-Z])|\d+\s+(?i:credits?)\b"
-)
+_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b|<[A-Z_]+>|\S+@\S+|https?://|\d+\s+(?i:credits?)\b"
+# A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
+# however it opens ("… evolutionary change. * Note – This syllabus …").
+_SENTENCE_END = r"(?<=[a-z]{3})[.!?](?=\s+\W*[A-Z])"
 _ROLES = r"instructors?|lecturers?|professors?|teaching\s+assistants?"
 _FIELDS = (
     r"office\s+hours?|e-?mail|phone|location|room|prerequisites?"
@@ -560,8 +576,8 @@ _FIELDS = (
 )
 # Where a run-on opening line (a text whose lines were joined) turns from naming the document to
 # its particulars: those, or the name of one of a course's or a meeting's fields (`lines._BOILERPLATE_RE`
-# names them where a line starts with one).
-PARTICULARS_RE = re.compile(rf"\s(?:{_PARTICULARS}|(?i:credits?|{_ROLES}|{_FIELDS})\b)")
+# names them where a line starts with one), or its first sentence's end.
+PARTICULARS_RE = re.compile(rf"\s(?:{_PARTICULARS}|(?i:credits?|{_ROLES}|{_FIELDS})\b)|{_SENTENCE_END}")
 # The same on a title's own line, where such words may belong to the title ("Email Marketing
 # Basics"): a field with its value after it ("Room 138", "Office Hours for …"), a role before a name.
 TRAILING_PARTICULARS_RE = re.compile(

@@ -537,6 +537,14 @@ def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
 
     run_on = "ZOOLOGY 130 (GEN ED BS 4 credits) ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031 MWF 10:10-11 Small changes"
     assert opening_line_title(run_on) == "ZOOLOGY 130 ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031"
+    joined = "Zoology 582: From Eggs to Diversity: The basis for change. * Note – This syllabus is subject to change!"
+    assert opening_line_title(joined) == "Zoology 582: From Eggs to Diversity: The basis for change", (
+        "to its first sentence's end"
+    )
+    prose = (
+        "We're investing to grow in the North Atlantic, offshore Iceland and Norway. Seabird counts rose by a third."
+    )
+    assert opening_line_title(prose) is None, "a first sentence of text is no title"
 
 
 def test_a_subtitle_set_between_the_title_and_the_text_joins_the_title() -> None:
