@@ -36,7 +36,13 @@ from indexer.titles.lines import (
     reads_as_title,
 )
 from indexer.titles.preamble import preamble_title
-from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
+from indexer.titles.stated import (
+    citation_title,
+    cover_text,
+    metadata_agrees,
+    metadata_title_ok,
+    without_identifier,
+)
 from indexer.titles.words import mend, opening_text, same_title
 
 
@@ -145,7 +151,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     stated = cover_title(blocks) or court_title(lines) or preamble_title(lines) or citation_title(blocks)
     if stated:
         return stated
-    metadata = clean(metadata)
+    metadata = without_identifier(clean(metadata))
     if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover_text(blocks, items))):
         metadata = ""
     if metadata and not names_kind_only(metadata):

@@ -27,6 +27,22 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 
+# A report's number before its title, a comma between ("GAO-23-106826, Cybersecurity: …"; not
+# "ISO 27001: Information Security", whose code is part of its name).
+_LEADING_ID_RE = re.compile(r"^(?:[A-Z]{1,8}[\s-])?[A-Z]{1,8}[\s-]?\d[\w.-]*\s*,\s+(?=\S)")
+
+
+ID_DIGITS = 4  # a number this long ("GAO-23-106826"), not a name's ("COVID-19: A Review")
+
+
+def without_identifier(title: str) -> str:
+    """A metadata title without the report number a publisher files it under."""
+    found = _LEADING_ID_RE.match(title)
+    if found is None or sum(ch.isdigit() for ch in found.group(0)) < ID_DIGITS:
+        return title
+    return title[found.end() :]
+
+
 def metadata_title_ok(title: str) -> bool:
     """A metadata title worth showing: a few words, not a tool's placeholder, a file's name or
     id, a web address or a banner."""
@@ -54,13 +70,14 @@ KIND_LINE_WORDS = (
 
 def cover_text(blocks: list[Block], items: list[Item]) -> list[str]:
     """The lines of the first pages, from the blocks and from the parser's items (which keep the
-    lines the blocks drop as running text, such as a title repeated atop every page)."""
+    lines the blocks drop as running text, such as a title repeated atop every page, and the words
+    a cover drawn as a picture carries in its text layer)."""
     lines = [line for b in blocks if b.page is None or b.page <= COVER_PAGES for line in b.text.splitlines()]
     lines += [
         line
         for i in items
         if isinstance(i.get("page_idx"), int) and i["page_idx"] < COVER_PAGES
-        for line in (i.get("text") or "").splitlines()
+        for line in (i.get("text") or i.get("text_layer") or "").splitlines()  # a drawn cover's words too
     ]
     return [clean(line) for line in lines if line.strip()]
 

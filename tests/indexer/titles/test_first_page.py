@@ -14,7 +14,7 @@ from indexer.titles.decide import stated_title, with_code, without_particulars
 from indexer.titles.filings import cover_title, is_filing, stated_detail
 from indexer.titles.first_page import first_page_title
 from indexer.titles.lines import is_banner, is_boilerplate, names_institution
-from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok
+from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok, without_identifier
 from indexer.titles.words import mend
 
 COVER = """UNITED STATES
@@ -75,6 +75,29 @@ def test_metadata_placeholders_are_not_titles() -> None:
     assert not metadata_title_ok("report_final_v2.docx")
     assert not metadata_title_ok("Q1 2031 8-K - Exhibit 99.1")  # a filing system's label
     assert not metadata_title_ok("UNITED STATES SECURITIES AND EXCHANGE COMMISSION")
+
+
+def test_a_metadata_title_filed_under_a_report_number_agrees_with_a_cover_drawn_as_a_picture() -> None:
+    metadata = "GAO-31-106826, Seabirds: Launching and Implementing the National Seabird Strategy"
+    cover = [
+        {
+            "type": "image",
+            "page_idx": 0,
+            "bbox": [0, 26, 972, 978],
+            "text_layer": "June 2031\nSeabirds: Launching\nand Implementing the National\nSeabird Strategy",
+        },
+        {
+            "type": "text",
+            "page_idx": 0,
+            "bbox": [41, 207, 479, 240],
+            "text": "**Threats Highlight the Need for Seabird Counts**",
+        },
+    ]
+    blocks = [Block("text", "Threats Highlight the Need for Seabird Counts", page=1)]
+    assert stated_title(blocks, cover, metadata, paged=True) == (
+        "Seabirds: Launching and Implementing the National Seabird Strategy"
+    )
+    assert without_identifier("COVID-19, A Review of Herons") == "COVID-19, A Review of Herons", "a name, not a number"
 
 
 def test_a_cover_without_the_caption_is_named_by_the_line_ending_in_a_legal_form() -> None:
