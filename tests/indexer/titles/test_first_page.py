@@ -568,6 +568,8 @@ def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
         "We're investing to grow in the North Atlantic, offshore Iceland and Norway. Seabird counts rose by a third."
     )
     assert opening_line_title(prose) is None, "a first sentence of text is no title"
+    dated = "Jahresabschluss zum Geschäftsjahr vom 01.01.2031 bis zum 31.12.2031"
+    assert opening_line_title(dated) == dated, "a date is no time of day"
 
 
 def test_a_subtitle_set_between_the_title_and_the_text_joins_the_title() -> None:
