@@ -59,6 +59,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         stated = parsed.title or stated_title(parsed.blocks, parsed.items, parsed.declared.title or "", parsed.paged)
     else:  # a format read natively declares what it is outright: front matter, an e-mail's subject
         stated = parsed.title or parsed.declared.title
+    lead = _web_page_heading(parsed.format, blocks, lead)
     first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the stated title, or when nothing else
     # names the document and it is the only heading at its level (or, without type sizes to say
@@ -92,6 +93,20 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     return Named(title, lead if is_title else _title_heading(blocks, stated))
+
+
+WEB_FORMATS = (".html", ".htm", ".xhtml")
+
+
+def _web_page_heading(file_format: str, blocks: list[Block], lead: int) -> int:
+    """Where a web page opens: at its first heading when that is a top-level one (its <h1>) among
+    its first blocks, past the site's header and navigation set before it as text ("Home | News")."""
+    if file_format.lower() not in WEB_FORMATS:
+        return lead
+    for at in range(lead, min(len(blocks), lead + OPENING_BLOCKS)):
+        if blocks[at].kind == "heading":
+            return at if blocks[at].level == 1 else lead
+    return lead
 
 
 PARTICULAR_BLOCKS = 10  # the particulars a document may open with before its first heading

@@ -116,3 +116,20 @@ def test_what_a_message_or_front_matter_declares_is_its_title_whole() -> None:
         format=".eml",
     )
     assert build(mail, fallback_title="x").title == "Example MIME Email", "'Email' is no field of it here"
+
+
+def test_a_web_page_is_titled_by_its_h1_not_the_sites_header_above_it() -> None:
+    from indexer.models import Block, ParsedDocument
+
+    blocks = [
+        Block("text", "Northwind Birding"),
+        Block("text", "Home | Counts | About"),
+        Block("heading", "Seabird Counts of 2031", level=1),
+        Block("text", "We counted burrows on three islands."),
+        Block("heading", "Method", level=2),
+        Block("text", "By torchlight."),
+    ]
+    page = build(ParsedDocument(blocks=blocks, format=".html"), fallback_title="counts")
+    assert page.title == "Seabird Counts of 2031"
+    text = build(ParsedDocument(blocks=blocks, format=".txt"), fallback_title="counts")
+    assert text.title == "Northwind Birding", "elsewhere the opening line stands"
