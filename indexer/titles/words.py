@@ -47,7 +47,9 @@ def mend(title: str, text: str, pictures: str = "") -> str:
     printed = f"{text}\n{pictures}" if pictures else text
     title = _join_broken_words(_CODE_RE.sub("", clean(title)), printed)
     squeezed = _squeezed(printed)
-    title = RUN_RE.sub(lambda m: split_run(m.group(0), printed), title)
+    split = RUN_RE.sub(lambda m: split_run(m.group(0), printed), title)
+    if split != title:  # a text layer that lost its spaces lost them after a colon too
+        title = re.sub(r"(?<=\w):(?=[^\W\d_])", ": ", split)
     parts = _SEGMENT_RE.split(title)  # parts at even places, what separates them between
     return "".join(
         _cased(_spaced_as_printed(part, printed, *squeezed), text) if k % 2 == 0 else part
@@ -56,8 +58,9 @@ def mend(title: str, text: str, pictures: str = "") -> str:
 
 
 # A run of letters in one case, long enough to be words whose spaces the text layer lost
-# ("THEECOMMERCEGOLDRUSHININDIA"); a word in mixed case ("OnlineHelp") is printed so.
-RUN_RE = re.compile(r"\b(?:[A-Z]{12,}|[a-z]{12,})\b")
+# ("THEECOMMERCEGOLDRUSHININDIA"); a word in mixed case ("OnlineHelp") is printed so, unless it
+# runs longer than words do ("IntermediateStatisticsforBusinessandEconomics").
+RUN_RE = re.compile(r"\b(?:[A-Z]{12,}|[a-z]{12,}|[A-Za-z]{24,})\b")
 _SHORT_WORDS = frozenset("a i e an as at by in is it of on or to up we".split())
 
 

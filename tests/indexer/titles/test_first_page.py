@@ -355,6 +355,11 @@ def test_capitals_line_break_hyphens_and_run_together_words_are_mended_as_the_te
     assert mend("HONOR Watch GS Pro OnlineHelp （01,en）", text) == "HONOR Watch GS Pro OnlineHelp"  # a code dropped
     assert mend("Re-Thinking Data", "re-thinking is hard") == "Re-Thinking Data"  # a real hyphen stays
     assert mend("C o u r s e I n f o r m a t i o n", "") == "Course Information"
+    assert (
+        mend("ZOO213:IntermediateSeabirdCountingforFieldandLab", "")
+        == "ZOO213: Intermediate Seabird Counting for Field and Lab"
+    )
+    assert mend("OnlineHelp for Herons", "") == "OnlineHelp for Herons", "a word in mixed case is printed so"
 
 
 def test_a_cover_that_names_only_a_kind_of_document_takes_its_subject() -> None:
