@@ -271,6 +271,8 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     if TRAILING_FUNCTION_WORD.search(line) and len(lines) > 1:  # "Handbook for" / "Chapter 13 Standing Trustees"
         line = f"{line} {clean(lines[1][1])}"
     after = opening_line_title(line) if line else None
+    if after is None and names_kind_only(title) and _CODE_RE.match(line):  # "Syllabus" over "KIN 270, Fall 2022"
+        after = without_particulars(line)
     after = after if after and not names_institution(after) and not names_kind_only(after) else None
     if names_institution(title):
         return after

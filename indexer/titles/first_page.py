@@ -565,7 +565,7 @@ def _names_before(cut: re.Match[str], sentences: bool) -> bool:
 ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time (not a date's
 # "01.01.2020"), an address, a placeholder, credits.
-_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\d+\s+(?i:credits?)\b"
+_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
 # A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
 # however it opens ("… evolutionary change. * Note – This syllabus …").
 _SENTENCE_END = r"(?<=[a-z]{3})[.!?](?=\s+\W*[A-Z])"

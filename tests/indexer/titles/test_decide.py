@@ -55,6 +55,8 @@ def test_a_date_or_a_code_alone_above_the_title_leaves_it_the_title() -> None:
     assert dated.title == "Management 462: Social Entrepreneurship", "a byline after it is no part of it"
     aside = ["ZOOLOGY 130 (GEN ED BS 4 credits)", "ZOOLOGY FOR EVERYONE SYLLABUS Spring 2031 MWF 10:10-11", body]
     assert _office(aside).title == "ZOOLOGY 130: Zoology for Everyone Syllabus Spring 2031", "its aside and times cut"
+    kind = _office(["Syllabus", "ZOO 270, Fall 2031 (4 credits)", "Lecture location: ILC N151", body])
+    assert kind.title == "ZOO 270, Fall 2031 Syllabus", "a kind alone takes the code line under it"
 
 
 def test_a_heading_under_a_courses_particulars_is_its_title() -> None:
