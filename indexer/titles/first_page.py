@@ -325,10 +325,10 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     ]
     if not candidates:
         return None
-    best = max(candidates, key=lambda c: c[2] * (1.15 if c[0].get("text_level") == 1 else 1.0))
+    best = max(candidates, key=_weight)
     if len(best[1].split()) < 2:  # a logo's word ("UCWeb") over the title set nearly as large
         phrases = [c for c in candidates if len(c[1].split()) >= 2 and c[2] >= WORD_OVER_PHRASE * best[2]]
-        best = max(phrases, key=lambda c: c[2]) if phrases else best
+        best = max(phrases, key=_weight) if phrases else best
     # A kind of document named atop the page ("Help Guide" over the product's name) is its title
     # however little larger it is set.
     heads = (
@@ -390,6 +390,15 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
         title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
+
+
+LEVEL_ONE = 1.15  # a line the parser marks a top-level heading weighs as if set this much larger
+
+
+def _weight(candidate: tuple[Item, str, float | None]) -> float:
+    """A candidate line's size, a top-level heading's raised (a bold line's box, wider, says it is larger)."""
+    line, _, size = candidate
+    return (size or 0.0) * (LEVEL_ONE if line.get("text_level") == 1 else 1.0)
 
 
 def _runs_on(text: str) -> bool:

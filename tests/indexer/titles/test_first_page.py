@@ -362,6 +362,20 @@ def test_capitals_line_break_hyphens_and_run_together_words_are_mended_as_the_te
     assert mend("OnlineHelp for Herons", "") == "OnlineHelp for Herons", "a word in mixed case is printed so"
 
 
+def test_a_word_atop_gives_way_to_the_top_level_heading_not_a_wider_bold_line() -> None:
+    def boxed(box: list[int], text: str, level: int | None = None) -> dict:  # sizes unknown: boxes say them
+        return {"type": "text", "page_idx": 0, "bbox": box, "text": text, "font_size": 1.0, "text_level": level}
+
+    page = [
+        boxed([557, 48, 776, 84], "SYLLABUS"),
+        boxed([366, 102, 693, 135], "Introduction to Auk", level=1),
+        boxed([284, 158, 728, 186], "**AUK 585 & TERNS 585 &**"),
+        boxed([253, 199, 744, 227], "BIO 697B & ECO 697B (4 credits)", level=2),
+        boxed([118, 543, 877, 742], "This class serves as an introduction to counting seabirds on cliffs. " * 11),
+    ]
+    assert first_page_title(page) == "Introduction to Auk"
+
+
 def test_a_cover_that_names_only_a_kind_of_document_takes_its_subject() -> None:
     cover = [
         _line(0, 160, "User Manual", 28, level=1),
