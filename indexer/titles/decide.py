@@ -178,7 +178,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
 # ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century").
 _CODE_RE = re.compile(
-    r"(?!(?:chapter|section|part|page|item|table|figure|vol|volume|no|step|unit|lesson|week|room|appendix)\b)"
+    r"(?!(?:chapter|section|part|page|seite|pagina|página|item|table|figure|vol|volume|no|step|unit|lesson|week|room|appendix)\b)"
     r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}(?!(?:st|nd|rd|th)\b)[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
     re.I,
 )
@@ -205,9 +205,8 @@ def with_code(title: str, lines: list[str]) -> str:
         if reads_as_title(after) and not _CODE_RE.search(after) and not is_schedule(after) and len(after.split()) <= 10:
             return f"{title.strip()}: {after.strip()}"
         return title
-    before = lines[at - 1].strip() if at > 0 else ""
-    after = lines[at + 1].strip() if at + 1 < len(lines) else ""
-    for beside in (before, after):  # "LINGUIST 101 (49624)": the code, its number aside
+    near = [at - 1, at + 1, at - 2, at + 2]  # nearest first: a term may stand between ("Biology 151", "Fall 2022")
+    for beside in (lines[k].strip() for k in near if 0 <= k < len(lines)):  # "LINGUIST 101 (49624)": its number aside
         code = _CODE_RE.match(beside)
         if code and (len(beside.split()) <= CODE_WORDS or not _WORD_RE.search(beside[code.end() :])):
             return f"{code.group(0)}: {title}"  # (or its particulars: "ACCOUNTING 371-01 (#58038) M & W: 11:15")

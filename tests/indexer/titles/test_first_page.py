@@ -566,6 +566,12 @@ def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> No
     assert with_code("ZOO 790", ["ZOO 790 (3 credits, CRN = 21233)", "Seabirds: A 21st Century Perspective"]) == (
         "ZOO 790: Seabirds: A 21st Century Perspective"
     ), "an ordinal is no code"
+    assert with_code(
+        "Seabird Field Methods", ["Zoology 151", "Fall 2031", "Seabird Field Methods", "Course Description"]
+    ) == ("Zoology 151: Seabird Field Methods"), "a term between the code and the title"
+    assert (
+        with_code("Seabird Field Methods", ["Seite 1092", "GMBl", "Seabird Field Methods"]) == "Seabird Field Methods"
+    )
     assert without_particulars("Section 230 of the Communications Act") == "Section 230 of the Communications Act"
 
 
