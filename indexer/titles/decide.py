@@ -205,11 +205,15 @@ def with_code(title: str, lines: list[str]) -> str:
         if reads_as_title(after) and not _CODE_RE.search(after) and not is_schedule(after) and len(after.split()) <= 10:
             return f"{title.strip()}: {after.strip()}"
         return title
-    near = [at - 1, at + 1, at - 2, at + 2]  # nearest first: a term may stand between ("Biology 151", "Fall 2022")
-    for beside in (lines[k].strip() for k in near if 0 <= k < len(lines)):  # "LINGUIST 101 (49624)": its number aside
+    for k in (at - 1, at + 1):  # "LINGUIST 101 (49624)": the code, its number aside
+        beside = lines[k].strip() if 0 <= k < len(lines) else ""
         code = _CODE_RE.match(beside)
         if code and (len(beside.split()) <= CODE_WORDS or not _WORD_RE.search(beside[code.end() :])):
             return f"{code.group(0)}: {title}"  # (or its particulars: "ACCOUNTING 371-01 (#58038) M & W: 11:15")
+    for k in (at - 2, at + 2):  # a code alone with a term between ("Biology 151", "Fall 2022", the title)
+        beside = lines[k].strip() if 0 <= k < len(lines) else ""
+        if _CODE_RE.fullmatch(beside) and is_date_line(lines[(k + at) // 2]):
+            return f"{beside}: {title}"
     return title
 
 
