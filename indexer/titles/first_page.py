@@ -61,11 +61,12 @@ def first_page_title(items: list[Item]) -> str | None:
     pages = sorted({i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)})
     running = running_texts(items, len(pages))
     for page in pages[:2]:
+        band = _edge_words(items, page)
         lines = [
             i
             for i in items
             if i.get("page_idx") == page and i.get("type") in ("text", "header") and i.get("bbox")
-            if not _runs(i, running)
+            if not _runs(i, running, band)
         ]
         if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
             pictures: list[Item] = [
@@ -132,19 +133,29 @@ def _is_field(item: Item) -> bool:
     return bool(_FIELD_RE.match(item.get("text") or ""))
 
 
-def _runs(item: Item, running: set[str]) -> bool:
+def _runs(item: Item, running: set[str], band: set[str] | None = None) -> bool:
     """A line of the running furniture rather than of the page: a page-edge line whose words stand
     inside a longer line that runs at the edge of other pages ("Proposed Rules" in "Federal Register
     / Vol. 85 / … / Proposed Rules", a journal's name in its running head), or a `header` line the
     parser saw as one that repeats. (A line repeated alone atop every page is the document's own
-    title carried onto each, as a manual's "Help Guide"; a page-top line that is not repeated is
-    the page's own: a paper's title.)"""
+    title carried onto each, as a manual's "Help Guide", and so is one whose running line this page
+    prints whole on its own lines, `band` holding the words of its edge: a course's name over its
+    code, "Learning Analytics Concepts" / "EME 6651"; a page-top line that is not repeated is the
+    page's own: a paper's title.)"""
     key = normalise(item.get("text") or "")
     if not key:
         return True
     if item.get("type") == "header":
         return key in running
-    return _in_edge_band(item) and any(key != r and f" {key} " in f" {r} " for r in running)
+    return _in_edge_band(item) and any(
+        key != r and f" {key} " in f" {r} " and not (band and set(r.split()) <= band) for r in running
+    )
+
+
+def _edge_words(items: list[Item], page: int) -> set[str]:
+    """The words of a page's lines at its top and bottom edges."""
+    edge = [i for i in items if i.get("page_idx") == page and i.get("bbox") and _in_edge_band(i)]
+    return {w for i in edge for w in normalise(i.get("text") or "").split()}
 
 
 EDGE_BAND = 120  # page units (of 1000): a running line lies wholly within this band at the top or bottom
@@ -220,12 +231,13 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
     """The page's first line that reads as a title, among its first few at the top (a syllabus
     from a word processor: "Cancer Biology, Fall 2021 Syllabus" in bold body type), a page header
     only when no line of text does; an institution's name is passed over for the line after it."""
+    band = _edge_words(items, page)
     for kinds in (("text",), ("header",)):
         lines = [
             i
             for i in items
             if i.get("page_idx") == page and i.get("type") in kinds and i.get("bbox") and i["bbox"][1] < OPENING_TOP
-            if not _runs(i, running)
+            if not _runs(i, running, band)
         ]
         folios = [
             i for i in items if i.get("page_idx") == page and i.get("bbox") and _FOLIO_RE.match(i.get("text") or "")

@@ -362,6 +362,24 @@ def test_capitals_line_break_hyphens_and_run_together_words_are_mended_as_the_te
     assert mend("OnlineHelp for Herons", "") == "OnlineHelp for Herons", "a word in mixed case is printed so"
 
 
+def test_a_title_carried_onto_later_pages_with_its_code_is_still_page_ones_title() -> None:
+    def unsized(page: int, top: int, text: str, kind: str = "text") -> dict:
+        return {"type": kind, "page_idx": page, "bbox": [374, top, 626, top + 17], "text": text, "font_size": 1.0}
+
+    body = "This course teaches how seabirds are counted on cliffs and in burrows, by day and by night. " * 3
+    first = [unsized(0, 45, "**Seabird Field Methods**"), unsized(0, 63, "ZOO 6651")]
+    first += [unsized(0, 79, "**Location:** Online"), {**unsized(0, 324, body), "bbox": [59, 324, 932, 422]}]
+    later = [
+        item
+        for page in range(1, 5)
+        for item in (
+            unsized(page, 45, "Seabird Field Methods ZOO 6651"),
+            {**unsized(page, 200, body), "bbox": [59, 200, 932, 300]},
+        )
+    ]
+    assert first_page_title(first + later) == "Seabird Field Methods"
+
+
 def test_a_word_atop_gives_way_to_the_top_level_heading_not_a_wider_bold_line() -> None:
     def boxed(box: list[int], text: str, level: int | None = None) -> dict:  # sizes unknown: boxes say them
         return {"type": "text", "page_idx": 0, "bbox": box, "text": text, "font_size": 1.0, "text_level": level}
