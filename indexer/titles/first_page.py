@@ -270,8 +270,21 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                 after = [clean(other.get("text") or "") for other in lines[k + 1 : k + 2]]
                 if names_kind_only(text) and after and reads_as_title(after[0]) and not names_institution(after[0]):
                     return f"{after[0]} {text}"  # "COURSE SYLLABUS" over "CHEM 101 General Chemistry"
+                if names_kind_only(text) and _heads_text(line, items):
+                    continue  # a section's heading over its text ("Course Description"), not the document's
                 return text
     return None
+
+
+def _heads_text(line: Item, items: list[Item]) -> bool:
+    """Whether the next item under a line on its page is a paragraph of text (the line heads a section)."""
+    below = [
+        i
+        for i in items
+        if i.get("page_idx") == line.get("page_idx") and i.get("bbox") and i["bbox"][1] >= line["bbox"][3]
+    ]
+    under = min(below, key=lambda i: i["bbox"][1], default=None)
+    return under is not None and len(clean(under.get("text") or "").split()) >= PROSE_WORDS
 
 
 _FOLIO_RE = re.compile(r"^\s*\d{1,4}\s*$")  # a page's number, alone

@@ -447,6 +447,18 @@ def test_a_word_processors_page_without_type_sizes_is_titled_by_its_opening_line
         {**unsized(398, body), "bbox": [118, 398, 879, 619]},
     ]
     assert first_page_title(page) == "ZOO 490Z: Seabird Field Methods", "a run-on first line: its opening phrase"
+    section = [
+        {**unsized(46, "ZOO 4501-001: Seabirds in the Internet Age, Fall 2031", "header"), "bbox": [65, 46, 533, 62]},
+        {
+            **unsized(107, "Instructor: <PROF_FIRST_NAME> <PROF_LAST_NAME> TA: <TA_FIRST_NAME>"),
+            "bbox": [114, 107, 602, 235],
+        },
+        {**unsized(325, "**Course Description**"), "bbox": [65, 325, 243, 341]},
+        {**unsized(356, body), "bbox": [65, 356, 911, 425]},
+    ]
+    assert first_page_title(section) == "ZOO 4501-001: Seabirds in the Internet Age, Fall 2031", (
+        "a section's heading is not"
+    )
 
 
 def test_a_page_whose_type_sets_no_line_apart_is_titled_by_its_opening_line_not_a_running_header() -> None:
