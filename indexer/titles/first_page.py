@@ -87,9 +87,30 @@ def first_page_title(items: list[Item]) -> str | None:
             title = _opening_line(items, page, running)
         if title is None:
             title = _table_heading(items, page)
+        if title is None and page == pages[0] and _type_is_mute(lines):
+            title = _carried_title(items, page, running)
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
+    return None
+
+
+def _carried_title(items: list[Item], page: int, running: set[str]) -> str | None:
+    """Where nothing else on a word processor's first page reads as its title: the header atop it
+    that every page repeats whole, the document's title carried onto each ("Course Syllabus: Sport
+    Data Analytics I"), when it reads as one (not a page's number, an institution, a date)."""
+    for item in sorted((i for i in items if i.get("page_idx") == page and i.get("bbox")), key=lambda i: i["bbox"][1]):
+        if item["bbox"][1] > EDGE_BAND:
+            break
+        text = clean(item.get("text") or "")
+        if (
+            normalise(text) in running
+            and 2 <= len(text.split()) <= OPENING_LINE_WORDS
+            and reads_as_title(text)
+            and not names_institution(text)
+            and not is_date_line(text)
+        ):
+            return text
     return None
 
 

@@ -380,6 +380,34 @@ def test_a_title_carried_onto_later_pages_with_its_code_is_still_page_ones_title
     assert first_page_title(first + later) == "Seabird Field Methods"
 
 
+def test_a_header_every_page_repeats_names_a_first_page_that_prints_nothing_else() -> None:
+    def header(page: int, top: int, text: str) -> dict:
+        return {"type": "header", "page_idx": page, "bbox": [284, top, 718, top + 20], "text": text, "font_size": 1.0}
+
+    body = "Students will use analytics to study the issues affecting seabird colonies, by day and by night. " * 3
+    pages = [
+        item
+        for page in range(4)
+        for item in (
+            header(page, 47, "Course Syllabus: Seabird Data Analytics"),
+            header(page, 81, "Zoology 461-01 – Spring 2031"),
+            {
+                "type": "table",
+                "page_idx": page,
+                "bbox": [56, 127, 914, 370],
+                "table_body": "<table><tr><td>Instructor</td></tr></table>",
+            },
+            {
+                "type": "text",
+                "page_idx": page,
+                "bbox": [59, 400, 932, 600],
+                "text": body if page else "Table of contents",
+            },
+        )
+    ]
+    assert first_page_title(pages) == "Course Syllabus: Seabird Data Analytics"
+
+
 def test_a_word_atop_gives_way_to_the_top_level_heading_not_a_wider_bold_line() -> None:
     def boxed(box: list[int], text: str, level: int | None = None) -> dict:  # sizes unknown: boxes say them
         return {"type": "text", "page_idx": 0, "bbox": box, "text": text, "font_size": 1.0, "text_level": level}
