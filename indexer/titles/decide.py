@@ -26,11 +26,13 @@ from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import ASIDE_RE, TRAILING_PARTICULARS_RE, first_page_title, opening_line_title
 from indexer.titles.lines import (
+    TITLE_MAX_WORDS,
     clean,
     first_page_lines,
     is_banner,
     is_date_line,
     is_schedule,
+    names_address,
     names_institution,
     names_kind_only,
     reads_as_title,
@@ -85,6 +87,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
         or (_what_it_names(opening_line, blocks, at) if opening_line and at is not None else None)
         or _heading_past_particulars(blocks, lead)
+        or (_centred_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
@@ -93,6 +96,35 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     return Named(title, lead if is_title else _title_heading(blocks, stated))
+
+
+CENTRED_LINES = 3
+_RECORD_LINE_RE = re.compile(r"^\s*[\[<].*[\]>]\s*$")  # "[DOCID: f:publ056.107]", "<DOC>": a record's, not a title
+
+
+def _centred_title(text: str) -> str | None:
+    """The title a preformatted text (a plain-text licence, a <pre> page) sets apart on its opening
+    lines, past its bracketed record lines ("[DOCID: f:publ056.107]"): the first line set in from
+    the margin that reads as a title, with the lines under it up to a blank line or an address
+    ("Apache License" / "Version 2.0, January 2004"). Code starts at the margin."""
+    lines = text.split("\n")[:40]
+    start = next(
+        (
+            k
+            for k, line in enumerate(lines)
+            if line.strip() and not _RECORD_LINE_RE.match(line) and line[:1].isspace() and reads_as_title(line.strip())
+        ),
+        None,
+    )
+    if start is None or any(line.strip() and not _RECORD_LINE_RE.match(line) for line in lines[:start]):
+        return None  # text before it that is not a record's: it is not the opening
+    parts: list[str] = []
+    for line in lines[start : start + CENTRED_LINES]:
+        if not line.strip() or names_address(line):
+            break
+        parts.append(line.strip())
+    title = " ".join(parts)
+    return title if len(title.split()) <= TITLE_MAX_WORDS else None
 
 
 WEB_FORMATS = (".html", ".htm", ".xhtml")

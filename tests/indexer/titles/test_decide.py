@@ -135,3 +135,16 @@ def test_a_web_page_is_titled_by_its_h1_not_the_sites_header_above_it() -> None:
     assert page.title == "Seabird Counts of 2031"
     text = build(ParsedDocument(blocks=blocks, format=".txt"), fallback_title="counts")
     assert text.title == "Northwind Birding", "elsewhere the opening line stands"
+
+
+def test_a_preformatted_text_is_titled_by_the_lines_it_sets_in_from_the_margin() -> None:
+    licence = md(
+        "                                 Seabird Licence\n"
+        "                           Version 2.0, January 2031\n"
+        "                        http://www.example.org/licences/\n\n"
+        "   TERMS AND CONDITIONS FOR COUNTING\n",
+        name="LICENCE",
+    )
+    assert licence.title == "Seabird Licence Version 2.0, January 2031" and not licence.named_by_file
+    code = md("    import seabirds\n    seabirds.count()\n\nCounting made easy.\n", name="count")
+    assert code.named_by_file, "code is no title"
