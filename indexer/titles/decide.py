@@ -7,10 +7,11 @@ a register's rule: `indexer.titles.preamble`), the citation a report asks for, i
 title where its cover agrees (`indexer.titles.stated`), the title set on its first page
 (`indexer.titles.first_page`); for a format read natively, what it declares outright (a text
 file's front-matter title, an e-mail's subject). What its opening names: its first heading when
-that is the title (the only one at its level), or a short opening line that reads as one; an
-institution's name alone gives way to what the next line names, a kind of document alone
-("Syllabus") takes its subject from it. Whatever names it, its words are mended as the text prints
-them (`indexer.titles.words`).
+that is the title (the only one at its level; a web page's <h1>), or a short opening line that
+reads as one; an institution's name alone gives way to what the next line names, a kind of
+document alone ("Syllabus") takes its subject from it; with nothing else, the first heading under
+the particulars a page opens with, or the lines a preformatted text sets in from the margin.
+Whatever names it, its words are mended as the text prints them (`indexer.titles.words`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from indexer.titles.stated import (
     metadata_title_ok,
     without_identifier,
 )
-from indexer.titles.words import mend, opening_text, same_title
+from indexer.titles.words import in_capitals, mend, opening_text, same_title
 
 
 @dataclass
@@ -61,7 +62,9 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         stated = parsed.title or stated_title(parsed.blocks, parsed.items, parsed.declared.title or "", parsed.paged)
     else:  # a format read natively declares what it is outright: front matter, an e-mail's subject
         stated = parsed.title or parsed.declared.title
-    lead = _web_page_heading(parsed.format, blocks, lead)
+    h1 = _web_page_heading(parsed.format, blocks, lead)
+    unique_top = unique_top or h1 != lead  # a web page's <h1> is its title, whatever headings the site sets
+    lead = h1
     first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the stated title, or when nothing else
     # names the document and it is the only heading at its level (or, without type sizes to say
@@ -87,7 +90,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_what_it_names(first.text, blocks, lead) if first is not None and named_by_heading else None)
         or (_what_it_names(opening_line, blocks, at) if opening_line and at is not None else None)
         or _heading_past_particulars(blocks, lead)
-        or (_centred_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
+        or (_set_in_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
@@ -98,28 +101,28 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     return Named(title, lead if is_title else _title_heading(blocks, stated))
 
 
-CENTRED_LINES = 3
+SET_IN_LINES = 3  # the lines a preformatted text's title runs over
+PREFORMATTED_OPENING = 40  # … among its first lines
+SET_IN_INDENT = 8  # spaces before a title line set in from the margin (less, if it is in capitals)
 _RECORD_LINE_RE = re.compile(r"^\s*[\[<].*[\]>]\s*$")  # "[DOCID: f:publ056.107]", "<DOC>": a record's, not a title
 
 
-def _centred_title(text: str) -> str | None:
-    """The title a preformatted text (a plain-text licence, a <pre> page) sets apart on its opening
-    lines, past its bracketed record lines ("[DOCID: f:publ056.107]"): the first line set in from
-    the margin that reads as a title, with the lines under it up to a blank line or an address
-    ("Apache License" / "Version 2.0, January 2004"). Code starts at the margin."""
-    lines = text.split("\n")[:40]
-    start = next(
-        (
-            k
-            for k, line in enumerate(lines)
-            if line.strip() and not _RECORD_LINE_RE.match(line) and line[:1].isspace() and reads_as_title(line.strip())
-        ),
-        None,
-    )
-    if start is None or any(line.strip() and not _RECORD_LINE_RE.match(line) for line in lines[:start]):
-        return None  # text before it that is not a record's: it is not the opening
+def _set_in_title(text: str) -> str | None:
+    """The title a preformatted text (a plain-text licence, a <pre> page) sets in from the margin
+    on its opening lines, past its bracketed record lines ("[DOCID: f:publ056.107]"): its first line
+    set in deep, or in capitals, that reads as a title, with the lines under it up to a blank line or
+    an address ("Apache License" / "Version 2.0, January 2004"). Code starts at the margin or a
+    step in, in lower case."""
+    lines = text.split("\n")[:PREFORMATTED_OPENING]
+    start = next((k for k, line in enumerate(lines) if line.strip() and not _RECORD_LINE_RE.match(line)), None)
+    if start is None:
+        return None
+    first = lines[start]
+    indent = len(first) - len(first.lstrip())
+    if not (indent >= SET_IN_INDENT or (indent and in_capitals(first))) or not reads_as_title(first.strip()):
+        return None  # its first line is at the margin, or reads as no title: code, or text
     parts: list[str] = []
-    for line in lines[start : start + CENTRED_LINES]:
+    for line in lines[start : start + SET_IN_LINES]:
         if not line.strip() or names_address(line):
             break
         parts.append(line.strip())
@@ -131,18 +134,22 @@ WEB_FORMATS = (".html", ".htm", ".xhtml")
 
 
 def _web_page_heading(file_format: str, blocks: list[Block], lead: int) -> int:
-    """Where a web page opens: at its first heading when that is a top-level one (its <h1>) among
-    its first blocks, past the site's header and navigation set before it as text ("Home | News")."""
+    """Where a web page opens: at its first top-level heading (its <h1>) among its first blocks,
+    past the site's header and navigation set before it ("Home | News", a site-wide <h2>)."""
     if file_format.lower() not in WEB_FORMATS:
         return lead
-    for at in range(lead, min(len(blocks), lead + OPENING_BLOCKS)):
-        if blocks[at].kind == "heading":
-            return at if blocks[at].level == 1 else lead
-    return lead
+    heads = (at for at in range(lead, min(len(blocks), lead + OPENING_BLOCKS)) if blocks[at].kind == "heading")
+    return next((at for at in heads if blocks[at].level == 1), lead)
 
 
 PARTICULAR_BLOCKS = 10  # the particulars a document may open with before its first heading
-_FIELD_LINE_RE = re.compile(r"^[A-Z][\w'’ /]{0,24}:(?:\s|$)")  # "Instructor: …", "Email: …"
+PARTICULAR_WORDS = 16  # a particular is a short line; a longer one is text ("Abstract: We present …")
+# A course's or a meeting's field: who teaches, how to reach them, where and when ("Instructor: …").
+_FIELD_LINE_RE = re.compile(
+    r"^(?:instructor|professor|lecturer|teacher|ta|teaching assistants?|e-?mail|phone|office(?: hours)?|location|"
+    r"room|classroom|time|class time|lectures?|credits?|term|semester|website|course website|zoom)\s*:(?:\s|$)",
+    re.I,
+)
 
 
 def _heading_past_particulars(blocks: list[Block], lead: int) -> str | None:
@@ -157,17 +164,8 @@ def _heading_past_particulars(blocks: list[Block], lead: int) -> str | None:
             named = len(text.split()) >= 2 and reads_as_title(text) and not names_kind_only(text)
             return text if named and not names_institution(text) and numbering_depth(text) is None else None
         text = clean(block.text)
-        code = _CODE_RE.match(text)
-        if not (
-            block.kind == "text"
-            and (
-                is_date_line(text)
-                or is_schedule(text)
-                or names_institution(text)
-                or _FIELD_LINE_RE.match(text)
-                or (code and code.start() == 0 and len(text.split()) <= CODE_WORDS)
-            )
-        ):
+        particular = _is_aside(text) or is_schedule(text) or names_institution(text) or _FIELD_LINE_RE.match(text)
+        if not (block.kind == "text" and particular and len(text.split()) <= PARTICULAR_WORDS):
             return None
     return None
 
@@ -183,11 +181,14 @@ def _opening_at(blocks: list[Block], first_page: bool) -> int | None:
     for at, block in enumerate(blocks[: OPENING_ASIDES + 1]):
         if block.kind != "text" or block.page not in (None, 1 if first_page else None):
             return None
-        text = clean(block.text)
-        code = _CODE_RE.match(text)
-        if not (is_date_line(text) or (code and code.start() == 0 and len(text.split()) <= CODE_WORDS)):
+        if not _is_aside(clean(block.text)):
             return at
     return None
+
+
+def _is_aside(text: str) -> bool:
+    """A date or a code set alone on its line ("1/27/23", "LINGUIST 101 (49624)"), not a title."""
+    return is_date_line(text) or (_CODE_RE.match(text) is not None and len(text.split()) <= CODE_WORDS)
 
 
 def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool) -> str | None:
@@ -210,13 +211,20 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
 # ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century").
 _CODE_RE = re.compile(
-    r"(?!(?:chapter|section|part|page|seite|pagina|página|item|table|figure|vol|volume|no|step|unit|lesson|week|room|appendix)\b)"
-    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}(?!(?:st|nd|rd|th)\b)[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
+    r"(?!(?:chapter|section|part|title|article|rule|page|seite|pagina|página|item|table|figure|vol|volume|no|step|unit|"
+    r"lesson|week|room|appendix|revision|rev|version|edition)\b)"
+    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}(?!\d|(?:st|nd|rd|th)\b)[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
     re.I,
 )
 CODE_LINES = 6  # the title's line is looked for among the first page's first lines
 CODE_WORDS = 4  # a line this short that opens with a code is the code's line
-_WORD_RE = re.compile(r"\b[a-z]{3,}\b")  # … or one whose rest has no word in lower case: particulars
+_WORD_RE = re.compile(r"\b[a-z]{3,}\b")
+
+
+def _is_schedule_of(line: str, code_end: int) -> bool:
+    """A code's line of particulars: a schedule, and no word in lower case after the code
+    ("ACCOUNTING 371-01 (#58038) M & W: 11:15 – 12:05, ISOM 106")."""
+    return is_schedule(line) and not _WORD_RE.search(line[code_end:])
 
 
 def with_code(title: str, lines: list[str]) -> str:
@@ -240,7 +248,7 @@ def with_code(title: str, lines: list[str]) -> str:
     for k in (at - 1, at + 1):  # "LINGUIST 101 (49624)": the code, its number aside
         beside = lines[k].strip() if 0 <= k < len(lines) else ""
         code = _CODE_RE.match(beside)
-        if code and (len(beside.split()) <= CODE_WORDS or not _WORD_RE.search(beside[code.end() :])):
+        if code and (len(beside.split()) <= CODE_WORDS or _is_schedule_of(beside, code.end())):
             return f"{code.group(0)}: {title}"  # (or its particulars: "ACCOUNTING 371-01 (#58038) M & W: 11:15")
     for k in (at - 2, at + 2):  # a code alone with a term between ("Biology 151", "Fall 2022", the title)
         beside = lines[k].strip() if 0 <= k < len(lines) else ""
@@ -249,15 +257,17 @@ def with_code(title: str, lines: list[str]) -> str:
     return title
 
 
-# A code's section number ("MSCI 790 – Section 009"): which of a course's groups, not what it is.
-_CODE_SECTION_RE = re.compile(r"(?<=\d)([A-Z]{0,2})\s*[–—-]?\s*(?i:section|sec\.)\s*\d{1,3}[A-Z]?\b")
+# A code's section number after it ("MSCI 790 – Section 009"): which of a course's groups, not what it is.
+_SECTION_RE = re.compile(r"\s*[–—-]?\s*(?i:section|sec\.)\s*\d{1,3}[A-Z]?\b")
 
 
 def without_particulars(title: str) -> str:
     """A title without what follows it on its line but is no part of it: a schedule, credits, a
     room, an address ("Autism Spectrum Disorder PSYCH 397D – 3 credits MWF 11:15-12:05"), an aside in
     brackets ("(previous taught as FIN 497T)"), a code's section number, a trailing colon."""
-    title = _CODE_SECTION_RE.sub(r"\1", ASIDE_RE.sub("", title))
+    title = ASIDE_RE.sub("", title)
+    if (code := _CODE_RE.match(title)) and (section := _SECTION_RE.match(title, code.end())):
+        title = title[: code.end()] + title[section.end() :]
     cut = TRAILING_PARTICULARS_RE.search(title)
     if cut and len(title[: cut.start()].split()) >= 2:
         title = title[: cut.start()]
@@ -306,8 +316,9 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     if TRAILING_FUNCTION_WORD.search(line) and len(lines) > 1:  # "Handbook for" / "Chapter 13 Standing Trustees"
         line = f"{line} {clean(lines[1][1])}"
     after = opening_line_title(line) if line else None
-    if after is None and names_kind_only(title) and _CODE_RE.match(line):  # "Syllabus" over "KIN 270, Fall 2022"
-        after = without_particulars(line)
+    coded = without_particulars(line)  # "Syllabus" over "KIN 270, Fall 2022 (4 credits)": the code, its term
+    if after is None and names_kind_only(title) and (code := _CODE_RE.match(coded)):
+        after = coded if not _WORD_RE.search(coded[code.end() :]) else None
     after = after if after and not names_institution(after) and not names_kind_only(after) else None
     if names_institution(title):
         return after

@@ -61,12 +61,12 @@ def first_page_title(items: list[Item]) -> str | None:
     pages = sorted({i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)})
     running = running_texts(items, len(pages))
     for page in pages[:2]:
-        band = _edge_words(items, page)
+        edge = _edge_lines(items, page)
         lines = [
             i
             for i in items
             if i.get("page_idx") == page and i.get("type") in ("text", "header") and i.get("bbox")
-            if not _runs(i, running, band)
+            if not _runs(i, running, edge)
         ]
         if not lines:  # a cover that is a picture: the words it carries (its text layer, or OCR's)
             pictures: list[Item] = [
@@ -83,11 +83,12 @@ def first_page_title(items: list[Item]) -> str | None:
         if not lines:
             continue
         title = _in_largest_type(items, page, lines)
-        if title is None and _type_is_mute(lines):
+        mute = _type_is_mute(lines)
+        if title is None and mute:
             title = _opening_line(items, page, running)
         if title is None:
             title = _table_heading(items, page)
-        if title is None and page == pages[0] and _type_is_mute(lines):
+        if title is None and mute and page == pages[0]:
             title = _carried_title(items, page, running)
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
@@ -109,9 +110,16 @@ def _carried_title(items: list[Item], page: int, running: set[str]) -> str | Non
             and reads_as_title(text)
             and not names_institution(text)
             and not is_date_line(text)
+            and not _NOTICE_RE.search(text)
         ):
             return text
     return None
+
+
+# What a page's header says of the copy, not of the document: "Acme Proprietary and Confidential".
+_NOTICE_RE = re.compile(
+    r"\b(confidential|proprietary|draft|internal use|do not (?:distribute|copy)|copyright|all rights reserved)\b", re.I
+)
 
 
 def _table_heading(items: list[Item], page: int) -> str | None:
@@ -154,29 +162,38 @@ def _is_field(item: Item) -> bool:
     return bool(_FIELD_RE.match(item.get("text") or ""))
 
 
-def _runs(item: Item, running: set[str], band: set[str] | None = None) -> bool:
+def _runs(item: Item, running: set[str], edges: tuple[list[str], list[str]] | None = None) -> bool:
     """A line of the running furniture rather than of the page: a page-edge line whose words stand
     inside a longer line that runs at the edge of other pages ("Proposed Rules" in "Federal Register
     / Vol. 85 / … / Proposed Rules", a journal's name in its running head), or a `header` line the
     parser saw as one that repeats. (A line repeated alone atop every page is the document's own
     title carried onto each, as a manual's "Help Guide", and so is one whose running line this page
-    prints whole on its own lines, `band` holding the words of its edge: a course's name over its
-    code, "Learning Analytics Concepts" / "EME 6651"; a page-top line that is not repeated is the
-    page's own: a paper's title.)"""
+    prints in parts on lines of its own at one edge, `edges` holding its top and bottom lines: a
+    course's name over its code, "Learning Analytics Concepts" / "EME 6651"; a page-top line that
+    is not repeated is the page's own: a paper's title.)"""
     key = normalise(item.get("text") or "")
     if not key:
         return True
     if item.get("type") == "header":
         return key in running
     return _in_edge_band(item) and any(
-        key != r and f" {key} " in f" {r} " and not (band and set(r.split()) <= band) for r in running
+        key != r and f" {key} " in f" {r} " and not any(_printed_in_parts(r, edge) for edge in edges or ())
+        for r in running
     )
 
 
-def _edge_words(items: list[Item], page: int) -> set[str]:
-    """The words of a page's lines at its top and bottom edges."""
+def _printed_in_parts(running: str, edge: list[str]) -> bool:
+    """Whether one edge of a page prints a running line in two or more lines of its own, not whole."""
+    parts = [line for line in edge if line and line != running and f" {line} " in f" {running} "]
+    words = {w for line in parts for w in line.split()}
+    return running not in edge and len(parts) >= 2 and set(running.split()) <= words
+
+
+def _edge_lines(items: list[Item], page: int) -> tuple[list[str], list[str]]:
+    """A page's lines at its top edge and at its bottom edge, normalised."""
     edge = [i for i in items if i.get("page_idx") == page and i.get("bbox") and _in_edge_band(i)]
-    return {w for i in edge for w in normalise(i.get("text") or "").split()}
+    top = [normalise(i.get("text") or "") for i in edge if i["bbox"][3] < EDGE_BAND]
+    return top, [normalise(i.get("text") or "") for i in edge if i["bbox"][3] >= EDGE_BAND]
 
 
 EDGE_BAND = 120  # page units (of 1000): a running line lies wholly within this band at the top or bottom
@@ -252,21 +269,21 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
     """The page's first line that reads as a title, among its first few at the top (a syllabus
     from a word processor: "Cancer Biology, Fall 2021 Syllabus" in bold body type), a page header
     only when no line of text does; an institution's name is passed over for the line after it."""
-    band = _edge_words(items, page)
+    edge = _edge_lines(items, page)
     for kinds in (("text",), ("header",)):
         lines = [
             i
             for i in items
             if i.get("page_idx") == page and i.get("type") in kinds and i.get("bbox") and i["bbox"][1] < OPENING_TOP
-            if not _runs(i, running, band)
+            if not _runs(i, running, edge)
         ]
         folios = [
             i for i in items if i.get("page_idx") == page and i.get("bbox") and _FOLIO_RE.match(i.get("text") or "")
         ]
         for k, line in enumerate(lines[:OPENING_LINES]):
             text = clean(line.get("text") or "")
-            if _bold(line) and ". " not in text:
-                text = text.removesuffix(".")  # a title set in bold may end as a sentence does
+            if _bold(line) and ". " not in text and _OPENS_WITH_CODE_RE.match(text):
+                text = text.removesuffix(".")  # a course's title set in bold may end as a sentence does
             if len(text.split()) > OPENING_LINE_WORDS or is_schedule(text):  # a run-on line: its opening phrase
                 text = (
                     opening_line_title(text, sentences=False) or text
@@ -585,15 +602,22 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
     """A file without pages or headings (plain text, a letter in DOCX) whose first line is short
     and reads like a title ("Quarterly Safety Review", not "Dear Ms Li," or a sentence); or, where
     the first line runs on (a text whose lines were joined), its opening phrase, up to the first of
-    its particulars: a time, a day, a field ("Instructor:"), an address, a bracket, a sentence's end
+    its particulars: a time, a day, a field ("Instructor:"), an address, a bracket
     ("Stat 111 Elementary Statistics Syllabus --Spring 2023 Moodle in the Cloud: …"); `sentences`:
-    or its first sentence's end (a text's lines joined, not a paragraph of a page)."""
+    or its first sentence's end, when the sentence opens with a code ("Biology 582: From DNA to
+    Diversity: … change. * Note – …"; a text's lines joined, not a paragraph of a page)."""
     line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
+    cut = next(
+        (
+            c
+            for c in PARTICULARS_RE.finditer(line)
+            if len(line[: c.start()].split()) >= 2 and _names_before(c, sentences)
+        ),
+        None,
+    )
     if (named := _TITLE_FIELD_RE.search(line)) and len(line.split()) > OPENING_LINE_WORDS:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
-    elif (
-        (cut := PARTICULARS_RE.search(line)) and len(line[: cut.start()].split()) >= 2 and _names_before(cut, sentences)
-    ):
+    elif cut:
         line = re.sub(r"\s*\([^)]*$", "", line[: cut.start()]).strip(" -–—,;:|")  # no bracket left open
     ok = (
         len(line.split()) <= (OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS)
@@ -604,16 +628,17 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
 
 
 OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
-_NAMING_RE = re.compile(r"^[A-Z][\w&/-]*\s?\d{2,}|:")  # "Physics 132 …", "Biology 582: From DNA to …"
+# A line that opens with a code ("Physics 132 …", "Biology 582: From DNA to …"; not a year, "In 2023 …").
+_OPENS_WITH_CODE_RE = re.compile(r"^[A-Z][\w&/-]*\s?(?!(?:19|20)\d\d\b)\d{2,}")
 
 
 def _names_before(cut: re.Match[str], sentences: bool) -> bool:
     """Whether what a run-on line says before its cut names the document: before its particulars,
-    always; before its first sentence's end only when it opens with a code or names its subject
-    after a colon (a first sentence such as "We're investing to grow in …" is text, not a title)."""
+    always; before its first sentence's end only when it opens with a code (a first sentence such
+    as "We're investing to grow in …" or "In 2023 the company grew …" is text, not a title)."""
     if cut.group(0)[:1] not in ".!?":
         return True
-    return sentences and bool(_NAMING_RE.search(cut.string[: cut.start()]))
+    return sentences and bool(_OPENS_WITH_CODE_RE.match(cut.string))
 
 
 # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
@@ -623,7 +648,8 @@ ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?
 _PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
 # A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
 # however it opens ("… evolutionary change. * Note – This syllabus …").
-_SENTENCE_END = r"(?<=[a-z]{3})[.!?](?=\s+\W*[A-Z])"
+_ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt", "Mrs")
+_SENTENCE_END = "".join(rf"(?<!\b{a})" for a in _ABBREVIATIONS) + r"(?<=[a-z]{3})[.!?](?=\s+\W*[A-Z])"
 _ROLES = r"instructors?|lecturers?|professors?|teaching\s+assistants?"
 _FIELDS = (
     r"office\s+hours?|e-?mail|phone|location|room|prerequisites?"

@@ -39,9 +39,10 @@ _INSTITUTION_RE = re.compile(
     r"association|society|foundation)(\b|of\b)",
     re.I,
 )
+_COURSE_CODE = r"\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b"  # "CEE 549", "COMPSCI 466", "CS-101"
 # What says what a document is: a kind of document, or a course's or a form's code ("CEE 549").
 _DOCUMENT_KIND_RE = re.compile(
-    r"(?-i:\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b)|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|"
+    rf"(?-i:{_COURSE_CODE})|\b(plan|report|syllabus|guide|manual|handbook|policy|review|course|program|programme|"
     r"strategy|statement|catalog|catalogue|brochure|prospectus|bulletin|newsletter|proceedings|agenda|minutes|notes|"
     r"outline|introduction|principles|fundamentals|seminar|lab|laboratory)s?\b",
     re.I,
@@ -68,7 +69,7 @@ _KIND_MODIFIERS = frozenset(
 )
 
 
-_CODE_WORD_RE = re.compile(r"\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b")  # "COMPSCI 466", "CS-101"
+_CODE_WORD_RE = re.compile(_COURSE_CODE)
 
 
 def names_kind_only(text: str) -> bool:

@@ -32,13 +32,13 @@ _PLACEHOLDER_RE = re.compile(
 _LEADING_ID_RE = re.compile(r"^(?:[A-Z]{1,8}[\s-])?[A-Z]{1,8}[\s-]?\d[\w.-]*\s*,\s+(?=\S)")
 
 
-ID_DIGITS = 4  # a number this long ("GAO-23-106826"), not a name's ("COVID-19: A Review")
+ID_DIGITS = 4  # a number this long in parts ("GAO-23-106826"), not a name's ("COVID-19", "FY 2024", "SB 1047")
 
 
 def without_identifier(title: str) -> str:
     """A metadata title without the report number a publisher files it under."""
     found = _LEADING_ID_RE.match(title)
-    if found is None or sum(ch.isdigit() for ch in found.group(0)) < ID_DIGITS:
+    if found is None or "-" not in found.group(0) or sum(ch.isdigit() for ch in found.group(0)) < ID_DIGITS:
         return title
     return title[found.end() :]
 

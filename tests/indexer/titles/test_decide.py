@@ -135,6 +135,14 @@ def test_a_web_page_is_titled_by_its_h1_not_the_sites_header_above_it() -> None:
     assert page.title == "Seabird Counts of 2031"
     text = build(ParsedDocument(blocks=blocks, format=".txt"), fallback_title="counts")
     assert text.title == "Northwind Birding", "elsewhere the opening line stands"
+    site = [Block("heading", "Latest from the colony", level=2), *blocks]  # a site-wide <h2> first
+    page = build(ParsedDocument(blocks=site, format=".html"), fallback_title="counts")
+    assert page.title == "Seabird Counts of 2031"
+    assert [(x.title, x.level) for x in page.sections] == [
+        ("Seabird Counts of 2031", 0),
+        ("Latest from the colony", 1),
+        ("Method", 1),
+    ]
 
 
 def test_a_preformatted_text_is_titled_by_the_lines_it_sets_in_from_the_margin() -> None:

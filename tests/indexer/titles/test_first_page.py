@@ -98,6 +98,7 @@ def test_a_metadata_title_filed_under_a_report_number_agrees_with_a_cover_drawn_
         "Seabirds: Launching and Implementing the National Seabird Strategy"
     )
     assert without_identifier("COVID-19, A Review of Herons") == "COVID-19, A Review of Herons", "a name, not a number"
+    assert without_identifier("FY 2031, Budget in Brief") == "FY 2031, Budget in Brief", "a year, not a number"
 
 
 def test_a_cover_without_the_caption_is_named_by_the_line_ending_in_a_legal_form() -> None:
@@ -406,6 +407,8 @@ def test_a_header_every_page_repeats_names_a_first_page_that_prints_nothing_else
         )
     ]
     assert first_page_title(pages) == "Course Syllabus: Seabird Data Analytics"
+    notice = [{**i, "text": "Northwind Proprietary and Confidential"} if i["bbox"][1] == 47 else i for i in pages]
+    assert first_page_title(notice) != "Northwind Proprietary and Confidential", "a notice of the copy is no title"
 
 
 def test_a_word_atop_gives_way_to_the_top_level_heading_not_a_wider_bold_line() -> None:
@@ -630,6 +633,11 @@ def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> No
     assert (
         with_code("Seabird Field Methods", ["Seite 1092", "GMBl", "Seabird Field Methods"]) == "Seabird Field Methods"
     )
+    assert with_code("Employee Handbook", ["Revision 12", "Employee Handbook"]) == "Employee Handbook", "a version"
+    assert (
+        with_code("Annual Report", ["Annual Report", "Form 10-K For The Fiscal Year Ended June 30"]) == "Annual Report"
+    )
+    assert without_particulars("Title 47 Section 230 Reform Proposals") == "Title 47 Section 230 Reform Proposals"
     assert without_particulars("Section 230 of the Communications Act") == "Section 230 of the Communications Act"
 
 
@@ -651,6 +659,11 @@ def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
         "We're investing to grow in the North Atlantic, offshore Iceland and Norway. Seabird counts rose by a third."
     )
     assert opening_line_title(prose) is None, "a first sentence of text is no title"
+    assert opening_line_title("In 2031 the colony grew by a third across all cliffs. Next year we count again.") is None
+    assert (
+        opening_line_title("Seabird Counts. Spring 2031 Tuesdays 10:30 in the lab", sentences=False)
+        == "Seabird Counts. Spring 2031"
+    )
     dated = "Jahresabschluss zum Geschäftsjahr vom 01.01.2031 bis zum 31.12.2031"
     assert opening_line_title(dated) == dated, "a date is no time of day"
 

@@ -38,3 +38,10 @@ def test_a_lone_field_names_nothing() -> None:
     assert preamble_title(["Annual Review of Herons", "Summary: herons wait longer in cold water."]) is None
     assert preamble_title(["Dear Ms Roe,", "Re: your letter of 3 May", "Thank you for writing."]) is None
     assert preamble_title(REGISTER[:8]) is None, "no fields, no subject"
+    minutes = ["Team meeting", "Action: Ann to send the counts", "Summary: we agreed", "Attendees: Ann, Bo"]
+    assert preamble_title(minutes) is None, "a register's preamble opens with its agency"
+
+
+def test_a_replys_marks_are_no_part_of_the_subject() -> None:
+    memo = ["TO: All staff", "FROM: Facilities", "DATE: May 5, 2031", "SUBJECT: RE: FW: Closing of the car park"]
+    assert preamble_title(memo) == "Closing of the car park"
