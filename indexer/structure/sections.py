@@ -62,9 +62,8 @@ def build(parsed: ParsedDocument, fallback_title: str) -> DocumentStructure:
     title = _short_title(named.title or fallback_title)
     # The heading that prints the title is the document's root, not a section that holds it all.
     if named.heading_at is not None:
-        nth = sum(
-            b.kind == "heading" for b in blocks[: named.heading_at]
-        )  # which heading it is (a web page's h1 may follow an h2)
+        # Which heading it is, for its rank to go with it (a web page's h1 may follow an h2).
+        nth = sum(b.kind == "heading" for b in blocks[: named.heading_at])
         blocks = blocks[: named.heading_at] + blocks[named.heading_at + 1 :]
         ranks = ranks[:nth] + ranks[nth + 1 :]
 

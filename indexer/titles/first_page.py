@@ -99,7 +99,8 @@ def first_page_title(items: list[Item]) -> str | None:
 def _carried_title(items: list[Item], page: int, running: set[str]) -> str | None:
     """Where nothing else on a word processor's first page reads as its title: the header atop it
     that every page repeats whole, the document's title carried onto each ("Course Syllabus: Sport
-    Data Analytics I"), when it reads as one (not a page's number, an institution, a date)."""
+    Data Analytics I"), when it reads as one (not a page's number, an institution, a date, a notice
+    of the copy)."""
     for item in sorted((i for i in items if i.get("page_idx") == page and i.get("bbox")), key=lambda i: i["bbox"][1]):
         if item["bbox"][1] > EDGE_BAND:
             break
@@ -284,10 +285,9 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
             text = clean(line.get("text") or "")
             if _bold(line) and ". " not in text and _OPENS_WITH_CODE_RE.match(text):
                 text = text.removesuffix(".")  # a course's title set in bold may end as a sentence does
-            if len(text.split()) > OPENING_LINE_WORDS or is_schedule(text):  # a run-on line: its opening phrase
-                text = (
-                    opening_line_title(text, sentences=False) or text
-                )  # ("PUBHLTH 490Z: … Science (3 credits) Fall 2022 :: T/Th 11:30")
+            # A run-on line: its opening phrase ("PUBHLTH 490Z: … Science (3 credits) Fall 2022 :: T/Th 11:30").
+            if len(text.split()) > OPENING_LINE_WORDS or is_schedule(text):
+                text = opening_line_title(text, sentences=False) or text
             if _CONTENTS_RE.match(text):
                 return None  # a contents page: the lines under its caption are chapters
             if any(_beside(line, folio) for folio in folios if folio is not line):
