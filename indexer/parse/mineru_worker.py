@@ -33,8 +33,7 @@ from indexer.parse.pdf_layers import (
     check_pdf,
     declared,
     fill_from_text_layer,
-    pages_with_garbled_text,
-    pages_without_text,
+    pages_by_text_layer,
     read_font_sizes,
     read_outline,
 )
@@ -128,7 +127,8 @@ def run_upgrade(request: dict) -> dict:
             raw["content_list"] = items
             read_font_sizes(request["path"], items)
     if raw.get("tier") == "flash" and request.get("version", 0) < GARBLED_SINCE:  # the model tiers OCR themselves
-        raw["content_list"] = items = read_garbled_pages(request["path"], items, warnings)
+        garbled = pages_by_text_layer(request["path"])[1]
+        raw["content_list"] = items = read_garbled_pages(request["path"], items, garbled, warnings)
     _read_symbols(request["path"], items, warnings)
     return raw
 
@@ -287,8 +287,9 @@ def run(request: dict) -> dict:
         except Exception as exc:  # sizes only refine headings: a quirk of the text layer is no reason to fail
             warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
-            items = read_blank_pages(path, items, warnings)
-            items = read_garbled_pages(path, items, warnings)
+            blank, garbled = pages_by_text_layer(path)  # one pass over the text layer for both
+            items = read_blank_pages(path, items, blank, warnings)
+            items = read_garbled_pages(path, items, garbled, warnings)
             read_pictures(path, items, warnings)
         if heavy:  # after the steps above: the text layer is all these pages give
             items = sorted([*items, *simple_items(path, heavy)], key=lambda it: int(it.get("page_idx", 0)))
@@ -321,19 +322,19 @@ def _report_pages(request: dict, pages: int | None) -> None:
         os.replace(request["pages_file"] + ".part", request["pages_file"])
 
 
-def read_blank_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
-    """Pages without a text layer in a PDF that has one (a scanned page bound into a report,
+def read_blank_pages(path: str, items: list[Item], blank: list[int], warnings: list[str]) -> list[Item]:
+    """Pages without a text layer (`blank`) in a PDF that has one (a scanned page bound into a report,
     a slide that is one picture): flash returns them as pictures, OCR reads their text (for
     at most `ocr.BLANK_PAGES_BUDGET_S`). The page's pictures give way to what OCR finds on
     it; nothing changes when OCR cannot run."""
-    return _read_by_ocr(path, items, pages_without_text(path), "without a text layer", ("image", "chart"), warnings)
+    return _read_by_ocr(path, items, blank, "without a text layer", ("image", "chart"), warnings)
 
 
-def read_garbled_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
-    """Pages whose text layer is not text (`pdf_layers.pages_with_garbled_text`: a font whose
-    codes map to no characters) are read by OCR as a scan is, and what OCR finds there replaces
+def read_garbled_pages(path: str, items: list[Item], garbled: list[int], warnings: list[str]) -> list[Item]:
+    """Pages whose text layer is not text (`garbled`, from `pdf_layers.pages_by_text_layer`: a font
+    whose codes map to no characters) are read by OCR as a scan is, and what OCR finds there replaces
     everything the text layer gave on them; nothing changes when OCR cannot run."""
-    return _read_by_ocr(path, items, pages_with_garbled_text(path), "whose text layer is not text", None, warnings)
+    return _read_by_ocr(path, items, garbled, "whose text layer is not text", None, warnings)
 
 
 def _read_by_ocr(

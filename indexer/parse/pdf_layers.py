@@ -46,10 +46,15 @@ def check_pdf(path: str) -> tuple[int, str | None, bool]:
 
 def _has_text(pdf: object, index: int) -> bool:
     """Whether page `index` of an open pypdfium2 document has a text layer."""
+    return len(_page_chars(pdf, index)) >= MIN_PAGE_CHARS
+
+
+def _page_chars(pdf: object, index: int) -> str:
+    """The characters of page `index`'s text layer, spaces aside (an open pypdfium2 document)."""
     page = pdf[index]  # type: ignore[index]
     textpage = page.get_textpage()
     try:
-        return len("".join(textpage.get_text_range().split())) >= MIN_PAGE_CHARS
+        return "".join(textpage.get_text_range().split())
     finally:
         textpage.close()
         page.close()
@@ -321,42 +326,31 @@ def read_font_sizes(path: str, items: list[Item]) -> None:
         pdf.close()
 
 
-def pages_without_text(path: str) -> list[int]:
-    """0-based pages with no text layer."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(path)
-    try:
-        return [i for i in range(len(pdf)) if not _has_text(pdf, i)]
-    finally:
-        pdf.close()
-
-
 GARBLED_SHARE = 0.3  # of a page's characters, codes that are no characters: its font maps to none
 GARBLED_MIN_CHARS = 100  # a page with fewer characters than this is judged by nothing
 
 
-def pages_with_garbled_text(path: str) -> list[int]:
-    """0-based pages whose text layer is not text: a font whose codes map to no characters gives
-    control characters and private-use codes where the letters should be ("\\x01\\x04 \\x05\\x06…"),
-    though the page shows words. A leader of replacement characters ("Contents ����� 4") is text."""
+def pages_by_text_layer(path: str) -> tuple[list[int], list[int]]:
+    """0-based pages with no text layer, and pages whose text layer is not text, in one pass: a
+    font whose codes map to no characters gives control characters and private-use codes where the
+    letters should be ("\\x01\\x04 \\x05\\x06…"), though the page shows words. A leader of
+    replacement characters ("Contents ����� 4") is text."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(path)
-    found: list[int] = []
+    blank: list[int] = []
+    garbled: list[int] = []
     try:
         for index in range(len(pdf)):
-            page = pdf[index]
-            textpage = page.get_textpage()
-            chars = [c for c in textpage.get_text_range() if not c.isspace()]
-            textpage.close()
-            page.close()
+            chars = _page_chars(pdf, index)
             odd = sum(1 for c in chars if ord(c) < 32 or "\ue000" <= c <= "\uf8ff")
-            if len(chars) >= GARBLED_MIN_CHARS and odd >= GARBLED_SHARE * len(chars):
-                found.append(index)
+            if len(chars) < MIN_PAGE_CHARS:
+                blank.append(index)
+            elif len(chars) >= GARBLED_MIN_CHARS and odd >= GARBLED_SHARE * len(chars):
+                garbled.append(index)
     finally:
         pdf.close()
-    return found
+    return blank, garbled
 
 
 def declared(path: str) -> dict:
