@@ -330,6 +330,11 @@ def _authors(lines: list[str], title: str) -> str | None:
             name = " ".join(part.split())
             if name:
                 names.append(name)
+    return _listed(names)
+
+
+def _listed(names: list[str]) -> str | None:
+    """Authors as a card names them: the first MAX_AUTHORS, then "et al."; None for none."""
     if not names:
         return None
     return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
@@ -355,7 +360,7 @@ def _byline(lines: list[str]) -> str | None:
                 break  # the names end where the degrees, roles or affiliation start
             names.append(name)
         if names:
-            return ", ".join(names[:MAX_AUTHORS]) + (" et al." if len(names) > MAX_AUTHORS else "")
+            return _listed(names)
     return None
 
 

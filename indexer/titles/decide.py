@@ -224,7 +224,12 @@ _WORD_RE = re.compile(r"\b[a-z]{3,}\b")
 def _is_schedule_of(line: str, code_end: int) -> bool:
     """A code's line of particulars: a schedule, and no word in lower case after the code
     ("ACCOUNTING 371-01 (#58038) M & W: 11:15 – 12:05, ISOM 106")."""
-    return is_schedule(line) and not _WORD_RE.search(line[code_end:])
+    return is_schedule(line) and _particulars_after(line, code_end)
+
+
+def _particulars_after(line: str, code_end: int) -> bool:
+    """Whether all a line holds after its code is particulars: no word in lower case (", Fall 2022")."""
+    return not _WORD_RE.search(line[code_end:])
 
 
 def with_code(title: str, lines: list[str]) -> str:
@@ -318,7 +323,7 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     after = opening_line_title(line) if line else None
     coded = without_particulars(line)  # "Syllabus" over "KIN 270, Fall 2022 (4 credits)": the code, its term
     if after is None and names_kind_only(title) and (code := _CODE_RE.match(coded)):
-        after = coded if not _WORD_RE.search(coded[code.end() :]) else None
+        after = coded if _particulars_after(coded, code.end()) else None
     after = after if after and not names_institution(after) and not names_kind_only(after) else None
     if names_institution(title):
         return after
