@@ -298,7 +298,7 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
             issued = k > 0 and names_institution(clean(lines[k - 1].get("text") or ""))
             if (
                 2 <= len(text.split()) <= (TITLE_MAX_WORDS if issued else OPENING_LINE_WORDS)  # under its issuer
-                and reads_as_title(text)
+                and reads_as_title(_lettered(line, text))
                 and not is_schedule(text)
                 and not _is_field(line)
                 and not text.endswith((".", ",", ";", ":"))
@@ -326,6 +326,12 @@ def _heads_text(line: Item, items: list[Item]) -> bool:
 
 
 _FOLIO_RE = re.compile(r"^\s*\d{1,4}\s*$")  # a page's number, alone
+
+
+def _lettered(line: Item, text: str) -> str:
+    """A line as judged: one set in bold whole and in small letters only ("eastern mediterranean")
+    is a designer's lettering, not a sentence's run-on tail, and is judged as if capitalised."""
+    return text[:1].upper() + text[1:] if _bold(line) and text == text.lower() else text
 
 
 def _bold(item: Item) -> bool:

@@ -512,6 +512,15 @@ def test_a_page_whose_type_sets_no_line_apart_is_titled_by_its_opening_line_not_
     assert first_page_title(company) is None
 
 
+def test_a_bold_line_in_small_letters_is_lettering_not_a_sentences_tail() -> None:
+    """A designer's heading set in bold and small letters ("eastern mediterranean") over a page of
+    text in one size is its title; a line in small letters not set apart runs on from another."""
+    body = "We are investing to grow in the region, offshore, with natural gas production rising each year. " * 2
+    page = [_line(0, 80, "**eastern mediterranean**", 9), {**_line(0, 130, body, 9), "bbox": [100, 130, 900, 190]}]
+    assert first_page_title(page) == "eastern mediterranean"
+    assert first_page_title([_line(0, 80, "eastern mediterranean", 9), *page[1:]]) is None
+
+
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
     from indexer.models import ParsedDocument
     from indexer.structure.sections import build
