@@ -364,6 +364,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         (line, _respaced(clean(line.get("text") or "")), size)
         for line, size in zip(lines, _sizes(lines, fonts), strict=True)
     ]
+    sized = _unnumbered_opening(sized)
     # A page with text on it has its title near the top, set larger than the text; a cover page
     # (no prose) has it wherever its largest type is, under a picture as often as above one.
     # (Running text comes as paragraphs, or, from OCR, as its lines: long single lines that are
@@ -459,6 +460,25 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
         title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
+
+
+EXCERPT_WORDS = 3  # a numbered heading that opens a page names an excerpt when this long ("1 Introduction" does not)
+_SECTION_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,3})*\.?\s+(?=\S)")
+
+
+def _unnumbered_opening(sized: list[tuple[Item, str, float | None]]) -> list[tuple[Item, str, float | None]]:
+    """A page that opens with a numbered heading in its largest type ("1.1 JAL Group International
+    Passenger Traffic Data" over the tables): pages taken out of a longer work, titled by that
+    heading, read without its number."""
+    sizes = [size for _, _, size in sized if size]
+    if not sizes:
+        return sized
+    at = min(range(len(sized)), key=lambda k: sized[k][0]["bbox"][1])
+    line, text, size = sized[at]
+    number = _SECTION_NUMBER_RE.match(text)
+    if number is None or size != max(sizes) or len(text[number.end() :].split()) < EXCERPT_WORDS:
+        return sized
+    return [*sized[:at], (line, text[number.end() :], size), *sized[at + 1 :]]
 
 
 LEVEL_ONE = 1.15  # a line the parser marks a top-level heading weighs as if set this much larger

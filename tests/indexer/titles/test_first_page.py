@@ -521,6 +521,15 @@ def test_a_bold_line_in_small_letters_is_lettering_not_a_sentences_tail() -> Non
     assert first_page_title([_line(0, 80, "eastern mediterranean", 9), *page[1:]]) is None
 
 
+def test_pages_that_open_with_a_numbered_heading_in_their_largest_type_are_titled_by_it() -> None:
+    """Pages taken out of a longer work open at a numbered section: its heading, without the number,
+    is what they are about; a short one ("1 Introduction") is a chapter, not a title."""
+    key = "Key FY = Financial Year ending March 31 RPK = revenue passenger kilometers"
+    page = [_line(0, 80, "1.1 Contoso Group International Passenger Traffic Data", 15.5), _line(0, 680, key, 11.5, 2)]
+    assert first_page_title(page) == "Contoso Group International Passenger Traffic Data"
+    assert first_page_title([_line(0, 80, "1 Introduction", 15.5), page[1]]) != "Introduction"
+
+
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
     from indexer.models import ParsedDocument
     from indexer.structure.sections import build
