@@ -34,6 +34,7 @@ from indexer.titles.lines import (
     names_address,
     names_chapter_kind,
     names_institution,
+    names_kind,
     names_kind_only,
     names_people,
     reads_as_title,
@@ -458,7 +459,8 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if names_kind_only(title):  # "User Manual": what about, the cover says in its next largest type
         title = _with_subject((best[0], title), [c for c in candidates if c[1] not in parts])
     if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
-        title = _with_issuer(title, [(text, size) for _, text, size in sized if text not in parts])
+        others = [(text, size) for _, text, size in sized if text not in parts]
+        title = _with_issuer(_with_kind_line(title, others), others)
     return title if len(title.split()) <= TITLE_MAX_WORDS else None
 
 
@@ -523,6 +525,23 @@ def _with_issuer(title: str, others: list[tuple[str, float | None]]) -> str:
     if words and sum(w in have for w in words) >= 0.5 * len(words):
         return title
     return f"{issuer} — {title}"
+
+
+_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _with_kind_line(title: str, others: list[tuple[str, float | None]]) -> str:
+    """A cover's theme in its largest type ("We Care") after the line that says what the document
+    is and of when ("Integrated Annual Report 2021-22"), when the theme does not say it."""
+    if names_kind(title):
+        return title
+    kinds = [
+        (text, size or 0.0)
+        for text, size in others
+        if names_kind(text) and _YEAR_RE.search(text) and len(text.split()) <= SUBJECT_WORDS and reads_as_title(text)
+        if not names_institution(text)
+    ]
+    return f"{title} — {max(kinds, key=lambda k: k[1])[0]}" if kinds else title
 
 
 SUBJECT_WORDS = 10

@@ -72,6 +72,11 @@ _KIND_MODIFIERS = frozenset(
 _CODE_WORD_RE = re.compile(_COURSE_CODE)
 
 
+def names_kind(text: str) -> bool:
+    """A line that says what kind of document it is, among other words ("Integrated Annual Report 2021-22")."""
+    return bool(_DOCUMENT_KIND_RE.search(text))
+
+
 def names_kind_only(text: str) -> bool:
     """A title that says only what kind of document it is ("User Manual", "Syllabus"), perhaps with
     a course's or a form's code ("Syllabus for COMPSCI 466"), which the cover completes with what it

@@ -287,6 +287,19 @@ def test_a_plan_is_not_titled_by_the_governor_on_its_cover_and_names_its_agency(
     assert first_page_title(signed) == "Department of Health — Strategic Plan 2031–2033"
 
 
+def test_a_covers_theme_comes_with_the_line_that_says_what_the_document_is() -> None:
+    """An annual report's cover sets its theme largest ("We Care"); the line that names the report
+    and its year says what the document is, and comes with it."""
+    cover = [
+        _line(0, 30, "Corporate Overview", 10),
+        _line(0, 156, "Integrated Annual Report 2031-32", 14),
+        _line(0, 737, "We Care", 60),
+        _line(0, 862, "For an inclusive ecosystem For digital transformation", 10),
+    ]
+    assert first_page_title(cover) == "We Care — Integrated Annual Report 2031-32"
+    assert first_page_title([*cover[:2], _line(0, 737, "Sustainability Report", 60)]) == "Sustainability Report"
+
+
 def test_a_contact_line_is_never_a_title_and_the_citation_names_the_report() -> None:
     cover = [
         _line(0, 60, "FOR MEDIA OR OTHER INQUIRIES:", 10),
