@@ -193,8 +193,9 @@ def _is_aside(text: str) -> bool:
 
 def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool) -> str | None:
     """What to call a parsed document, tried in order: a filing's cover, a court paper's caption, the
-    subject its opening fields name, a report's citation, its metadata title when its cover agrees,
-    the title set on its first page (`items`: the parser's content list)."""
+    subject its opening fields name, a report's citation, its metadata title when its cover agrees
+    (in the words page 1 prints, when page 1's title holds the metadata's: a form's metadata names
+    its template), the title set on its first page (`items`: the parser's content list)."""
     lines = first_page_lines(blocks, items)
     stated = cover_title(blocks) or court_title(lines) or preamble_title(lines) or citation_title(blocks)
     if stated:
@@ -203,6 +204,9 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover_text(blocks, items))):
         metadata = ""
     if metadata and not names_kind_only(metadata):
+        printed = first_page_title(items) if paged and not is_filing(blocks) else None
+        if printed and printed != metadata and metadata_agrees(metadata, [printed]):
+            return printed
         return metadata
     # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
     return (first_page_title(items) if paged and not is_filing(blocks) else None) or metadata or None

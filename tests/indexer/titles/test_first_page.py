@@ -342,6 +342,22 @@ def test_a_metadata_title_is_shown_only_when_the_cover_agrees() -> None:
     assert not metadata_title_ok("Campaign_038_Introducing_AC_Whitepaper_v5e")
 
 
+def test_page_ones_title_holding_the_metadata_titles_words_is_shown_as_printed() -> None:
+    """A form's metadata names its template ("Public Notification of a Child Death …"); the title
+    page 1 prints holds those words in its own ("90-Day Summary Report for Child Death …") and is
+    the one a reader knows it by. A page-1 line that does not hold them leaves the metadata's."""
+    printed = "90-Day Summary Report for Child Death, Serious Injury or Egregious Incident"
+    form = "Reports submitted to the Division that do not include all of the required information are returned to the agency."
+    items = [_line(0, 29, printed, 14, 2), {**_line(0, 60, form, 9), "bbox": [39, 60, 962, 101]}]
+    blocks = [Block("heading", printed, page=1), Block("text", form, page=1)]
+    metadata = "Public Notification of a Child Death, Serious Injury or Egregious Incident"
+    assert stated_title(blocks, items, metadata, paged=True) == printed
+    other = [_line(0, 29, "Incident Review Board", 14, 2), items[1]]
+    assert (
+        stated_title([*blocks, Block("text", "Public notification.", page=1)], other, metadata, paged=True) == metadata
+    )
+
+
 def test_a_release_without_metadata_is_titled_by_its_headline() -> None:
     body = "Contoso today reported results for the fourth quarter of 2031, with sales up in every region it serves."
     items = [
