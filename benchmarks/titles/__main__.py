@@ -299,6 +299,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=8, help="parse each PDF's first N pages (0: whole files)")
     parser.add_argument("--sets", nargs="*", default=[s.name for s in SETS], help="which sets (names start so)")
     parser.add_argument("--show", action="store_true", help="print each document not accepted")
+    parser.add_argument("--list", action="store_true", help="print every document's title (to diff two runs)")
     common.add_label(parser, "", "what this run measures, for the results file")
     common.add_out(parser, "titles.md")
     common.add_checkout(parser)
@@ -331,7 +332,11 @@ def main() -> None:
             found = flags(e.title, e.named_by_file, e.printed)
             for t in (tally, by_kind.setdefault(e.label.kind or "other", Tally())):
                 t.add(accepted, wrong, e.label.printed, found)
-            if args.show and not accepted:
+            if args.list:
+                shown_lines.append(
+                    f"{s.name[:12]:12} | {e.relpath[:40]:40} | {'ok' if accepted else wrong:12} | {own!r}"
+                )
+            elif args.show and not accepted:
                 shown_lines.append(f"{s.name[:12]:12} | {e.relpath[:40]:40} | {wrong:12} | {own!r} ← {e.label.title!r}")
         if args.show:
             shown_lines += [f"{s.name[:12]:12} | not indexed: {m}" for m in outcome.not_indexed]
@@ -361,7 +366,7 @@ def main() -> None:
         "|---" * (6 + len(WRONG) + len(FLAGS)) + "|",
         *(t.row(kind) for kind, t in sorted(by_kind.items())),
     ]
-    if args.show:
+    if args.show or args.list:
         print("\n".join(shown_lines))
     common.append_lines(args.out, "# Titles a reader accepts (`python -m benchmarks.titles`)\n", lines)
 
