@@ -44,6 +44,7 @@ from indexer.titles.stated import (
     cover_text,
     metadata_agrees,
     metadata_title_ok,
+    with_printed_version,
     without_identifier,
 )
 from indexer.titles.words import in_capitals, mend, opening_text, same_title
@@ -200,9 +201,10 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     stated = cover_title(blocks) or court_title(lines) or preamble_title(lines) or citation_title(blocks)
     if stated:
         return stated
-    metadata = without_identifier(clean(metadata))
-    if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover_text(blocks, items))):
+    metadata, cover = without_identifier(clean(metadata)), cover_text(blocks, items)
+    if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover)):
         metadata = ""
+    metadata = metadata and with_printed_version(metadata, cover)
     if metadata and not names_kind_only(metadata):
         printed = first_page_title(items) if paged and not is_filing(blocks) else None
         if printed and printed != metadata and metadata_agrees(metadata, [printed]):

@@ -96,6 +96,22 @@ def metadata_agrees(title: str, lines: list[str]) -> bool:
     return True
 
 
+# A version printed after a title ("Release 23.7.R1", "Version 2.1", "v4", "Revision B", "2nd Edition").
+_VERSION_RE = re.compile(
+    r"^\s*[,:–—-]?\s*(?:(?:release|version|rev\.?|revision|v)\s*\d[\w.-]*|\d+(?:st|nd|rd|th)\s+edition)\s*$", re.I
+)
+
+
+def with_printed_version(title: str, lines: list[str]) -> str:
+    """A metadata title as a line of the cover prints it with the release it documents after it
+    ("Interface Configuration Guide" → "Interface Configuration Guide Release 23.7.R1"): a
+    manual's metadata names the product's guide, its pages the release."""
+    for line in lines:
+        if line.lower().startswith(title.lower()) and _VERSION_RE.match(line[len(title) :]):
+            return line
+    return title
+
+
 _CITATION_RE = re.compile(
     r"\b(recommended|suggested|preferred)\s+citation\b|\bcite\s+(this\s+\w+\s+)?as\b|\bplease\s+cite\b", re.I
 )

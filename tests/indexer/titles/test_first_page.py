@@ -358,6 +358,21 @@ def test_page_ones_title_holding_the_metadata_titles_words_is_shown_as_printed()
     )
 
 
+def test_a_metadata_title_comes_with_the_release_its_pages_print_after_it() -> None:
+    """A manual's metadata names the product's guide; the header on its pages, the release."""
+    header = {**_line(0, 33, "Interface Configuration Guide Release 23.7.R1", 7), "type": "header"}
+    text = "A port placed in loopback mode for cross-connect use supports only hybrid mode of operation."
+    blocks = [Block("text", text, page=1)]
+    example = _line(0, 135, "**Example: Multiple cross-connects on one port (classic CLI)**", 9)
+    folio = {**_line(0, 33, "93", 7), "bbox": [940, 33, 950, 41]}  # set small beside it: a running header
+    items = [{**header, "bbox": [49, 33, 300, 41]}, folio, example, _line(0, 160, text, 9)]
+    title = stated_title(blocks, items, "Interface Configuration Guide", paged=True)
+    assert title == "Interface Configuration Guide Release 23.7.R1"
+    cited = [Block("text", "See the Interface Configuration Guide Release 23.7.R1 for the commands.", page=1)]
+    title = stated_title(cited, [_line(0, 135, text, 9)], "Interface Configuration Guide", paged=True)
+    assert title == "Interface Configuration Guide"  # a line that cites it is no line of the title
+
+
 def test_a_release_without_metadata_is_titled_by_its_headline() -> None:
     body = "Contoso today reported results for the fourth quarter of 2031, with sales up in every region it serves."
     items = [
