@@ -697,7 +697,7 @@ _ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt",
 _SENTENCE_END = "".join(rf"(?<!\b{a})" for a in _ABBREVIATIONS) + r"(?<=[a-z]{3})[.!?](?=\s+\W*[A-Z])"
 _ROLES = r"instructors?|lecturers?|professors?|teaching\s+assistants?"
 _FIELDS = (
-    r"office\s+hours?|e-?mail|phone|location|room|prerequisites?"
+    r"office\s+hours?|e-?mail|phone|location|(?:class)?room|prerequisites?"
     r"|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?"
 )
 # Where a run-on opening line (a text whose lines were joined) turns from naming the document to

@@ -728,6 +728,11 @@ def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
     )
     dated = "Jahresabschluss zum Geschäftsjahr vom 01.01.2031 bis zum 31.12.2031"
     assert opening_line_title(dated) == dated, "a date is no time of day"
+    roomed = (
+        "ZOOL 790 (3 credits, CRN = 21233) The Seabird Colony: A 21st Century Census Fall 2031 "
+        "Classroom: Hall 615 Schedule: Tuesday & Thursday 4:05 – 5:20 PM Instructor: Dr. <PROF_NAME>"
+    )
+    assert opening_line_title(roomed) == "ZOOL 790 The Seabird Colony: A 21st Century Census Fall 2031"
 
 
 def test_a_subtitle_set_between_the_title_and_the_text_joins_the_title() -> None:
