@@ -25,7 +25,13 @@ from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
 from indexer.titles.card import court_title
 from indexer.titles.filings import cover_title, is_filing
-from indexer.titles.first_page import ASIDE_RE, TRAILING_PARTICULARS_RE, first_page_title, opening_line_title
+from indexer.titles.first_page import (
+    ASIDE_RE,
+    TRAILING_PARTICULARS_RE,
+    first_page_title,
+    opening_line_title,
+    reads_as_subtitle,
+)
 from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
@@ -336,4 +342,19 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     # A heading after a kind alone is its first section ("Grading") unless it names the subject by
     # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
     subject = after if after and (lines[0][0] == "text" or re.search(r"\d", after)) else None
-    return f"{subject} {title}" if names_kind_only(title) and subject else title
+    if names_kind_only(title):
+        return f"{subject} {title}" if subject else title
+    # A file without pages sets its subtitle as the line under the title ("Educational Psychology"
+    # over "Introduction to Learning Sciences II"), no type size to tell it by: a line in title
+    # case, without a number or a menu's bars, that repeats no word of the title.
+    if blocks[at].page is None and after == line and lines[0][0] == "text" and ":" not in title + line:
+        return f"{title}: {after}" if _reads_as_subtitle_unsized(after, title) else title
+    return title
+
+
+def _reads_as_subtitle_unsized(line: str, title: str) -> bool:
+    words = [w for w in re.findall(r"[^\W\d_]+", line) if len(w) > 3]
+    repeated = {w.lower() for w in words} & {w.lower() for w in re.findall(r"[^\W\d_]+", title) if len(w) > 3}
+    in_title_case = bool(words) and all(w[0].isupper() for w in words)
+    apart = re.search(r"\d|[|·•/]", line)  # a number, a code; a menu's items set apart ("Home | Counts | About")
+    return in_title_case and not repeated and not apart and reads_as_subtitle(line, title)

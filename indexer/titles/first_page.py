@@ -588,12 +588,16 @@ def _subtitle(sized: list[tuple[Item, str, float | None]], at: int, body: float,
     line, text, its = sized[at]
     if not (its and TITLE_SCALE * body <= its < size and _stacked(sized[at - 1][0], line)):
         return None
+    return text if reads_as_subtitle(text, sized[at - 1][1], line) and not _is_field(line) else None
+
+
+def reads_as_subtitle(text: str, above: str, line: Item | None = None) -> bool:
+    """Whether a line right under a title (`above`) reads as its subtitle ("Introduction to
+    Learning Sciences II"): a few words, no sentence, date, byline, institution or schedule."""
     plain = 2 <= len(text.split()) <= SUBTITLE_WORDS and not text.endswith((".", ",", ";", ":"))
-    if not plain or not reads_as_title(text, line) or is_date_line(text) or _is_field(line):
-        return None
-    if names_institution(text) or is_schedule(text) or names_people(text) or is_person(text, [sized[at - 1][1]]):
-        return None
-    return text
+    if not plain or not reads_as_title(text, line) or is_date_line(text):
+        return False
+    return not (names_institution(text) or is_schedule(text) or names_people(text) or is_person(text, [above]))
 
 
 def _body_size(sized: list[tuple[Item, str, float | None]]) -> float:

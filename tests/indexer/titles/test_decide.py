@@ -59,6 +59,17 @@ def test_a_date_or_a_code_alone_above_the_title_leaves_it_the_title() -> None:
     assert kind.title == "ZOO 270, Fall 2031 Syllabus", "a kind alone takes the code line under it"
 
 
+def test_a_file_without_pages_takes_the_subtitle_set_on_the_line_under_its_title() -> None:
+    """No type size tells a word processor's or a text's subtitle: a line under the title in title
+    case, without a number, repeating none of its words. A code, a repeat or a header's words are no subtitle."""
+    body = "How people learn, and how to design for it, in classrooms and out of them."
+    subtitled = _office(["Seabird Ecology", "Introduction to Colony Sciences II", body])
+    assert subtitled.title == "Seabird Ecology: Introduction to Colony Sciences II"
+    assert _office(["Seabird Ecology", "ZOO 204 Fall 2031", body]).title != "Seabird Ecology: ZOO 204 Fall 2031"
+    assert _office(["Lorem Ipsum", "Lorem Ipsum Again", body]).title == "Lorem Ipsum"
+    assert _office(["Main document", "First header para Last header para", body]).title == "Main document"
+
+
 def test_a_heading_under_a_courses_particulars_is_its_title() -> None:
     from indexer.models import Block, ParsedDocument
 
