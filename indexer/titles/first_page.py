@@ -28,6 +28,7 @@ from indexer.parse.running import running_texts
 from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
+    code_line,
     is_date_line,
     is_person,
     is_schedule,
@@ -91,6 +92,9 @@ def first_page_title(items: list[Item]) -> str | None:
             title = _table_heading(items, page)
         if title is None and mute and page == pages[0]:
             title = _carried_title(items, page, running)
+        # "ENG 204 Fall 2021" over the course's particulars, and its name set in bold under them.
+        if title and (code := code_line(title)) and (named := _bold_line_below(title, items, page)):
+            title = f"{code}: {named}"
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title
@@ -312,6 +316,24 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                 if names_kind_only(text) and _heads_text(line, items):
                     continue  # a section's heading over its text ("Course Description"), not the document's
                 return text
+    return None
+
+
+def _bold_line_below(code_line: str, items: list[Item], page: int) -> str | None:
+    """The first line set in bold whole under a code's line (`code_line`) in the page's top third
+    that reads as a title: the course's name, which `decide.with_code` puts after its code."""
+    placed = sorted((i for i in items if i.get("page_idx") == page and i.get("bbox")), key=lambda i: i["bbox"][1])
+    line = next((i for i in placed if clean(i.get("text") or "") == code_line), None)
+    if line is None:
+        return None
+    for item in placed:
+        text = clean(item.get("text") or "")
+        if not (item.get("type") == "text" and line["bbox"][3] <= item["bbox"][1] < OPENING_TOP and _bold(item)):
+            continue
+        plain = 2 <= len(text.split()) <= OPENING_LINE_WORDS and reads_as_title(text) and not _is_field(item)
+        plain = plain and not text.endswith((".", ",", ";", ":"))  # a field's label ("Course Chair:")
+        if plain and not (names_institution(text) or is_schedule(text) or names_kind_only(text)):
+            return text
     return None
 
 

@@ -72,6 +72,14 @@ _KIND_MODIFIERS = frozenset(
 _CODE_WORD_RE = re.compile(_COURSE_CODE)
 
 
+def code_line(text: str) -> str | None:
+    """The course's code of a line that holds only it, or it and its term ("ENG 204", "ENG 204 Fall
+    2021"): what the course is filed under, not what it is called."""
+    code = re.match(rf"\s*{_COURSE_CODE}", text)
+    rest = text[code.end() :].strip(" ,–—-") if code else ""
+    return code.group(0).strip() if code and (not rest or is_date_line(rest)) else None
+
+
 def names_kind(text: str) -> bool:
     """A line that says what kind of document it is, among other words ("Integrated Annual Report 2021-22")."""
     return bool(_DOCUMENT_KIND_RE.search(text))

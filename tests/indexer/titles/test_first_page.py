@@ -574,6 +574,23 @@ def test_pages_that_open_with_a_numbered_heading_in_their_largest_type_are_title
     assert first_page_title([_line(0, 80, "1 Introduction", 15.5), page[1]]) != "Introduction"
 
 
+def test_a_code_and_its_term_over_the_particulars_give_way_to_the_name_set_in_bold_under_them() -> None:
+    """A word processor's syllabus: "ZOO 204 Fall 2031" atop its schedule and room, the course's
+    name set in bold under them; a field's label in bold ("Course Chair:") is no name."""
+    body = "Organized around the history of seabird counts, this class reads the field notes of three islands. " * 3
+    page = [
+        {**_line(0, 86, "ZOO 204 Fall 2031", 9), "bbox": [104, 86, 185, 128]},
+        {**_line(0, 128, "TTh 11:30 a.m. - 12:45 p.m.", 9), "bbox": [104, 128, 349, 149]},
+        {**_line(0, 148, "W201 South College", 9), "bbox": [104, 148, 289, 169]},
+        {**_line(0, 188, "**Seabirds of the North Atlantic**", 9), "bbox": [290, 188, 710, 206]},
+        {**_line(0, 527, body, 9), "bbox": [106, 527, 892, 690]},
+    ]
+    page = [{**line, "font_size": 1.0} for line in page]  # a word processor's PDF: sizes unknown
+    assert first_page_title(page) == "ZOO 204: Seabirds of the North Atlantic"
+    labelled = [*page[:3], {**page[3], "text": "**Course Chair:**"}, page[4]]
+    assert first_page_title(labelled) == "ZOO 204 Fall 2031"
+
+
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
     from indexer.models import ParsedDocument
     from indexer.structure.sections import build
