@@ -47,7 +47,7 @@ def mend(title: str, text: str, pictures: str = "") -> str:
     printed = f"{text}\n{pictures}" if pictures else text
     title = _join_broken_words(_CODE_RE.sub("", clean(title)), printed)
     squeezed = _squeezed(printed)
-    split = RUN_RE.sub(lambda m: split_run(m.group(0), printed), title)
+    split = _NUMERAL_RUN_RE.sub(r" \1", RUN_RE.sub(lambda m: split_run(m.group(0), printed), title))
     if split != title:  # a text layer that lost its spaces lost them after a colon too
         title = re.sub(r"(?<=\w):(?=[^\W\d_])", ": ", split)
     parts = _SEGMENT_RE.split(title)  # parts at even places, what separates them between
@@ -57,6 +57,8 @@ def mend(title: str, text: str, pictures: str = "") -> str:
     )
 
 
+# A part's numeral run into the word before it ("Sport Data AnalyticsI", "StatisticsII").
+_NUMERAL_RUN_RE = re.compile(r"(?<=[a-z]{3})(I{1,3})\b")
 # A run of letters in one case, long enough to be words whose spaces the text layer lost
 # ("THEECOMMERCEGOLDRUSHININDIA"); a word in mixed case ("OnlineHelp") is printed so, unless it
 # runs longer than words do ("IntermediateStatisticsforBusinessandEconomics").
@@ -115,13 +117,20 @@ def _spaced_as_printed(title: str, text: str, squeezed: str, origin: list[int]) 
         for j in range(min(len(tokens), i + RUN_WORDS), i, -1):
             form = _printed_form(tokens[i:j], text, squeezed, origin)
             if form:
-                out.append(form)
+                out.append(_cased_as(tokens[i:j], form) if form.islower() else form)
                 i = j
                 break
         else:
             out.append(tokens[i])
             i += 1
     return " ".join(out)
+
+
+def _cased_as(run: list[str], form: str) -> str:
+    """The text's spacing of a run with the title's own letters ("SportData" spaced as the text's
+    "sport data": "Sport Data"): a title sets its words' capitals, running text does not."""
+    letters = iter(ch for ch in "".join(run) if ch.isalnum())
+    return "".join(next(letters, ch) if ch.isalnum() else ch for ch in form)
 
 
 RUN_WORDS = 8  # the longest run of a title's words looked up whole

@@ -405,6 +405,10 @@ def test_capitals_line_break_hyphens_and_run_together_words_are_mended_as_the_te
         == "ZOO213: Intermediate Seabird Counting for Field and Lab"
     )
     assert mend("OnlineHelp for Herons", "") == "OnlineHelp for Herons", "a word in mixed case is printed so"
+    spaced = "We use seabird data every week; seabird data is messy."
+    assert mend("Course Syllabus: SeabirdData CountingI", spaced) == "Course Syllabus: Seabird Data Counting I", (
+        "spaced as the text spaces it, capitalised as the title is, a part's numeral apart"
+    )
 
 
 def test_a_title_carried_onto_later_pages_with_its_code_is_still_page_ones_title() -> None:
