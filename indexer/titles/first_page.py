@@ -39,6 +39,7 @@ from indexer.titles.lines import (
     names_kind_only,
     names_people,
     reads_as_title,
+    welcomed,
 )
 from indexer.titles.words import RUN_RE, in_capitals, split_run
 
@@ -86,6 +87,9 @@ def first_page_title(items: list[Item]) -> str | None:
             continue
         title = _in_largest_type(items, page, lines)
         mute = _type_is_mute(lines)
+        top = min(lines, key=lambda i: i["bbox"][1])
+        if mute and (greeted := welcomed(top.get("text") or "")):  # "Welcome to CS 568 2021 FALL!" atop
+            title = greeted
         if title is None and mute:
             title = _opening_line(items, page, running)
         if title is None:
@@ -678,6 +682,8 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
     or its first sentence's end, when the sentence opens with a code ("Biology 582: From DNA to
     Diversity: … change. * Note – …"; a text's lines joined, not a paragraph of a page)."""
     line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
+    if re.match(r"\W*welcome\b", line, re.I):  # a greeting: "Welcome to CS 568 2021 FALL! The reading …"
+        return welcomed(line)  # what it names, if anything ("Welcome to your new phone." names nothing)
     cut = next(
         (
             c

@@ -72,6 +72,19 @@ _KIND_MODIFIERS = frozenset(
 _CODE_WORD_RE = re.compile(_COURSE_CODE)
 
 
+_WELCOME_RE = re.compile(r"^\W*welcome\s+to\s+(?:the\s+)?([A-Z0-9][^!.?]{2,80}?)\s*[!.]", re.I)
+
+
+def welcomed(text: str) -> str | None:
+    """What a document's opening greeting names ("Welcome to CS 568 2021 FALL!" → "CS 568 2021
+    FALL"; "Welcome to the Contoso Field Handbook." → "Contoso Field Handbook"), when it reads as a title."""
+    found = _WELCOME_RE.match(clean(text))
+    name = found.group(1).strip() if found else ""
+    # a code and a term are name enough here ("CS 568 2021 FALL": more digits than a title line has)
+    named = 2 <= len(name.split()) <= TITLE_MAX_WORDS and sum(ch.isalpha() for ch in name) >= 3
+    return name if found and name[:1].isupper() and named and not is_date_line(name) else None
+
+
 def code_line(text: str) -> str | None:
     """The course's code of a line that holds only it, or it and its term ("ENG 204", "ENG 204 Fall
     2021"): what the course is filed under, not what it is called."""

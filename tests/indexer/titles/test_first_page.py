@@ -595,6 +595,27 @@ def test_a_code_and_its_term_over_the_particulars_give_way_to_the_name_set_in_bo
     assert first_page_title(labelled) == "ZOO 204 Fall 2031"
 
 
+def test_an_opening_greeting_names_the_document() -> None:
+    """A greeting, "Welcome to ZOO 568 2031 FALL!", atop a page in one type or opening a text, names the course;
+    a greeting that names nothing with a capital ("Welcome to your new phone.") names no title."""
+    from indexer.titles.first_page import opening_line_title
+
+    body = "Students will learn how field counts adapt to the colony and how the census is run each spring. " * 2
+    page = [
+        {**_line(0, 110, "**Welcome to ZOO 568 2031 FALL!**", 1.0), "bbox": [118, 110, 674, 143]},
+        {**_line(0, 193, "The reading for this year will be posted", 1.0, 1), "bbox": [146, 193, 816, 227]},
+        {**_line(0, 326, body, 1.0), "bbox": [146, 326, 848, 396]},
+    ]
+    assert first_page_title(page) == "ZOO 568 2031 FALL"
+    assert opening_line_title("Welcome to ZOO 568 2031 FALL! The reading for this year will be posted.") == (
+        "ZOO 568 2031 FALL"
+    )
+    assert (
+        opening_line_title("Welcome to the Contoso Field Handbook. It says how we count.") == "Contoso Field Handbook"
+    )
+    assert opening_line_title("Welcome to your new phone. It rings.") is None
+
+
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
     from indexer.models import ParsedDocument
     from indexer.structure.sections import build
