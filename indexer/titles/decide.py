@@ -170,11 +170,31 @@ def _heading_past_particulars(blocks: list[Block], lead: int) -> str | None:
             text = clean(block.text)
             named = len(text.split()) >= 2 and reads_as_title(text) and not names_kind_only(text)
             return text if named and not names_institution(text) and numbering_depth(text) is None else None
+        if block.kind == "table" and _lists_particulars(block.text):
+            continue
         text = clean(block.text)
-        particular = _is_aside(text) or is_schedule(text) or names_institution(text) or _FIELD_LINE_RE.match(text)
-        if not (block.kind == "text" and particular and len(text.split()) <= PARTICULAR_WORDS):
+        if not (block.kind == "text" and _is_particular(text) and len(text.split()) <= PARTICULAR_WORDS):
             return None
     return None
+
+
+def _is_particular(text: str) -> bool:
+    return bool(_is_aside(text) or is_schedule(text) or names_institution(text) or _FIELD_LINE_RE.match(text))
+
+
+_CELL_GAP_RE = re.compile(r"\s{2,}")
+
+
+def _lists_particulars(table: str) -> bool:
+    """A table of a page's particulars (a text's columns: "ENG 204  Instructor:  Prof. …" over
+    "Fall 2021  (she/her)"): fields with their values, most of its cells particulars or a field's value."""
+    cells = [clean(cell) for line in table.splitlines() for cell in _CELL_GAP_RE.split(line.strip()) if cell.strip()]
+    labels = [k for k, cell in enumerate(cells) if _FIELD_LINE_RE.match(cell)]
+    known = sum(_is_particular(cell) or k - 1 in labels for k, cell in enumerate(cells))
+    return bool(labels) and known >= PARTICULAR_SHARE * len(cells)
+
+
+PARTICULAR_SHARE = 0.6
 
 
 OPENING_ASIDES = 2  # lines a text without pages may set above its title: a date, a code alone
@@ -221,11 +241,12 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
 
 
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
-# ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century").
+# ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century", nor a
+# time, "TTh 11:30").
 _CODE_RE = re.compile(
     r"(?!(?:chapter|section|part|title|article|rule|page|seite|pagina|página|item|table|figure|vol|volume|no|step|unit|"
     r"lesson|week|room|appendix|revision|rev|version|edition)\b)"
-    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}(?!\d|(?:st|nd|rd|th)\b)[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
+    r"[A-Z][A-Za-z&/]*(?:[-\s][A-Z][A-Za-z&/]*)?[-\s]?(?!(?:19|20)\d\d\b)\d{2,5}(?!\d|:\d|(?:st|nd|rd|th)\b)[A-Z]{0,2}(?:[-–/]\d{1,3}[A-Z]?)?",
     re.I,
 )
 CODE_LINES = 6  # the title's line is looked for among the first page's first lines

@@ -87,6 +87,15 @@ def test_a_heading_under_a_courses_particulars_is_its_title() -> None:
     assert s.title == "Seabirds of the North Atlantic" and not s.named_by_file
     blocks[4] = Block("text", "Welcome! This term we will count burrows.")  # text before the heading: no particulars
     assert build(ParsedDocument(blocks=blocks, items=items, format=".docx"), fallback_title="f").named_by_file
+    # A text sets its particulars in columns, read as a table
+    columns = (
+        "ZOO 204  Instructor:  Prof. <PROF_NAME>\nFall 2031  (she/her)\nTTh 11:30 a.m. - 12:45 p.m.  Email:  <EMAIL>"
+    )
+    tabled = [Block("table", columns), *blocks[5:]]
+    s = build(ParsedDocument(blocks=tabled, format=".txt"), fallback_title="file-name")
+    assert s.title == "Seabirds of the North Atlantic" and not s.named_by_file
+    prices = [Block("table", "Burrows  12\nHerons  4"), *blocks[5:]]  # a table of counts is no particulars
+    assert build(ParsedDocument(blocks=prices, format=".txt"), fallback_title="file-name").named_by_file
 
 
 def test_the_issuers_lines_give_way_and_a_title_torn_after_for_is_joined() -> None:
