@@ -684,6 +684,14 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
     line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
     if re.match(r"\W*welcome\b", line, re.I):  # a greeting: "Welcome to CS 568 2021 FALL! The reading …"
         return welcomed(line)  # what it names, if anything ("Welcome to your new phone." names nothing)
+    limit = OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS
+    title = _opening_phrase(line, sentences, limit)
+    if title is None and _OPENS_WITH_CODE_RE.match(line) and (second := _NEXT_CODED_NAME_RE.search(line, 1)):
+        title = _opening_phrase(line[: second.start()], sentences, limit)  # of two courses run on, the first's
+    return title
+
+
+def _opening_phrase(line: str, sentences: bool, limit: int) -> str | None:
     cut = next(
         (
             c
@@ -696,15 +704,13 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
     elif cut:
         line = re.sub(r"\s*\([^)]*$", "", line[: cut.start()]).strip(" -–—,;:|")  # no bracket left open
-    ok = (
-        len(line.split()) <= (OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS)
-        and not line.endswith((".", ",", ";", ":"))
-        and not _runs_on(line)
-    )
+    ok = len(line.split()) <= limit and not line.endswith((".", ",", ";", ":")) and not _runs_on(line)
     return line if ok and reads_as_title(line) else None
 
 
 OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
+# A second course's code and name on a line that opens with one ("… (Elementary) MUSIC-ED 500U: Student …").
+_NEXT_CODED_NAME_RE = re.compile(r"\s[A-Z][\w&/-]*\s?(?!(?:19|20)\d\d\b)\d{2,}[A-Z]{0,2}:\s")
 # A line that opens with a code ("Physics 132 …", "Biology 582: From DNA to …"; not a year, "In 2023 …").
 _OPENS_WITH_CODE_RE = re.compile(r"^[A-Z][\w&/-]*\s?(?!(?:19|20)\d\d\b)\d{2,}")
 

@@ -775,6 +775,10 @@ def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
         "Classroom: Hall 615 Schedule: Tuesday & Thursday 4:05 – 5:20 PM Instructor: Dr. <PROF_NAME>"
     )
     assert opening_line_title(roomed) == "ZOOL 790 The Seabird Colony: A 21st Century Census Fall 2031"
+    two = "ZOO 500K: Field Teaching Section N-9 (Islands) ZOO 500U: Field Teaching Special Sites 5-12 (Coasts)"
+    assert opening_line_title(two) == two, "two courses on one line the title holds whole"
+    run_on = f"{two} Course Syllabus Spring 2031 Online via Zoom INSTRUCTOR INFORMATION <NAME>, Ph.D."
+    assert opening_line_title(run_on) == "ZOO 500K: Field Teaching Section N-9 (Islands)", "too long: the first's"
 
 
 def test_a_subtitle_set_between_the_title_and_the_text_joins_the_title() -> None:
