@@ -139,7 +139,7 @@ _BOILERPLATE_RE = re.compile(
     r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|confidential|issue\b|date\b|version\b|"
     r"received\b|accepted\b|published\b|available online|doi\b|arxiv\b|volume\b|vol\.|abstract$|keywords?\b|"
     # a course's or a meeting's particulars: who teaches, when and where
-    r"instructors?\b|lecturers?\b|teaching\s+assistants?\b|office\s+hours\b|e-?mail\b|phone\b|location\b|"
+    r"instructors?\b|lecturers?\b|professors?\b|teaching\s+assistants?\b|office\s+hours\b|e-?mail\b|phone\b|location\b|"
     r"room\b|(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b|"
     # a letter's greeting and its close
     r"dear\b|to whom it may concern|(best|kind|warm)(est)?\s+regards|regards\b|sincerely|yours\b|thanks?\b)",

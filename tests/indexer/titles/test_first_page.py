@@ -750,6 +750,24 @@ def test_a_letters_greeting_and_close_are_no_title() -> None:
         assert is_boilerplate(line), line
 
 
+def test_who_teaches_is_no_title_however_large_its_box() -> None:
+    """A course's page of unknown type sizes: the professor's line wraps onto two lines (a box that
+    looks set larger), the course's name stands first."""
+    assert is_boilerplate("Professor &lt;PROF_NAME&gt; Management Department • University of Contoso")
+    page = [
+        {**_line(0, 91, "Management 462: Seabird Entrepreneurship", 1.0), "bbox": [314, 91, 686, 108]},
+        {
+            **_line(0, 109, "Professor &lt;PROF_NAME&gt; Management Department • University of Contoso", 1.0),
+            "bbox": [219, 109, 781, 160],
+        },
+        {
+            **_line(0, 388, "Seabird entrepreneurship uses the skills of business to count birds. " * 3, 1.0),
+            "bbox": [118, 388, 869, 492],
+        },
+    ]
+    assert first_page_title(page) == "Management 462: Seabird Entrepreneurship"
+
+
 def test_a_run_on_opening_line_is_cut_before_its_aside_and_its_times() -> None:
     from indexer.titles.first_page import opening_line_title
 
