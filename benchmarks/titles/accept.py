@@ -40,8 +40,9 @@ def words(text: str | None) -> list[str]:
     text = unicodedata.normalize("NFKC", text or "").lower()
     out: list[str] = []
     for token in re.findall(r"[^\W_]+", text):
-        if _CJK.search(token):
-            out.extend(ch for ch in token if not ch.isspace())
+        if _CJK.search(token):  # each CJK character a word; a number or a Latin word beside them one word
+            out.extend(part for part in re.findall(r"[^\W_]", token) if _CJK.match(part))
+            out.extend(re.findall(r"[^\W_]+", _CJK.sub(" ", token)))
         elif token not in FUNCTION_WORDS:
             out.append(token)
     return out
