@@ -90,4 +90,6 @@ def test_a_title_is_accepted_when_it_holds_the_readers_words_and_little_else() -
     assert judge("Superior Court of California — Smith v. Jones, Complaint", False, court)[0], "the issuer may come too"
     assert judge("保护眼睛指南", False, Label("保护眼睛指南"))[0], "CJK titles compare by characters"
     assert judge("2018 年第一季度报告", False, Label("2018年第一季度报告"))[0], "a number beside them is one word"
-    assert not judge("2019 年第一季度报告", False, Label("2018年第一季度报告"))[0]
+    assert not judge("2018 年年度报告", False, Label("2018年第一季度报告"))[0], (
+        "the annual report is not the first quarter's"
+    )
