@@ -426,6 +426,11 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if len(best[1].split()) < 2:  # a logo's word ("UCWeb") over the title set nearly as large
         phrases = [c for c in candidates if len(c[1].split()) >= 2 and c[2] >= WORD_OVER_PHRASE * best[2]]
         best = max(phrases, key=_weight) if phrases else best
+    # A byline measured as large as the title (a scan's): the title is the line over it, a title
+    # block's, however little larger than the text.
+    over = [c for c in candidates if c[0]["bbox"][1] < best[0]["bbox"][1] and _over(c[0], best[0])]
+    bylined = bool(over) and names_people(best[1])
+    best = max(over, key=lambda c: c[0]["bbox"][1]) if bylined else best
     # A kind of document named atop the page ("Help Guide" over the product's name) is its title
     # however little larger it is set.
     heads = (
@@ -437,7 +442,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     # Under a title block's first lines its byline: a title set larger than the text, if not much larger.
     block = _heads_a_title_block([text for _, text, _ in sized[at + 1 : at + 1 + BYLINE_LINES]])
     body = _body_size(sized)
-    if prose and best[2] < TITLE_SCALE * body and not heads and not (block and best[2] > body):
+    if prose and best[2] < TITLE_SCALE * body and not heads and not bylined and not (block and best[2] > body):
         return None
     parts = [best[1]]
     for step in (1, -1):  # neighbours in reading order set in the same type, one under the other
@@ -472,7 +477,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     # headings after it are set.
     headline = len(title.split()) >= HEADLINE_WORDS
     later = [i for i in items if (i.get("page_idx") or 0) > page]
-    if prose and not headline and not heads and not block and _set_like_a_later_heading(best[0], best[2], later):
+    if prose and not (headline or heads or block or bylined) and _set_like_a_later_heading(best[0], best[2], later):
         return None
     if len(title.split()) < 2 and len(title) < 5:  # one short word is a logo or a misread, not a title
         return None
@@ -747,6 +752,13 @@ PARTICULARS_RE = re.compile(rf"\s(?:{_PARTICULARS}|(?i:credits?|{_ROLES}|{_FIELD
 TRAILING_PARTICULARS_RE = re.compile(
     rf"\s(?:{_PARTICULARS}|(?i:{_ROLES})\b(?=\s*[:(<]|\s+[A-Z][a-z]+\s+[A-Z])|(?i:{_FIELDS})\b(?=\s*[:(\d]|\s+for\b))"
 )
+
+
+def _over(above: Item, below: Item) -> bool:
+    """A line right over another, a blank line's gap at most between them, overlapping across."""
+    a, b = above["bbox"], below["bbox"]
+    gap = b[1] - a[3]
+    return -1 <= gap <= 2 * max(b[3] - b[1], 1) and min(a[2], b[2]) > max(a[0], b[0])
 
 
 def _stacked(above: Item, below: Item) -> bool:

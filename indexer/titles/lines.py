@@ -251,7 +251,9 @@ def names_people(text: str) -> bool:
     mark ("Liangming Pan¹, Xiaobao Wu² and Min-Yen Kan", "Jane Roe*"); two capitalised words
     alone ("Getting Started") say nothing of who wrote them."""
     marked = bool(re.search(r"[^\W\d_][\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]", text))
-    bare = re.sub(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+", " ", clean(text))
+    if _DOCUMENT_KIND_RE.search(text):
+        return False  # "WARN Report*": a report's name with its footnote's mark
+    bare = re.sub(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+|\(\s*\)", " ", clean(text))  # marks; a mail icon read as "()"
     parts = [" ".join(p.split()) for p in re.split(r",|;|\band\b|&", bare)]
     parts = [p for p in parts if p]
     return (len(parts) >= 2 or marked) and all(_BYLINE_NAME_RE.fullmatch(p) for p in parts)

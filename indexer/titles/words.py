@@ -50,6 +50,7 @@ def mend(title: str, text: str, pictures: str = "") -> str:
     split = _NUMERAL_RUN_RE.sub(r" \1", RUN_RE.sub(lambda m: split_run(m.group(0), printed), title))
     if split != title:  # a text layer that lost its spaces lost them after a colon too
         title = re.sub(r"(?<=\w):(?=[^\W\d_])", ": ", split)
+    title = re.sub(r"(?<=[a-z]):(?=[A-Z])", ": ", title)  # OCR's "LayoutParser:A Unified Toolkit"
     parts = _SEGMENT_RE.split(title)  # parts at even places, what separates them between
     return "".join(
         _cased(_spaced_as_printed(part, printed, *squeezed), text) if k % 2 == 0 else part

@@ -616,6 +616,24 @@ def test_an_opening_greeting_names_the_document() -> None:
     assert opening_line_title("Welcome to your new phone. It rings.") is None
 
 
+def test_a_byline_measured_as_large_as_the_title_gives_way_to_the_title_over_it() -> None:
+    """A scan's lines measured by their ink: the byline (its marks and a mail icon read as "()")
+    comes out as large as the title on two lines over it; the title block's first line is the title."""
+    abstract = "Abstract. Recent advances in seabird counting have been driven by deep learning models. " * 3
+    page = [
+        {
+            **_line(0, 143, "SeabirdParser:A Unified Toolkit for Counting Based Colony Image Analysis", 13),
+            "bbox": [253, 143, 750, 188],
+        },
+        {**_line(0, 212, "Jane Roe² (), Ann Lee², Mary Poe, Carl Doe", 15), "bbox": [217, 212, 791, 232]},
+        {**_line(0, 426, abstract, 13), "bbox": [261, 426, 743, 527]},
+    ]
+    assert first_page_title(page) == "SeabirdParser:A Unified Toolkit for Counting Based Colony Image Analysis"
+    assert mend(first_page_title(page) or "", abstract).startswith("SeabirdParser: A Unified"), "a colon's space"
+    report = [{**page[0], "text": "Seabird Census Results"}, {**page[1], "text": "WARN Report*"}, page[2]]
+    assert first_page_title(report) == "WARN Report*", "a report's name with its footnote's mark is no byline"
+
+
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
     from indexer.models import ParsedDocument
     from indexer.structure.sections import build
