@@ -179,6 +179,7 @@ def _heading_past_particulars(blocks: list[Block], lead: int) -> str | None:
 
 
 def _is_particular(text: str) -> bool:
+    """A course's or a meeting's particular: a date or a code alone, a schedule, an institution, a field."""
     return bool(_is_aside(text) or is_schedule(text) or names_institution(text) or _FIELD_LINE_RE.match(text))
 
 
@@ -374,6 +375,7 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
 
 
 def _reads_as_subtitle_unsized(line: str, title: str) -> bool:
+    """A subtitle told without type sizes: in title case, no number, code or menu, no word of the title again."""
     words = [w for w in re.findall(r"[^\W\d_]+", line) if len(w) > 3]
     repeated = {w.lower() for w in words} & {w.lower() for w in re.findall(r"[^\W\d_]+", title) if len(w) > 3}
     in_title_case = bool(words) and all(w[0].isupper() for w in words)

@@ -325,7 +325,8 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
 
 def _bold_line_below(code_line: str, items: list[Item], page: int) -> str | None:
     """The first line set in bold whole under a code's line (`code_line`) in the page's top third
-    that reads as a title: the course's name, which `decide.with_code` puts after its code."""
+    that reads as a title: the course's name, over its particulars ("ENG 204 Fall 2021", its
+    schedule, its room, then "Introduction to Asian American Literature" in bold)."""
     placed = sorted((i for i in items if i.get("page_idx") == page and i.get("bbox")), key=lambda i: i["bbox"][1])
     line = next((i for i in placed if clean(i.get("text") or "") == code_line), None)
     if line is None:
