@@ -37,6 +37,7 @@ from indexer.titles.lines import (
     clean,
     first_page_lines,
     is_banner,
+    is_byline_name,
     is_date_line,
     is_schedule,
     names_address,
@@ -232,13 +233,13 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover)):
         metadata = ""
     metadata = metadata and with_printed_version(metadata, cover)
+    printed = first_page_title(items) if paged and not is_filing(blocks) else None
     if metadata and not names_kind_only(metadata):
-        printed = first_page_title(items) if paged and not is_filing(blocks) else None
-        if printed and printed != metadata and metadata_agrees(metadata, [printed]):
-            return printed
-        return metadata
+        # page 1's title in full, not cut short: as many words, most of them the metadata's
+        fuller = printed and len(printed.split()) >= len(metadata.split()) and metadata_agrees(metadata, [printed])
+        return printed if printed and fuller else metadata
     # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
-    return (first_page_title(items) if paged and not is_filing(blocks) else None) or metadata or None
+    return printed or metadata or None
 
 
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
@@ -380,4 +381,5 @@ def _reads_as_subtitle_unsized(line: str, title: str) -> bool:
     repeated = {w.lower() for w in words} & {w.lower() for w in re.findall(r"[^\W\d_]+", title) if len(w) > 3}
     in_title_case = bool(words) and all(w[0].isupper() for w in words)
     apart = re.search(r"\d|[|·•/]", line)  # a number, a code; a menu's items set apart ("Home | Counts | About")
-    return in_title_case and not repeated and not apart and reads_as_subtitle(line, title)
+    named = is_byline_name(line)  # "Jane Roe", "Executive Summary": a person, a section
+    return in_title_case and not repeated and not apart and not named and reads_as_subtitle(line, title)

@@ -323,17 +323,23 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
     return None
 
 
-def _bold_line_below(code_line: str, items: list[Item], page: int) -> str | None:
-    """The first line set in bold whole under a code's line (`code_line`) in the page's top third
-    that reads as a title: the course's name, over its particulars ("ENG 204 Fall 2021", its
-    schedule, its room, then "Introduction to Asian American Literature" in bold)."""
+CENTRED = 50  # page units (of 1000): a line whose middle is this near the page's is set centred
+
+
+def _bold_line_below(coded: str, items: list[Item], page: int) -> str | None:
+    """The first line set in bold whole and centred under a code's line (`coded`) in the page's top
+    third that reads as a title: the course's name, over its particulars ("ENG 204 Fall 2021", its
+    schedule, its room, then "Introduction to Asian American Literature" in bold, centred; not a
+    section's heading, "Learning Objectives", set at the margin)."""
     placed = sorted((i for i in items if i.get("page_idx") == page and i.get("bbox")), key=lambda i: i["bbox"][1])
-    line = next((i for i in placed if clean(i.get("text") or "") == code_line), None)
+    line = next((i for i in placed if clean(i.get("text") or "") == coded), None)
     if line is None:
         return None
     for item in placed:
         text = clean(item.get("text") or "")
-        if not (item.get("type") == "text" and line["bbox"][3] <= item["bbox"][1] < OPENING_TOP and _bold(item)):
+        x0, top, x1, _ = item["bbox"]
+        set_apart = _bold(item) and abs((x0 + x1) / 2 - 500) <= CENTRED
+        if not (item.get("type") == "text" and line["bbox"][3] <= top < OPENING_TOP and set_apart):
             continue
         plain = 2 <= len(text.split()) <= OPENING_LINE_WORDS and reads_as_title(text) and not _is_field(item)
         plain = plain and not text.endswith((".", ",", ";", ":"))  # a field's label ("Course Chair:")
@@ -430,7 +436,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     # A byline measured as large as the title (a scan's): the title is the line over it, a title
     # block's, however little larger than the text.
     over = [c for c in candidates if c[0]["bbox"][1] < best[0]["bbox"][1] and _over(c[0], best[0])]
-    bylined = bool(over) and names_people(best[1])
+    bylined = bool(over) and _is_byline(best[1])
     best = max(over, key=lambda c: c[0]["bbox"][1]) if bylined else best
     # A kind of document named atop the page ("Help Guide" over the product's name) is its title
     # however little larger it is set.
@@ -497,13 +503,13 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
 
 
 EXCERPT_WORDS = 3  # a numbered heading that opens a page names an excerpt when this long ("1 Introduction" does not)
-_SECTION_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,3})*\.?\s+(?=\S)")
+_SECTION_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\s+(?=\S)")  # "1.1", "3.2.1": not "10 Ways to …"
 
 
 def _unnumbered_opening(sized: list[tuple[Item, str, float | None]]) -> list[tuple[Item, str, float | None]]:
-    """A page that opens with a numbered heading in its largest type ("1.1 JAL Group International
-    Passenger Traffic Data" over the tables): pages taken out of a longer work, titled by that
-    heading, read without its number."""
+    """A page that opens with a section's numbered heading in its largest type ("1.1 JAL Group
+    International Passenger Traffic Data" over the tables): pages taken out of a longer work, titled
+    by that heading, read without its number."""
     sizes = [size for _, _, size in sized if size]
     if not sizes:
         return sized
@@ -571,9 +577,10 @@ def _with_kind_line(title: str, others: list[tuple[str, float | None]]) -> str:
         (text, size or 0.0)
         for text, size in others
         if names_kind(text) and _YEAR_RE.search(text) and len(text.split()) <= SUBJECT_WORDS and reads_as_title(text)
-        if not names_institution(text)
+        if ":" not in text and not names_institution(text)  # not a field: "Review date: March 2025"
     ]
-    return f"{title} — {max(kinds, key=lambda k: k[1])[0]}" if kinds else title
+    joined = f"{title} — {max(kinds, key=lambda k: k[1])[0]}" if kinds else title
+    return joined if len(joined.split()) <= TITLE_MAX_WORDS else title
 
 
 SUBJECT_WORDS = 10
@@ -688,7 +695,7 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
     or its first sentence's end, when the sentence opens with a code ("Biology 582: From DNA to
     Diversity: … change. * Note – …"; a text's lines joined, not a paragraph of a page)."""
     line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
-    if re.match(r"\W*welcome\b", line, re.I):  # a greeting: "Welcome to CS 568 2021 FALL! The reading …"
+    if re.match(r"\W*welcome\s+to\b", line, re.I):  # a greeting: "Welcome to CS 568 2021 FALL! The reading …"
         return welcomed(line)  # what it names, if anything ("Welcome to your new phone." names nothing)
     limit = OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS
     title = _opening_phrase(line, sentences, limit)
@@ -716,7 +723,7 @@ def _opening_phrase(line: str, sentences: bool, limit: int) -> str | None:
 
 OPENING_PHRASE_WORDS = 16  # the opening phrase of a run-on first line, at most
 # A second course's code and name on a line that opens with one ("… (Elementary) MUSIC-ED 500U: Student …").
-_NEXT_CODED_NAME_RE = re.compile(r"\s[A-Z][\w&/-]*\s?(?!(?:19|20)\d\d\b)\d{2,}[A-Z]{0,2}:\s")
+_NEXT_CODED_NAME_RE = re.compile(r"\s[A-Z][A-Za-z&/-]*\s?(?!(?:19|20)\d\d\b)\d{2,}[A-Z]{0,2}:\s")
 # A line that opens with a code ("Physics 132 …", "Biology 582: From DNA to …"; not a year, "In 2023 …").
 _OPENS_WITH_CODE_RE = re.compile(r"^[A-Z][\w&/-]*\s?(?!(?:19|20)\d\d\b)\d{2,}")
 
@@ -741,18 +748,28 @@ _ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt",
 _SENTENCE_END = "".join(rf"(?<!\b{a})" for a in _ABBREVIATIONS) + r"(?<=[a-z]{3})[.!?](?=\s+\W*[A-Z])"
 _ROLES = r"instructors?|lecturers?|professors?|teaching\s+assistants?"
 _FIELDS = (
-    r"office\s+hours?|e-?mail|phone|location|(?:class)?room|prerequisites?"
+    r"office\s+hours?|e-?mail|phone|location|room|prerequisites?"
     r"|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?"
 )
 # Where a run-on opening line (a text whose lines were joined) turns from naming the document to
 # its particulars: those, or the name of one of a course's or a meeting's fields (`lines._BOILERPLATE_RE`
 # names them where a line starts with one), or its first sentence's end.
-PARTICULARS_RE = re.compile(rf"\s(?:{_PARTICULARS}|(?i:credits?|{_ROLES}|{_FIELDS})\b)|{_SENTENCE_END}")
+PARTICULARS_RE = re.compile(
+    rf"\s(?:{_PARTICULARS}|(?i:credits?|{_ROLES}|{_FIELDS})\b|(?i:classroom)\s*:)|{_SENTENCE_END}"
+)
 # The same on a title's own line, where such words may belong to the title ("Email Marketing
 # Basics"): a field with its value after it ("Room 138", "Office Hours for …"), a role before a name.
 TRAILING_PARTICULARS_RE = re.compile(
     rf"\s(?:{_PARTICULARS}|(?i:{_ROLES})\b(?=\s*[:(<]|\s+[A-Z][a-z]+\s+[A-Z])|(?i:{_FIELDS})\b(?=\s*[:(\d]|\s+for\b))"
 )
+
+
+def _is_byline(text: str) -> bool:
+    """A byline beyond doubt: names with their affiliations' marks ("Jane Roe², Ann Lee*"), or three
+    names or more; two capitalised phrases joined by "and" ("Machine Learning and Data Science") are
+    as often a topic."""
+    marked = re.search(r"[^\W\d_][\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]", text)
+    return names_people(text) and bool(marked or text.count(",") >= 2)
 
 
 def _over(above: Item, below: Item) -> bool:

@@ -72,7 +72,7 @@ _KIND_MODIFIERS = frozenset(
 _CODE_WORD_RE = re.compile(_COURSE_CODE)
 
 
-_WELCOME_RE = re.compile(r"^\W*welcome\s+to\s+(?:the\s+)?([A-Z0-9][^!.?]{2,80}?)\s*[!.]", re.I)
+_WELCOME_RE = re.compile(r"^\W*welcome\s+to\s+(?:the\s+)?([A-Z0-9][^!.?]{2,80}?)\s*(?:[!.]|$)", re.I)
 
 
 def welcomed(text: str) -> str | None:

@@ -107,7 +107,7 @@ def with_printed_version(title: str, lines: list[str]) -> str:
     ("Interface Configuration Guide" → "Interface Configuration Guide Release 23.7.R1"): a
     manual's metadata names the product's guide, its pages the release."""
     for line in lines:
-        if line.lower().startswith(title.lower()) and _VERSION_RE.match(line[len(title) :]):
+        if line[: len(title)].lower() == title.lower() and _VERSION_RE.match(line[len(title) :]):
             return line
     return title
 

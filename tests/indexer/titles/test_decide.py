@@ -68,6 +68,7 @@ def test_a_file_without_pages_takes_the_subtitle_set_on_the_line_under_its_title
     assert _office(["Seabird Ecology", "ZOO 204 Fall 2031", body]).title != "Seabird Ecology: ZOO 204 Fall 2031"
     assert _office(["Lorem Ipsum", "Lorem Ipsum Again", body]).title == "Lorem Ipsum"
     assert _office(["Main document", "First header para Last header para", body]).title == "Main document"
+    assert _office(["Seabird Ecology", "Jane Roe", body]).title == "Seabird Ecology", "an author's name is no subtitle"
 
 
 def test_a_heading_under_a_courses_particulars_is_its_title() -> None:

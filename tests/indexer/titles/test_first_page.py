@@ -298,6 +298,8 @@ def test_a_covers_theme_comes_with_the_line_that_says_what_the_document_is() -> 
     ]
     assert first_page_title(cover) == "We Care — Integrated Annual Report 2031-32"
     assert first_page_title([*cover[:2], _line(0, 737, "Sustainability Report", 60)]) == "Sustainability Report"
+    footer = [cover[0], _line(0, 156, "Review date: March 2031", 14), *cover[2:]]
+    assert first_page_title(footer) == "We Care", "a field's date is no line of what the document is"
 
 
 def test_a_contact_line_is_never_a_title_and_the_citation_names_the_report() -> None:
@@ -356,6 +358,9 @@ def test_page_ones_title_holding_the_metadata_titles_words_is_shown_as_printed()
     assert (
         stated_title([*blocks, Block("text", "Public notification.", page=1)], other, metadata, paged=True) == metadata
     )
+    short = [_line(0, 29, "Residual Learning for Image Recognition", 14, 2), items[1]]
+    paper = "Deep Residual Learning for Image Recognition"
+    assert stated_title([Block("text", paper, page=1)], short, paper, paged=True) == paper, "page 1's cut short"
 
 
 def test_a_metadata_title_comes_with_the_release_its_pages_print_after_it() -> None:
@@ -576,6 +581,8 @@ def test_pages_that_open_with_a_numbered_heading_in_their_largest_type_are_title
     page = [_line(0, 80, "1.1 Contoso Group International Passenger Traffic Data", 15.5), _line(0, 680, key, 11.5, 2)]
     assert first_page_title(page) == "Contoso Group International Passenger Traffic Data"
     assert first_page_title([_line(0, 80, "1 Introduction", 15.5), page[1]]) != "Introduction"
+    listed = [_line(0, 80, "10 Ways to Reduce Energy Use", 15.5), page[1]]
+    assert first_page_title(listed) != "Ways to Reduce Energy Use", "a number that is no section's stays"
 
 
 def test_a_code_and_its_term_over_the_particulars_give_way_to_the_name_set_in_bold_under_them() -> None:
@@ -593,6 +600,8 @@ def test_a_code_and_its_term_over_the_particulars_give_way_to_the_name_set_in_bo
     assert first_page_title(page) == "ZOO 204: Seabirds of the North Atlantic"
     labelled = [*page[:3], {**page[3], "text": "**Course Chair:**"}, page[4]]
     assert first_page_title(labelled) == "ZOO 204 Fall 2031"
+    section = [*page[:3], {**page[3], "text": "**Learning Objectives**", "bbox": [104, 188, 300, 206]}, page[4]]
+    assert first_page_title(section) == "ZOO 204 Fall 2031", "a section's heading at the margin is no name"
 
 
 def test_an_opening_greeting_names_the_document() -> None:
@@ -614,6 +623,8 @@ def test_an_opening_greeting_names_the_document() -> None:
         opening_line_title("Welcome to the Contoso Field Handbook. It says how we count.") == "Contoso Field Handbook"
     )
     assert opening_line_title("Welcome to your new phone. It rings.") is None
+    assert opening_line_title("Welcome Guide for New Employees") == "Welcome Guide for New Employees"
+    assert opening_line_title("Welcome to the Graduate Handbook") == "Graduate Handbook"
 
 
 def test_a_byline_measured_as_large_as_the_title_gives_way_to_the_title_over_it() -> None:
@@ -632,6 +643,12 @@ def test_a_byline_measured_as_large_as_the_title_gives_way_to_the_title_over_it(
     assert mend(first_page_title(page) or "", abstract).startswith("SeabirdParser: A Unified"), "a colon's space"
     report = [{**page[0], "text": "Seabird Census Results"}, {**page[1], "text": "WARN Report*"}, page[2]]
     assert first_page_title(report) == "WARN Report*", "a report's name with its footnote's mark is no byline"
+    topic = [
+        {**_line(0, 143, "Course Notes Week One", 13), "bbox": [253, 143, 750, 165]},
+        {**_line(0, 190, "Machine Learning and Data Science", 18), "bbox": [217, 190, 791, 215]},
+        page[2],
+    ]
+    assert first_page_title(topic) == "Machine Learning and Data Science", "two phrases joined by 'and': a topic"
 
 
 def test_a_papers_title_on_page_1_is_its_title_not_a_section_that_holds_the_paper() -> None:
@@ -761,6 +778,7 @@ def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> No
     )
     assert without_particulars("Title 47 Section 230 Reform Proposals") == "Title 47 Section 230 Reform Proposals"
     assert without_particulars("Section 230 of the Communications Act") == "Section 230 of the Communications Act"
+    assert without_particulars("The Flipped Classroom for Beginners") == "The Flipped Classroom for Beginners"
 
 
 def test_a_letters_greeting_and_close_are_no_title() -> None:
