@@ -30,6 +30,7 @@ from indexer.parse.dates import MONTH
 from indexer.parse.junk import is_junk
 from indexer.titles.filings import is_filing, registrant, stated_detail
 from indexer.titles.lines import (
+    MARKS_RE,
     first_page_lines,
     is_boilerplate,
     is_byline_name,
@@ -326,7 +327,7 @@ def _authors(lines: list[str], title: str) -> str | None:
             break
         if not names_people(line):  # a byline: names, and nothing else (not "Santa Barbara, CA")
             continue
-        for part in re.split(r",|;|\band\b|&|\s{2,}", re.sub(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+", " ", line)):
+        for part in re.split(r",|;|\band\b|&|\s{2,}", MARKS_RE.sub(" ", line)):
             name = " ".join(part.split())
             if name:
                 names.append(name)

@@ -26,12 +26,14 @@ from indexer.parse.items import normalise
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.running import running_texts
 from indexer.titles.lines import (
+    GREETING_RE,
     TITLE_MAX_WORDS,
     clean,
     code_line,
     is_date_line,
     is_person,
     is_schedule,
+    is_sure_byline,
     names_address,
     names_chapter_kind,
     names_institution,
@@ -436,7 +438,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     # A byline measured as large as the title (a scan's): the title is the line over it, a title
     # block's, however little larger than the text.
     over = [c for c in candidates if c[0]["bbox"][1] < best[0]["bbox"][1] and _over(c[0], best[0])]
-    bylined = bool(over) and _is_byline(best[1])
+    bylined = bool(over) and is_sure_byline(best[1])
     best = max(over, key=lambda c: c[0]["bbox"][1]) if bylined else best
     # A kind of document named atop the page ("Help Guide" over the product's name) is its title
     # however little larger it is set.
@@ -695,7 +697,7 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
     or its first sentence's end, when the sentence opens with a code ("Biology 582: From DNA to
     Diversity: … change. * Note – …"; a text's lines joined, not a paragraph of a page)."""
     line = ASIDE_RE.sub("", clean(text.strip().split("\n", 1)[0]))
-    if re.match(r"\W*welcome\s+to\b", line, re.I):  # a greeting: "Welcome to CS 568 2021 FALL! The reading …"
+    if GREETING_RE.match(line):  # a greeting: "Welcome to CS 568 2021 FALL! The reading …"
         return welcomed(line)  # what it names, if anything ("Welcome to your new phone." names nothing)
     limit = OPENING_LINE_WORDS if "\n" in text.strip() else OPENING_PHRASE_WORDS
     title = _opening_phrase(line, sentences, limit)
@@ -762,14 +764,6 @@ PARTICULARS_RE = re.compile(
 TRAILING_PARTICULARS_RE = re.compile(
     rf"\s(?:{_PARTICULARS}|(?i:{_ROLES})\b(?=\s*[:(<]|\s+[A-Z][a-z]+\s+[A-Z])|(?i:{_FIELDS})\b(?=\s*[:(\d]|\s+for\b))"
 )
-
-
-def _is_byline(text: str) -> bool:
-    """A byline beyond doubt: names with their affiliations' marks ("Jane Roe², Ann Lee*"), or three
-    names or more; two capitalised phrases joined by "and" ("Machine Learning and Data Science") are
-    as often a topic."""
-    marked = re.search(r"[^\W\d_][\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]", text)
-    return names_people(text) and bool(marked or text.count(",") >= 2)
 
 
 def _over(above: Item, below: Item) -> bool:

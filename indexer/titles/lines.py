@@ -72,7 +72,8 @@ _KIND_MODIFIERS = frozenset(
 _CODE_WORD_RE = re.compile(_COURSE_CODE)
 
 
-_WELCOME_RE = re.compile(r"^\W*welcome\s+to\s+(?:the\s+)?([A-Z0-9][^!.?]{2,80}?)\s*(?:[!.]|$)", re.I)
+GREETING_RE = re.compile(r"^\W*welcome\s+to\b", re.I)  # a document's opening greeting
+_WELCOME_RE = re.compile(rf"{GREETING_RE.pattern}\s+(?:the\s+)?([A-Z0-9][^!.?]{{2,80}}?)\s*(?:[!.]|$)", re.I)
 
 
 def welcomed(text: str) -> str | None:
@@ -246,17 +247,29 @@ def is_contact(text: str) -> bool:
     return bool(_CONTACT_RE.search(text) or _NAME_AND_ROLE_RE.match(text))
 
 
+# The marks a byline sets after a name for its affiliation or its footnote ("Jane Roe²", "Ann Lee*").
+MARKS_RE = re.compile(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+")
+_MARKED_RE = re.compile(rf"[^\W\d_]{MARKS_RE.pattern}")
+
+
 def names_people(text: str) -> bool:
     """A byline: people's names and nothing else, two or more of them or one with an affiliation's
     mark ("Liangming Pan¹, Xiaobao Wu² and Min-Yen Kan", "Jane Roe*"); two capitalised words
     alone ("Getting Started") say nothing of who wrote them."""
-    marked = bool(re.search(r"[^\W\d_][\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]", text))
+    marked = bool(_MARKED_RE.search(text))
     if _DOCUMENT_KIND_RE.search(text):
         return False  # "WARN Report*": a report's name with its footnote's mark
-    bare = re.sub(r"[\d*†‡§¶∗^¹²³⁴⁵⁶⁷⁸⁹]+|\(\s*\)", " ", clean(text))  # marks; a mail icon read as "()"
+    bare = re.sub(rf"{MARKS_RE.pattern}|\(\s*\)", " ", clean(text))  # marks; a mail icon read as "()"
     parts = [" ".join(p.split()) for p in re.split(r",|;|\band\b|&", bare)]
     parts = [p for p in parts if p]
     return (len(parts) >= 2 or marked) and all(_BYLINE_NAME_RE.fullmatch(p) for p in parts)
+
+
+def is_sure_byline(text: str) -> bool:
+    """A byline beyond doubt: names with their affiliations' marks ("Jane Roe², Ann Lee*"), or three
+    names or more; two capitalised phrases joined by "and" ("Machine Learning and Data Science") are
+    as often a topic."""
+    return names_people(text) and bool(_MARKED_RE.search(text) or text.count(",") >= 2)
 
 
 _BYLINE_NAME_RE = re.compile(
