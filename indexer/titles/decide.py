@@ -43,6 +43,7 @@ from indexer.titles.lines import (
     names_address,
     names_institution,
     names_kind_only,
+    past_institution,
     reads_as_title,
 )
 from indexer.titles.preamble import preamble_title
@@ -277,7 +278,8 @@ def with_code(title: str, lines: list[str]) -> str:
         return title  # it has its code already
     squeezed = [re.sub(r"\W+", "", line.lower()) for line in lines[: CODE_LINES * 2]]
     key = re.sub(r"\W+", "", title.lower())
-    at = next((k for k, line in enumerate(squeezed) if key and line.startswith(key)), None)  # its aside cut
+    # its line, its aside cut (or the line it ends, past an institution run into it)
+    at = next((k for k, line in enumerate(squeezed) if key and (line.startswith(key) or line.endswith(key))), None)
     if at is None:
         return title
     if _CODE_RE.fullmatch(title.strip()):
@@ -360,8 +362,8 @@ def _what_it_names(title: str, blocks: list[Block], at: int) -> str | None:
     if after is None and names_kind_only(title) and (code := _CODE_RE.match(coded)):
         after = coded if _particulars_after(coded, code.end()) else None
     after = after if after and not names_institution(after) and not names_kind_only(after) else None
-    if names_institution(title):
-        return after
+    if names_institution(title):  # (or what its own line names after it, its line breaks lost)
+        return after or past_institution(title)
     # A heading after a kind alone is its first section ("Grading") unless it names the subject by
     # a code, a year or a number ("Biology 544, Ornithology, Spring 2023").
     subject = after if after and (lines[0][0] == "text" or re.search(r"\d", after)) else None

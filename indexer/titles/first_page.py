@@ -40,6 +40,7 @@ from indexer.titles.lines import (
     names_kind,
     names_kind_only,
     names_people,
+    past_institution,
     reads_as_title,
     welcomed,
 )
@@ -85,7 +86,9 @@ def first_page_title(items: list[Item]) -> str | None:
             if len(pictures) == 1 and _area(pictures[0]["bbox"]) > HALF_PAGE:  # a scanned page
                 return _scanned_title(pictures[0]["text"])
             lines = pictures
-        if not lines:
+        if not lines:  # a page that is one table (a printout): its banner row, if anything
+            if title := _table_heading(items, page):
+                return title
             continue
         title = _in_largest_type(items, page, lines)
         mute = _type_is_mute(lines)
@@ -144,9 +147,25 @@ def _table_heading(items: list[Item], page: int) -> str | None:
         return None
     caption = clean(" ".join(top.get("table_caption") or []))
     rows = [caption] if caption else _single_cell_rows(top.get("table_body") or "")
-    if not rows or not (title := opening_line_title(rows[0])):
-        return None
+    if not rows or not (title := opening_line_title(rows[0]) or _banner_title(rows[0])) or len(title.split()) < 2:
+        return None  # (a word alone is a column's heading: "Item")
     return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
+
+
+# What a printout's banner row sets around its title: the run's date and time, a page's or a job's
+# number ("RUN 12/3/2014 11:57:01 AM REGISTRAR-RECORDER/COUNTY CLERK PRECINCT BULLETINS PAGE 1 JOB 0014").
+_BANNER_PARTICULARS_RE = re.compile(r"\s*(?:\b(?:page|job|run)\s+)?\S*\d\S*(?:\s+[AP]M\b)?\s*", re.I)
+BANNER_TITLE_WORDS = 3  # a banner's title has this many words at least; fewer are its labels
+
+
+def _banner_title(row: str) -> str | None:
+    """The title a printout's banner row sets between its particulars (the run's date and time,
+    the page's number): its first stretch of words without a number that reads as a title."""
+    for part in _BANNER_PARTICULARS_RE.split(row):
+        words = part.split()
+        if BANNER_TITLE_WORDS <= len(words) <= TITLE_MAX_WORDS and reads_as_title(part):
+            return part.strip()
+    return None
 
 
 _CELL_GAP = re.compile(r"\s{3,}")  # cells of a table set as text are spaced apart
@@ -162,8 +181,26 @@ def _single_cell_rows(body: str) -> list[str]:
         lines = [[c for c in row if c] for row in cells]
     else:
         lines = [_CELL_GAP.split(line.strip()) for line in body.splitlines() if line.strip()]
-    opening = list(itertools.takewhile(lambda row: len(row) == 1, lines))
-    return [clean(row[0]) for row in opening]
+    opening = [clean(row[0]) for row in itertools.takewhile(lambda row: len(row) == 1, lines)]
+    return _fragments_joined(opening)
+
+
+FRAGMENT_ROWS = 4  # a line read a few letters to a row runs over this many rows at least
+FRAGMENT_CHARS = 3  # … most of them this short
+
+
+def _fragments_joined(rows: list[str]) -> list[str]:
+    """Rows that are one line read a few letters at a time (a rotated page's title: "NI", "CS",
+    "Firearm", "B", "ac", …, "2015") joined into that line, its words split where English splits
+    them ("NICS Firearm Background Checks November - 2015"), when they join into far fewer words
+    than rows; other rows as they are."""
+    short = sum(len(row) <= FRAGMENT_CHARS for row in rows)
+    if len(rows) < FRAGMENT_ROWS or 2 * short < len(rows) or any(" " in row for row in rows):
+        return rows
+    # letters run together into words; a number or a dash stands apart
+    runs = itertools.groupby(rows, key=str.isalpha)
+    line = " ".join(split_run("".join(run), "") if letters else " ".join(run) for letters, run in runs)
+    return [line] if 2 * len(line.split()) <= len(rows) else rows  # pieces of words, not words ("Bolt", "Nut")
 
 
 # A field's name set in bold before its value ("**Academic Term:** Spring 2023"): a form's line.
@@ -719,6 +756,8 @@ def _opening_phrase(line: str, sentences: bool, limit: int) -> str | None:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
     elif cut:
         line = re.sub(r"\s*\([^)]*$", "", line[: cut.start()]).strip(" -–—,;:|")  # no bracket left open
+    if len(line.split()) > limit:  # a heading in capitals whose lines ran on: past its institution's
+        line = past_institution(line) or line
     ok = len(line.split()) <= limit and not line.endswith((".", ",", ";", ":")) and not _runs_on(line)
     return line if ok and reads_as_title(line) else None
 
@@ -743,7 +782,7 @@ def _names_before(cut: re.Match[str], sentences: bool) -> bool:
 ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time (not a date's
 # "01.01.2020"), an address, a placeholder, credits.
-_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
+_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b|(?i:prof)\.\s"
 # A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
 # however it opens ("… evolutionary change. * Note – This syllabus …").
 _ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt", "Mrs")

@@ -132,6 +132,27 @@ def names_institution(text: str) -> bool:
     )
 
 
+# An institution's name run into a title in capitals: "… SCHOOL OF MANAGEMENT", "UNIVERSITYOF
+# MASSACHUSETTS" (a name of two words is joined by "and": "DEPARTMENT OF HEALTH AND HUMAN …").
+_INSTITUTION_OF_RE = re.compile(
+    r"\b(?:university|college|institute|school|academy|department|faculty)\s*of\s+[A-Z][\w'-]*(?:\s+(?:and|&)\s+\S+)?",
+    re.I,
+)
+
+
+def past_institution(text: str) -> str | None:
+    """What a line set in capitals names after the institution it opens with, where a paragraph
+    lost the line breaks between them ("UNIVERSITYOF MASSACHUSETTS AMHERST ISENBERG SCHOOL OF
+    MANAGEMENT INDIVIDUAL INCOME TAXES" → "INDIVIDUAL INCOME TAXES"); None when nothing follows
+    that reads as a title of two words or more."""
+    if not text.isupper():
+        return None
+    found = next(reversed(list(_INSTITUTION_OF_RE.finditer(text))), None)  # the last: "… SCHOOL OF MANAGEMENT"
+    rest = text[found.end() :].strip(" ,;:-–—") if found else ""
+    named = len(rest.split()) >= 2 and not re.match(r"(?i)(?:and|&|of|for|in|at)\b", rest)
+    return rest if named and reads_as_title(rest) and not names_institution(rest) else None
+
+
 # Lines on a first page that are not its title: a release line, contacts, a byline, a citation,
 # a journal's or publisher's furniture.
 _BOILERPLATE_RE = re.compile(

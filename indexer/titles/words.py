@@ -215,14 +215,35 @@ def _cased_word(word: str, text: str, first: bool) -> str:
     # how the text writes the word, not inside an address ("nus.edu.sg")
     forms = Counter(re.findall(rf"(?<![\w./@]){re.escape(word)}(?![\w@/]|\.\w)", text, re.I))
     written = [f for f in forms if not f.isupper()]
-    if forms and not written and len(word) <= ACRONYM_LETTERS + 1:
-        return word  # the text writes it in capitals too: an acronym ("MGM", "CVS")
+    if (
+        forms
+        and not written
+        and len(word) <= ACRONYM_LETTERS + 1
+        and (len(word) <= SHORT_ACRONYM or _alone_in_capitals(word, text))
+    ):
+        return word  # the text writes it in capitals too, beside other words: an acronym ("MGM", "NASA")
     if not forms and len(word) <= ACRONYM_LETTERS and not re.search(r"[aeiouy]", word, re.I):
         return word  # no vowel, found nowhere: an acronym ("NLP")
     inner = [f for f in written if any(ch.isupper() for ch in f[1:])]
     if inner:
         return max(inner, key=lambda f: forms[f])  # "iPhone", "LLMs"
     return word[:1].upper() + word[1:].lower()
+
+
+SHORT_ACRONYM = 3  # a word this short the text writes only in capitals is an acronym wherever it stands ("ISU")
+
+
+def _alone_in_capitals(word: str, text: str) -> bool:
+    """Whether the text writes `word` in capitals with no word in capitals beside it (an
+    acronym's "MGM Resorts", "by NASA."), not only inside a run of capitals ("COUNTY CLERK
+    PRECINCT", a heading's or a printout's, which says nothing of how the word is cased)."""
+    capitals = r"\b[A-Z]{2,}[\s/-]+"
+    for found in re.finditer(rf"\b{re.escape(word)}\b", text):
+        before = re.search(rf"{capitals}$", text[max(0, found.start() - 40) : found.start()])
+        after = re.match(r"[\s/-]+[A-Z]{2,}\b", text[found.end() : found.end() + 40])
+        if not before and not after:
+            return True
+    return False
 
 
 SAME_SHARE = 0.6  # a heading holding this share of a title's letters, in order, prints that title

@@ -177,3 +177,20 @@ def test_a_preformatted_text_is_titled_by_the_lines_it_sets_in_from_the_margin()
     assert licence.title == "Seabird Licence Version 2.0, January 2031" and not licence.named_by_file
     code = md("    import seabirds\n    seabirds.count()\n\nCounting made easy.\n", name="count")
     assert code.named_by_file, "code is no title"
+
+
+def test_an_institution_run_into_the_title_in_capitals_gives_way_to_it() -> None:
+    body = "Seabirds are counted from the cliffs each week; the course teaches how."
+    schedule = "ZOOLOGY 371-01 (#58038) M & W: 11:15 – 12:05, ISOM 106"
+    heading = "UNIVERSITYOF NORTHWIND COASTAL SCHOOL OF ZOOLOGY SEABIRD FIELD METHODS"  # one paragraph, lines lost
+    assert _office([heading, schedule, body]).title == "ZOOLOGY 371-01: Seabird Field Methods"
+    # a text whose lines were joined: past the institution, up to the professor's name
+    run_on = (
+        "UNIVERSITYOF NORTHWIND COASTAL SCHOOL OF ZOOLOGY MASTER OF SCIENCE IN ECOLOGY PROGRAM SEABIRD FIELD "
+        "METHODS ZOO-ECOL 652 SPRING 2031 SYLLABUS Prof. <PROF_FULL_NAME> Office: N374 " + body
+    )
+    assert _office([run_on], fmt=".txt").title.startswith("Master of Science in Ecology Program Seabird Field Methods")
+    # an institution alone still gives way to the line under it, and its own name is not cut in two
+    assert _office(["DEPARTMENT OF HEALTH AND HUMAN SERVICES", "Seabird Field Methods", body]).title == (
+        "Seabird Field Methods"
+    )

@@ -850,3 +850,32 @@ def test_a_subtitle_set_between_the_title_and_the_text_joins_the_title() -> None
     assert first_page_title(page) == "Seabird Ecology: Introduction to Colony Studies II"
     byline = [*page[:1], line([282, 95, 700, 120], "Jane Roe and John Doe"), *page[3:]]
     assert first_page_title(byline) == "Seabird Ecology"
+
+
+def test_a_rotated_tables_title_read_letters_at_a_time_and_a_printouts_banner_row() -> None:
+    def only(table: dict) -> list[dict]:
+        return [{"type": "table", "page_idx": 0, "bbox": [36, 22, 964, 955], **table}]
+
+    # a rotated page: its title read a few letters to a row, then the table's columns
+    fragments = ["Se", "abi", "rd", "Co", "un", "ts", "Nov", "em", "ber", "-", "2031"]
+    rotated = (
+        "\n".join(f"{' ' * 40}{row}" for row in fragments) + "\nState      Permit      Handgun\nIowa      12      7"
+    )
+    assert first_page_title(only({"table_body": rotated})) == "Seabird Counts November - 2031"
+    # a page that is one table (a printout), its banner row run on: the title between the run's particulars
+    banner = (
+        "<table><tr><td colspan='3'>Bulletin RUN 12/3/2031 11:57:01 AM NORTHWIND COUNTY CLERK PRECINCT BULLETINS "
+        "PAGE 1 JOB 0014 GENERAL ELECTION TO BE HELD 11/04/31</td></tr><tr><td>GOVERNOR</td><td>A 247</td>"
+        "<td>B 69</td></tr></table>"
+    )
+    assert first_page_title(only({"table_body": banner})) == "NORTHWIND COUNTY CLERK PRECINCT BULLETINS"
+    short_rows = "<table><tr><td>Item</td></tr><tr><td>Bolt</td></tr><tr><td>Nut</td></tr><tr><td>Cap</td></tr></table>"
+    assert first_page_title(only({"table_body": short_rows})) is None, "a column of short cells is no title"
+
+
+def test_a_word_in_capitals_is_an_acronym_only_where_the_text_sets_it_apart_from_capitals() -> None:
+    assert mend("NORTHWIND COUNTY CLERK BULLETINS", "NORTHWIND COUNTY CLERK BULLETINS\nRUN 12/3") == (
+        "Northwind County Clerk Bulletins"
+    ), "a printout's capitals say nothing of how its words are cased"
+    assert mend("NASA FIELD REPORT", "The field report NASA filed in May.") == "NASA Field Report"
+    assert mend("ISU ICE DANCE", "ISU ICE DANCE") == "ISU ICE Dance", "a word of three letters stays an acronym"
