@@ -20,6 +20,7 @@ Korean, which writes spaces but joins particles to words, gives its bigrams.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 from functools import cache
@@ -125,6 +126,16 @@ def query_terms(text: str) -> list[str]:
             if term not in seen and term not in stop:
                 seen[term] = None
     return list(seen)
+
+
+def query_pairs(text: str) -> list[tuple[str, str]]:
+    """The query's meaningful words two by two in the order it writes them, the function words
+    between them skipped ("China's largest cloud provider" → china/largest, largest/cloud,
+    cloud/provider): a paragraph holding such a pair close together says what the question says,
+    not only its words (`indexer.store.keywords.Keywords.near`)."""
+    stop = query_stop_words(text)
+    words = [w for w in _WORD_RE.findall(text[:LEXICAL_MAX_CHARS].lower()) if w not in stop and len(w) > 1]
+    return list(dict.fromkeys((a, b) for a, b in itertools.pairwise(words) if a != b))
 
 
 def codes(text: str) -> list[str]:

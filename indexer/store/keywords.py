@@ -179,6 +179,33 @@ class Keywords:
                 scores[row_id] = lexical.score(weights, frequency, lengths.get(row_id, 0), totals.avg_tokens)
         return scores
 
+    def near(self, pairs: list[tuple[str, str]], ids: list[int], gap: int, least: int = 0) -> dict[int, int]:
+        """How many of the word pairs (`indexer.tokens.query_pairs`) each of these paragraphs holds
+        in their order, the second at most `gap` words after the first, words compared as BM25
+        stems them ("data centers" holds data/center); a paragraph holding none, or fewer than
+        `least` of the pairs' words (all of them, when they are fewer), is left out."""
+        stems = {word: found[0] for word, found in self.stems(sorted({w for p in pairs for w in p})).items()}
+        stemmed = [(stems[a], stems[b]) for a, b in pairs if a in stems and b in stems]
+        if not stemmed or not ids:
+            return {}
+        with self._store.connection() as db:
+            content = db.execute(f"SELECT id, c0 FROM lexical_content WHERE id IN ({marks(ids)})", ids).fetchall()
+        wanted = {stem for pair in stemmed for stem in pair}
+        starts = {lexical.start(stem) for stem in wanted}
+        rows = [(r["id"], (r["c0"] or "").split()) for r in content]
+        word_stems = self.stems(sorted({w for _, words in rows for w in words if lexical.start(w) in starts}))
+        counts: dict[int, int] = {}
+        for row_id, words in rows:
+            at: dict[str, list[int]] = {}  # where the paragraph holds each wanted stem
+            for i, word in enumerate(words):
+                for stem in word_stems.get(word, ()):
+                    if stem in wanted:
+                        at.setdefault(stem, []).append(i)
+            held = sum(any(0 < j - i <= gap for i in at.get(a, ()) for j in at.get(b, ())) for a, b in stemmed)
+            if held and len(at) >= min(least, len(wanted)):
+                counts[row_id] = held
+        return counts
+
     def stems(self, words: list[str]) -> dict[str, list[str]]:
         """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement"), from a
         scratch FTS5 table in the connection's temp schema."""

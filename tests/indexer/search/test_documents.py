@@ -198,3 +198,42 @@ def test_a_name_points_only_to_documents_whose_text_holds_it_and_a_measure_named
     # "EBITDA" and "USD", written apart from the name, say what is asked, not which document.
     asked = "What was Contoso's capital expenditure in 2031? Give its EBITDA in USD."
     assert pointed(asked, None) == [doc_id(lib, "contoso.md")]
+
+
+SURVEY = """# Northwind Survey
+
+## Findings
+
+How many providers of cloud does China have? The ones largest in size count centers of data by the hundred, and China's cloud market grows.
+"""
+PROFILE = """# Fabrikam
+
+## About us
+
+Fabrikam, founded in 1999 as a small shop for office software, is China's largest cloud provider: 28 data centers, first in sales.
+"""
+GARDEN = "# Garden Guide\n\n" + "\n\n".join(
+    [
+        "Water the roses in the evening.",
+        "Prune the apple trees in winter.",
+        "Sow beans in May.",
+        "Mulch keeps the soil moist.",
+    ]
+)
+
+
+def test_a_whole_folder_question_lands_where_its_words_are_said_together(
+    folder: Path, open_library: Callable[..., Library], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(folder, "survey.md", SURVEY)
+    write(folder, "profile.md", PROFILE)
+    write(folder, "garden.md", GARDEN)
+    lib = open_library(folder)
+    lib.reconcile()
+    question = "How many data centers does China's largest cloud provider have?"
+    # The survey uses the question's words more, and reads like it; the profile says what it asks.
+    assert lib.retrieve(question, top_k=3).results[0].doc_id == doc_id(lib, "profile.md")
+    scoped = lib.retrieve(question, top_k=3, doc_ids=[doc_id(lib, "survey.md"), doc_id(lib, "profile.md")]).results
+    assert scoped[0].doc_id == doc_id(lib, "profile.md"), "over several documents as over the folder"
+    monkeypatch.setattr(type(lib.index.search), "_near", lambda self, query, candidates: [])
+    assert lib.retrieve(question, top_k=3).results[0].doc_id == doc_id(lib, "survey.md"), "without it, the survey"

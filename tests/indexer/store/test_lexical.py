@@ -255,3 +255,30 @@ def test_an_older_index_is_migrated_in_place(tmp_path: Path) -> None:
         assert "bbox" in {row["name"] for row in store.query("PRAGMA table_info(paragraphs)")}
     finally:
         store.close()
+
+
+def test_a_paragraph_holding_the_questions_words_together_counts_each_pair(store: Store) -> None:
+    from indexer.tokens import query_pairs
+
+    pairs = query_pairs("How many data centers does the China's largest cloud provider have?")
+    assert pairs == [
+        ("many", "data"),
+        ("data", "centers"),
+        ("centers", "china"),
+        ("china", "largest"),
+        ("largest", "cloud"),
+        ("cloud", "provider"),
+    ], "function words between them are skipped"
+    a = _add(store, ["We are China's largest cloud provider, with data centers on four continents."])
+    b = _add(store, ["China's cloud is large; the provider with the largest data, of all of them, centers on it."])
+    ids = [p.id for p in store.document_paragraphs(a)] + [p.id for p in store.document_paragraphs(b)]
+    counts = store.keywords.near(pairs, ids, gap=3)
+    said, scattered = ids
+    assert counts[said] == 4, "data/center stemmed, in order; china/largest/cloud/provider a phrase"
+    assert counts.get(scattered, 0) < counts[said], "the same words scattered over a sentence count less"
+    assert store.keywords.near([], ids, gap=3) == {} and store.keywords.near(pairs, [], gap=3) == {}
+    c = _add(store, ["Every cloud provider reads this part before the first outing."])
+    subject = [p.id for p in store.document_paragraphs(c)]
+    assert store.keywords.near(pairs, subject, gap=3) == {subject[0]: 1}
+    assert store.keywords.near(pairs, subject, gap=3, least=3) == {}, "two of the words, said together, are too few"
+    assert store.keywords.near([("cloud", "provider")], subject, gap=3, least=3) == {subject[0]: 1}, "all there are"
