@@ -134,8 +134,14 @@ def query_pairs(text: str) -> list[tuple[str, str]]:
     cloud/provider): a paragraph holding such a pair close together says what the question says,
     not only its words (`indexer.store.keywords.Keywords.near`)."""
     stop = query_stop_words(text)
-    words = [w for w in _WORD_RE.findall(text[:LEXICAL_MAX_CHARS].lower()) if w not in stop and len(w) > 1]
+    lowered = _ASKED_RE.sub(" ", text[:LEXICAL_MAX_CHARS].lower())  # "how many": what is asked, not of what
+    words = [w for w in _WORD_RE.findall(lowered) if w not in stop and len(w) > 1]
     return list(dict.fromkeys((a, b) for a, b in itertools.pairwise(words) if a != b))
+
+
+# The word after "how" in a question asks for an amount or a manner ("How many data centers …",
+# "how much", "how long", "how often"): paired with the next word it names nothing said in a text.
+_ASKED_RE = re.compile(r"\bhow\s+(?:many|much|long|often|far|old|big|large|high|soon)\b")
 
 
 def codes(text: str) -> list[str]:

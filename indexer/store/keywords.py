@@ -10,6 +10,7 @@ the index's totals are kept until the next write (`forget_counts`).
 
 from __future__ import annotations
 
+import bisect
 import sqlite3
 from typing import TYPE_CHECKING
 
@@ -196,12 +197,12 @@ class Keywords:
         word_stems = self.stems(sorted({w for _, words in rows for w in words if lexical.start(w) in starts}))
         counts: dict[int, int] = {}
         for row_id, words in rows:
-            at: dict[str, list[int]] = {}  # where the paragraph holds each wanted stem
+            at: dict[str, list[int]] = {}  # where the paragraph holds each wanted stem, in order
             for i, word in enumerate(words):
                 for stem in word_stems.get(word, ()):
                     if stem in wanted:
                         at.setdefault(stem, []).append(i)
-            held = sum(any(0 < j - i <= gap for i in at.get(a, ()) for j in at.get(b, ())) for a, b in stemmed)
+            held = sum(_follows(at.get(a, []), at.get(b, []), gap) for a, b in stemmed)
             if held and len(at) >= min(least, len(wanted)):
                 counts[row_id] = held
         return counts
@@ -249,6 +250,16 @@ SCORED_ROWS = 50_000  # rows FTS5 may score in one ranking pass (0.7 µs each) b
 CANDIDATES = 160  # rows the rare terms' pass hands to scoring with every term
 MAX_COUNTED = 100_000  # terms whose row counts are kept between writes
 _SCORED = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
+
+
+def _follows(first: list[int], second: list[int], gap: int) -> bool:
+    """Whether a position in `second` comes after one in `first` by `gap` at most (both sorted):
+    for each of the first's, the second's next position is found by bisection, not by a scan."""
+    for i in first:
+        k = bisect.bisect_right(second, i)
+        if k < len(second) and second[k] - i <= gap:
+            return True
+    return False
 
 
 def _in_ranges(select: str, match: str, ranges: list[tuple[int, int]]) -> tuple[str, list[object]]:

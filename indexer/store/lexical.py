@@ -14,6 +14,7 @@ write). `tests/indexer/store/test_lexical.py` checks the scores equal FTS5's.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 
 K1 = 1.2  # FTS5's constants (fts5_aux.c)
@@ -67,8 +68,9 @@ def _varint(data: bytes, i: int) -> tuple[int, int]:
 
 def start(word: str) -> str:
     """What a word keeps through stemming: its first two letters ("statements" → "statement",
-    "happy" → "happi"), so only words starting like a stem need stemming to be compared with it."""
-    return word[:2]
+    "happy" → "happi"), so only words starting like a stem need stemming to be compared with it;
+    without their accents, as the index folds them ("résultat" is stemmed "resultat")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word[:4]) if not unicodedata.combining(ch))[:2]
 
 
 def idf(n_rows: int, n_matching: int) -> float:

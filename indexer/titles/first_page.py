@@ -66,6 +66,7 @@ def first_page_title(items: list[Item]) -> str | None:
     when it reads as a title. None when no line reads like a title."""
     pages = sorted({i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)})
     running = running_texts(items, len(pages))
+    table_title: str | None = None
     for page in pages[:2]:
         edge = _edge_lines(items, page)
         lines = [
@@ -86,9 +87,8 @@ def first_page_title(items: list[Item]) -> str | None:
             if len(pictures) == 1 and _area(pictures[0]["bbox"]) > HALF_PAGE:  # a scanned page
                 return _scanned_title(pictures[0]["text"])
             lines = pictures
-        if not lines:  # a page that is one table (a printout): its banner row, if anything
-            if title := _table_heading(items, page):
-                return title
+        if not lines:  # a page that is one table (a printout, a revision history): its banner row, if
+            table_title = table_title or _table_heading(items, page)  # the next page names nothing
             continue
         title = _in_largest_type(items, page, lines)
         mute = _type_is_mute(lines)
@@ -106,8 +106,8 @@ def first_page_title(items: list[Item]) -> str | None:
             title = f"{code}: {named}"
         # A first slide of ornaments ("JONS", "A5T", "?L") names nothing: the second may.
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
-            return title
-    return None
+            return title or table_title
+    return table_title
 
 
 def _carried_title(items: list[Item], page: int, running: set[str]) -> str | None:
@@ -147,24 +147,27 @@ def _table_heading(items: list[Item], page: int) -> str | None:
         return None
     caption = clean(" ".join(top.get("table_caption") or []))
     rows = [caption] if caption else _single_cell_rows(top.get("table_body") or "")
-    if not rows or not (title := opening_line_title(rows[0]) or _banner_title(rows[0])) or len(title.split()) < 2:
+    banner = _banner_title(rows[0]) if rows and _BANNER_RE.search(rows[0]) else None
+    if not rows or not (title := banner or opening_line_title(rows[0])) or len(title.split()) < 2:
         return None  # (a word alone is a column's heading: "Item")
     return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
 
 
 # What a printout's banner row sets around its title: the run's date and time, a page's or a job's
 # number ("RUN 12/3/2014 11:57:01 AM REGISTRAR-RECORDER/COUNTY CLERK PRECINCT BULLETINS PAGE 1 JOB 0014").
-_BANNER_PARTICULARS_RE = re.compile(r"\s*(?:\b(?:page|job|run)\s+)?\S*\d\S*(?:\s+[AP]M\b)?\s*", re.I)
+_BANNER_PARTICULARS_RE = re.compile(r"\s*(?:\b(?:page|job|run)\s+)?(?<!\S)\S*\d\S*(?:\s+[AP]M\b)?\s*", re.I)
+_BANNER_RE = re.compile(r"\b(?:run|page|job)\s+\S*\d|\b\d{1,2}:\d{2}", re.I)  # a printout's run, page or time
 BANNER_TITLE_WORDS = 3  # a banner's title has this many words at least; fewer are its labels
 
 
 def _banner_title(row: str) -> str | None:
-    """The title a printout's banner row sets between its particulars (the run's date and time,
-    the page's number): its first stretch of words without a number that reads as a title."""
+    """The title a printout's banner row (one that holds a run's, a page's or a job's number, or a
+    time) sets between its particulars: its first stretch of words without a number that reads as
+    a title, unless a number cut it short ("… to the Registrar by")."""
     for part in _BANNER_PARTICULARS_RE.split(row):
         words = part.split()
         if BANNER_TITLE_WORDS <= len(words) <= TITLE_MAX_WORDS and reads_as_title(part):
-            return part.strip()
+            return None if TRAILING_FUNCTION_WORD.search(part.strip()) else part.strip()  # not "… returned by"
     return None
 
 
@@ -744,14 +747,10 @@ def opening_line_title(text: str, sentences: bool = True) -> str | None:
 
 
 def _opening_phrase(line: str, sentences: bool, limit: int) -> str | None:
-    cut = next(
-        (
-            c
-            for c in PARTICULARS_RE.finditer(line)
-            if len(line[: c.start()].split()) >= 2 and _names_before(c, sentences)
-        ),
-        None,
-    )
+    cuts = list(PARTICULARS_RE.finditer(line))
+    if len(line.split()) > OPENING_LINE_WORDS:  # a line run on: "Prof." opens who teaches, not the title's words
+        cuts = sorted([*cuts, *_PROFESSOR_RE.finditer(line)], key=lambda c: c.start())
+    cut = next((c for c in cuts if len(line[: c.start()].split()) >= 2 and _names_before(c, sentences)), None)
     if (named := _TITLE_FIELD_RE.search(line)) and len(line.split()) > OPENING_LINE_WORDS:
         line = clean(named.group(1))  # "School of … Course Title: ECE 4670: Digital Communication Author: …"
     elif cut:
@@ -778,11 +777,12 @@ def _names_before(cut: re.Match[str], sentences: bool) -> bool:
     return sentences and bool(_OPENS_WITH_CODE_RE.match(cut.string))
 
 
+_PROFESSOR_RE = re.compile(r"\s(?i:prof)\.\s")  # "… SPRING 2023 – SYLLABUS Prof. <NAME>, CPA"
 # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
 ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time (not a date's
 # "01.01.2020"), an address, a placeholder, credits.
-_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b|(?i:prof)\.\s"
+_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
 # A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
 # however it opens ("… evolutionary change. * Note – This syllabus …").
 _ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt", "Mrs")

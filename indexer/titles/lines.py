@@ -143,12 +143,13 @@ _INSTITUTION_OF_RE = re.compile(
 def past_institution(text: str) -> str | None:
     """What a line set in capitals names after the institution it opens with, where a paragraph
     lost the line breaks between them ("UNIVERSITYOF MASSACHUSETTS AMHERST ISENBERG SCHOOL OF
-    MANAGEMENT INDIVIDUAL INCOME TAXES" → "INDIVIDUAL INCOME TAXES"); None when nothing follows
-    that reads as a title of two words or more."""
-    if not text.isupper():
-        return None
-    found = next(reversed(list(_INSTITUTION_OF_RE.finditer(text))), None)  # the last: "… SCHOOL OF MANAGEMENT"
-    rest = text[found.end() :].strip(" ,;:-–—") if found else ""
+    MANAGEMENT INDIVIDUAL INCOME TAXES" → "INDIVIDUAL INCOME TAXES"), when it names two
+    institutions, the second within the first; None when nothing follows that reads as a title of
+    two words or more."""
+    institutions = list(_INSTITUTION_OF_RE.finditer(text))
+    if not text.isupper() or len(institutions) < 2:  # a university, then its school: where one name ends is
+        return None  # told only by the next ("UNIVERSITY OF CALIFORNIA SAN DIEGO" is one name)
+    rest = text[institutions[-1].end() :].strip(" ,;:-–—")  # past the last: "… SCHOOL OF MANAGEMENT"
     named = len(rest.split()) >= 2 and not re.match(r"(?i)(?:and|&|of|for|in|at)\b", rest)
     return rest if named and reads_as_title(rest) and not names_institution(rest) else None
 

@@ -233,17 +233,29 @@ def _cased_word(word: str, text: str, first: bool) -> str:
 SHORT_ACRONYM = 3  # a word this short the text writes only in capitals is an acronym wherever it stands ("ISU")
 
 
+CAPITALS_RUN = 3  # words in capitals in a row: an acronym's company ("NIST SP 800-53", "USDA NRCS"), not a heading
+
+
 def _alone_in_capitals(word: str, text: str) -> bool:
-    """Whether the text writes `word` in capitals with no word in capitals beside it (an
-    acronym's "MGM Resorts", "by NASA."), not only inside a run of capitals ("COUNTY CLERK
-    PRECINCT", a heading's or a printout's, which says nothing of how the word is cased)."""
-    capitals = r"\b[A-Z]{2,}[\s/-]+"
-    for found in re.finditer(rf"\b{re.escape(word)}\b", text):
-        before = re.search(rf"{capitals}$", text[max(0, found.start() - 40) : found.start()])
-        after = re.match(r"[\s/-]+[A-Z]{2,}\b", text[found.end() : found.end() + 40])
-        if not before and not after:
-            return True
+    """Whether the text writes `word` in capitals among few words in capitals, on a line of text
+    (an acronym's "MGM Resorts", "filed by NASA.", "NIST SP 800-53"), not only inside a run of
+    them or on lines set wholly in capitals ("COUNTY CLERK PRECINCT BULLETINS", a heading's or a
+    printout's, which say nothing of how a word is cased)."""
+    found = re.compile(rf"\b{re.escape(word)}\b")
+    for line in text.splitlines():
+        tokens = line.split() if found.search(line) and any(ch.islower() for ch in line) else []  # not a heading
+        for at in (k for k, token in enumerate(tokens) if found.search(token)):
+            run = 1
+            for step in (-1, 1):
+                k = at + step
+                while 0 <= k < len(tokens) and _IN_CAPITALS_RE.fullmatch(tokens[k]):
+                    run, k = run + 1, k + step
+            if run <= CAPITALS_RUN:
+                return True
     return False
+
+
+_IN_CAPITALS_RE = re.compile(r"\W*[A-Z][A-Z&'/-]+\W*")  # a word in capitals, its punctuation aside
 
 
 SAME_SHARE = 0.6  # a heading holding this share of a title's letters, in order, prints that title

@@ -262,13 +262,12 @@ def test_a_paragraph_holding_the_questions_words_together_counts_each_pair(store
 
     pairs = query_pairs("How many data centers does the China's largest cloud provider have?")
     assert pairs == [
-        ("many", "data"),
         ("data", "centers"),
         ("centers", "china"),
         ("china", "largest"),
         ("largest", "cloud"),
         ("cloud", "provider"),
-    ], "function words between them are skipped"
+    ], "function words between them are skipped, and what 'how many' asks"
     a = _add(store, ["We are China's largest cloud provider, with data centers on four continents."])
     b = _add(store, ["China's cloud is large; the provider with the largest data, of all of them, centers on it."])
     ids = [p.id for p in store.document_paragraphs(a)] + [p.id for p in store.document_paragraphs(b)]
@@ -282,3 +281,16 @@ def test_a_paragraph_holding_the_questions_words_together_counts_each_pair(store
     assert store.keywords.near(pairs, subject, gap=3) == {subject[0]: 1}
     assert store.keywords.near(pairs, subject, gap=3, least=3) == {}, "two of the words, said together, are too few"
     assert store.keywords.near([("cloud", "provider")], subject, gap=3, least=3) == {subject[0]: 1}, "all there are"
+
+
+def test_pairs_are_found_by_bisection_in_long_text_and_with_accents(store: Store) -> None:
+    import time
+
+    long = _add(store, ["date 2024 user login ok " * 8_000 + "login date"])
+    accented = _add(store, ["Le résultat net de la société a augmenté."])
+    ids = [p.id for d in (long, accented) for p in store.document_paragraphs(d)]
+    started = time.perf_counter()
+    counts = store.keywords.near([("user", "date"), ("résultat", "net"), ("login", "date")], ids, gap=3)
+    assert time.perf_counter() - started < 1.0, "positions are bisected, not compared two by two"
+    assert counts == {ids[0]: 2, ids[1]: 1}, "'date' three words after 'user', 'date' after 'login'; 'résultat' stemmed"
+    assert store.keywords.near([("ok", "user")], ids, gap=2) == {}, "'user' comes three words after 'ok'"

@@ -879,3 +879,42 @@ def test_a_word_in_capitals_is_an_acronym_only_where_the_text_sets_it_apart_from
     ), "a printout's capitals say nothing of how its words are cased"
     assert mend("NASA FIELD REPORT", "The field report NASA filed in May.") == "NASA Field Report"
     assert mend("ISU ICE DANCE", "ISU ICE DANCE") == "ISU ICE Dance", "a word of three letters stays an acronym"
+
+
+def test_an_institutions_own_name_a_professor_in_a_title_and_acronyms_beside_acronyms_are_kept() -> None:
+    from indexer.titles.first_page import opening_line_title
+    from indexer.titles.lines import past_institution
+
+    assert past_institution("UNIVERSITYOF NORTHWIND COASTAL SCHOOL OF ZOOLOGY SEABIRD FIELD METHODS") == (
+        "SEABIRD FIELD METHODS"
+    ), "a university, then its school: the title after them"
+    for name in (
+        "UNIVERSITY OF CALIFORNIA SAN DIEGO",  # one institution: where its name ends is not said
+        "DEPARTMENT OF COMPUTER SCIENCE AND ENGINEERING",
+        "HISTORY OF THE UNIVERSITY OF CHICAGO FROM ITS FOUNDING",
+    ):
+        assert past_institution(name) is None, name
+    honour = "A Festschrift in Honour of Prof. Jane Roe"
+    assert with_code(honour, [honour, "Essays by her students"]) == honour, "'Prof.' in a title is the title's"
+    assert opening_line_title("Essays in Honor of Prof. Jane Roe on Her Retirement") == (
+        "Essays in Honor of Prof. Jane Roe on Her Retirement"
+    )
+    assert mend("NIST SP 800-53 REVISION", "NIST SP 800-53 Revision 5 lists the controls.") == "NIST SP 800-53 Revision"
+    assert (
+        mend("FEMA HAZUS USER GUIDE", "FEMA HAZUS USER GUIDE\nFEMA HAZUS estimates losses.") == "FEMA HAZUS User Guide"
+    )
+
+
+def test_a_table_alone_on_page_one_gives_way_to_page_twos_title_and_a_banner_row_needs_a_printouts_marks() -> None:
+    def table(page: int, body: str) -> dict:
+        return {"type": "table", "page_idx": page, "bbox": [36, 22, 964, 400], "table_body": body}
+
+    history = "<table><tr><td colspan='2'>Document Revision History</td></tr><tr><td>1.0</td><td>2031</td></tr></table>"
+    guide = _line(1, 80, "Northwind Widget Installation Guide", 24)
+    body = _line(1, 300, "This guide shows how to install the widget on a wall or a desk, step by step.", 10)
+    assert first_page_title([table(0, history), guide, body]) == "Northwind Widget Installation Guide"
+    assert first_page_title([table(0, history)]) == "Document Revision History", "with nothing after it"
+    printout = "<table><tr><td>RUN 12/3/2031 11:57:01 AM NORTHWIND INVENTORY STATUS REPORT PAGE 1</td></tr></table>"
+    assert first_page_title([table(0, printout)]) == "NORTHWIND INVENTORY STATUS REPORT"
+    form = "<table><tr><td>Please return this form to the Registrar by 15 March 2031 with a copy</td></tr></table>"
+    assert first_page_title([table(0, form)]) != "Please return this form to the Registrar by"
