@@ -34,11 +34,12 @@ CROWD = 3  # candidates alike but for their numbers: near-duplicates
 NAMED_DOCS = 16
 _DIGITS = re.compile(r"\d+")
 # Proximity (`HybridSearch._near`): two words the question writes next to each other (function
-# words aside) are said together in a paragraph when the second follows the first within NEAR_GAP
-# words; a paragraph counts when it holds NEAR_WORDS of the question's words. The ranking by such
-# pairs weighs NEAR_WEIGHT beside dense and BM25 (a whole weight outvoted the documents a question
-# names). Over one document it is left out: the PDF sets' first hits fell there (FinanceBench hit@1
-# 64.1 → 61.5) while every set gained over the whole folder (benchmarks/results/landing.md).
+# words aside) are said together in a paragraph within NEAR_GAP words of each other, either order
+# ("cloud provider", "provider of cloud services"); a paragraph counts when it holds NEAR_WORDS of
+# the question's words. The ranking by such pairs weighs NEAR_WEIGHT beside dense and BM25 (a whole
+# weight outvoted the documents a question names). Over one document it is left out: the PDF sets'
+# first hits fell there (FinanceBench hit@1 64.1 → 61.5) while every set gained over the whole
+# folder (docs/benchmarks.md, "Words said together").
 NEAR_GAP = 3
 NEAR_WORDS = 3
 NEAR_WEIGHT = 0.75
@@ -133,8 +134,8 @@ class HybridSearch:
         return Found(fused[:top_k], None if lexical is None else bool(lexical), waiting, absent)
 
     def _near(self, query: str, candidates: list[int]) -> list[int]:
-        """The candidates ranked by how many pairs of the question's words they hold close together,
-        in the question's order (`Keywords.near`): "We are China's largest cloud provider" says what
+        """The candidates ranked by how many pairs of the question's adjacent words they hold close
+        together, either order (`Keywords.near`): "We are China's largest cloud provider" says what
         "How many data centers does China's largest cloud provider have?" asks about, a survey that
         names China in every line does not. Only a paragraph holding NEAR_WORDS of the question's
         words counts: one holding two, said together ("Every crew member reads this part"), shares

@@ -182,7 +182,7 @@ class Keywords:
 
     def near(self, pairs: list[tuple[str, str]], ids: list[int], gap: int, least: int = 0) -> dict[int, int]:
         """How many of the word pairs (`indexer.tokens.query_pairs`) each of these paragraphs holds
-        in their order, the second at most `gap` words after the first, words compared as BM25
+        `gap` words apart at most, in either order, words compared as BM25
         stems them ("data centers" holds data/center); a paragraph holding none, or fewer than
         `least` of the pairs' words (all of them, when they are fewer), is left out."""
         stems = {word: found[0] for word, found in self.stems(sorted({w for p in pairs for w in p})).items()}
@@ -202,7 +202,7 @@ class Keywords:
                 for stem in word_stems.get(word, ()):
                     if stem in wanted:
                         at.setdefault(stem, []).append(i)
-            held = sum(_follows(at.get(a, []), at.get(b, []), gap) for a, b in stemmed)
+            held = sum(_near(at.get(a, []), at.get(b, []), gap) for a, b in stemmed)
             if held and len(at) >= min(least, len(wanted)):
                 counts[row_id] = held
         return counts
@@ -252,12 +252,13 @@ MAX_COUNTED = 100_000  # terms whose row counts are kept between writes
 _SCORED = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
 
 
-def _follows(first: list[int], second: list[int], gap: int) -> bool:
-    """Whether a position in `second` comes after one in `first` by `gap` at most (both sorted):
-    for each of the first's, the second's next position is found by bisection, not by a scan."""
+def _near(first: list[int], second: list[int], gap: int) -> bool:
+    """Whether a position in `second` is `gap` words at most from one in `first`, either side (both
+    sorted: "cloud provider", "provider of cloud services"): for each of the first's, the second's
+    nearest positions are found by bisection, not by a scan."""
     for i in first:
-        k = bisect.bisect_right(second, i)
-        if k < len(second) and second[k] - i <= gap:
+        after, before = bisect.bisect_right(second, i), bisect.bisect_left(second, i)
+        if (after < len(second) and second[after] - i <= gap) or (before > 0 and i - second[before - 1] <= gap):
             return True
     return False
 

@@ -204,7 +204,7 @@ SURVEY = """# Northwind Survey
 
 ## Findings
 
-How many providers of cloud does China have? The ones largest in size count centers of data by the hundred, and China's cloud market grows.
+How many providers offer storage in the cloud, does China have? The ones of largest size count their centers by the hundred, with data kept in each, and China's cloud market grows.
 """
 PROFILE = """# Fabrikam
 

@@ -293,4 +293,5 @@ def test_pairs_are_found_by_bisection_in_long_text_and_with_accents(store: Store
     counts = store.keywords.near([("user", "date"), ("résultat", "net"), ("login", "date")], ids, gap=3)
     assert time.perf_counter() - started < 1.0, "positions are bisected, not compared two by two"
     assert counts == {ids[0]: 2, ids[1]: 1}, "'date' three words after 'user', 'date' after 'login'; 'résultat' stemmed"
-    assert store.keywords.near([("ok", "user")], ids, gap=2) == {}, "'user' comes three words after 'ok'"
+    assert store.keywords.near([("ok", "user")], ids, gap=1) == {}, "'user' stands two words from 'ok'"
+    assert store.keywords.near([("net", "résultat")], ids, gap=1) == {ids[1]: 1}, "in either order"
