@@ -182,9 +182,9 @@ class Keywords:
 
     def near(self, pairs: list[tuple[str, str]], ids: list[int], gap: int, least: int = 0) -> dict[int, int]:
         """How many of the word pairs (`indexer.tokens.query_pairs`) each of these paragraphs holds
-        `gap` words apart at most, in either order, words compared as BM25
-        stems them ("data centers" holds data/center); a paragraph holding none, or fewer than
-        `least` of the pairs' words (all of them, when they are fewer), is left out."""
+        `gap` words apart at most, in either order, words compared as BM25 stems them ("data
+        centers" holds data/center); a paragraph holding none, or fewer than `least` of the pairs'
+        words (all of them, when they are fewer), is left out."""
         stems = {word: found[0] for word, found in self.stems(sorted({w for p in pairs for w in p})).items()}
         stemmed = [(stems[a], stems[b]) for a, b in pairs if a in stems and b in stems]
         if not stemmed or not ids:
