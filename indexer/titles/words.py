@@ -210,8 +210,8 @@ _LEGAL_FORMS = {"inc": "Inc", "corp": "Corp", "co": "Co", "ltd": "Ltd", "plc": "
 def _cased_word(word: str, text: str, first: bool) -> str:
     if word.lower() in _LEGAL_FORMS and not first:
         return _LEGAL_FORMS[word.lower()]
-    if word.lower() in _SMALL_WORDS and not first:
-        return word.lower()  # "FOR", though the text writes it only in the title's capitals
+    if word.lower() in _SMALL_WORDS:  # "FOR", though the text writes it only in the title's capitals;
+        return word.capitalize() if first else word.lower()  # a function word is no acronym ("THE")
     # how the text writes the word, not inside an address ("nus.edu.sg")
     forms = Counter(re.findall(rf"(?<![\w./@]){re.escape(word)}(?![\w@/]|\.\w)", text, re.I))
     written = [f for f in forms if not f.isupper()]

@@ -918,3 +918,10 @@ def test_a_table_alone_on_page_one_gives_way_to_page_twos_title_and_a_banner_row
     assert first_page_title([table(0, printout)]) == "NORTHWIND INVENTORY STATUS REPORT"
     form = "<table><tr><td>Please return this form to the Registrar by 15 March 2031 with a copy</td></tr></table>"
     assert first_page_title([table(0, form)]) != "Please return this form to the Registrar by"
+
+
+def test_a_function_word_in_capitals_is_no_acronym() -> None:
+    assert (
+        mend("THE SEABIRD GOLDRUSH IN INDIA", "THE SEABIRD GOLDRUSH IN INDIA\nRUN 1") == "The Seabird Goldrush in India"
+    )
+    assert mend("THE MGM STORY", "How MGM grew from one hotel.") == "The MGM Story"
