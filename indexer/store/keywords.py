@@ -193,7 +193,7 @@ class Keywords:
             content = db.execute(f"SELECT id, c0 FROM lexical_content WHERE id IN ({marks(ids)})", ids).fetchall()
         wanted = {stem for pair in stemmed for stem in pair}
         starts = {lexical.start(stem) for stem in wanted}
-        rows = [(r["id"], (r["c0"] or "").split()) for r in content]
+        rows = [(r["id"], (r["c0"] or "").split()[:NEAR_SCAN_WORDS]) for r in content]  # a long table's opening
         word_stems = self.stems(sorted({w for _, words in rows for w in words if lexical.start(w) in starts}))
         counts: dict[int, int] = {}
         for row_id, words in rows:
@@ -249,6 +249,7 @@ MAX_COMPOUND = 200  # rowid ranges in one compound SELECT (SQLite allows 500)
 SCORED_ROWS = 50_000  # rows FTS5 may score in one ranking pass (0.7 µs each) before rare terms lead (`_ranked`)
 CANDIDATES = 160  # rows the rare terms' pass hands to scoring with every term
 MAX_COUNTED = 100_000  # terms whose row counts are kept between writes
+NEAR_SCAN_WORDS = 5_000  # words of a paragraph looked through for pairs said together (a table may hold 30,000)
 _SCORED = f"SELECT lexical.rowid AS id, bm25(lexical, 1.0, {CONTEXT_WEIGHT}) AS score FROM lexical"
 
 
