@@ -107,12 +107,12 @@ class HybridSearch:
             rankings.append(lexical)
             if pointed:
                 rankings.append(self._lexical(query, depth, pointed))
-        weights = [1.0] * len(rankings)
+        fused = rrf_fuse(rankings)
         across = self.mode == "hybrid" and (doc_ids is None or len(doc_ids) > 1)  # several documents
-        if across and (near := self._near(query, [r.paragraph_id for r in rrf_fuse(rankings)])):
-            rankings.append(near)  # the paragraphs that say the question's words together
-            weights.append(NEAR_WEIGHT)
-        fused = self._with_led_tables(rrf_fuse(rankings, weights))
+        if across and (near := self._near(query, [r.paragraph_id for r in fused])):
+            # the paragraphs that say the question's words together, fused with the others
+            fused = rrf_fuse([*rankings, near], [1.0] * len(rankings) + [NEAR_WEIGHT])
+        fused = self._with_led_tables(fused)
         if self.mode == "hybrid" and waiting and lexical:
             fused = self._stand_in_for_missing_vectors(fused, lexical, waiting)
         fused = self.arrange(fused, lexical if self.mode == "hybrid" else None, top_k, set(pointed))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import sqlite3
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from indexer.store import lexical
@@ -164,10 +165,8 @@ class Keywords:
             for term in terms:
                 stem = stems[term][0]
                 weights[stem] = weights.get(stem, 0.0) + lexical.idf(totals.n_rows, counts[term])
-            starts = {lexical.start(stem) for stem in weights}
             columns = [(r["id"], [(r["c0"] or "").split(), (r["c1"] or "").split()]) for r in content]
-            maybe = {w for _, cols in columns for col in cols for w in col if lexical.start(w) in starts}
-            word_stems = self.stems(sorted(maybe))
+            word_stems = self._stems_like((w for _, cols in columns for col in cols for w in col), weights)
         scores: dict[int, float] = {}
         for row_id, cols in columns:
             frequency: dict[str, float] = {}
@@ -192,9 +191,8 @@ class Keywords:
         with self._store.connection() as db:
             content = db.execute(f"SELECT id, c0 FROM lexical_content WHERE id IN ({marks(ids)})", ids).fetchall()
         wanted = {stem for pair in stemmed for stem in pair}
-        starts = {lexical.start(stem) for stem in wanted}
         rows = [(r["id"], (r["c0"] or "").split()[:NEAR_SCAN_WORDS]) for r in content]  # a long table's opening
-        word_stems = self.stems(sorted({w for _, words in rows for w in words if lexical.start(w) in starts}))
+        word_stems = self._stems_like((w for _, words in rows for w in words), wanted)
         counts: dict[int, int] = {}
         for row_id, words in rows:
             at: dict[str, list[int]] = {}  # where the paragraph holds each wanted stem, in order
@@ -206,6 +204,12 @@ class Keywords:
             if held and len(at) >= min(least, len(wanted)):
                 counts[row_id] = held
         return counts
+
+    def _stems_like(self, words: Iterable[str], stems: Iterable[str]) -> dict[str, list[str]]:
+        """The stems of those of `words` that start as one of `stems` does (`lexical.start`): only
+        they may stem to it, so only they are stemmed to be compared with them."""
+        starts = {lexical.start(stem) for stem in stems}
+        return self.stems(sorted({word for word in words if lexical.start(word) in starts}))
 
     def stems(self, words: list[str]) -> dict[str, list[str]]:
         """Each word's tokens as BM25 indexes them (stemmed: "statements" is "statement"), from a
