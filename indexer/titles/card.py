@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from indexer.models import Block, Declared, Item, Paragraph, Section
 from indexer.parse.dates import MONTH
 from indexer.parse.junk import is_junk
+from indexer.titles.caption import Caption, read_caption
 from indexer.titles.filings import is_filing, registrant, stated_detail
 from indexer.titles.lines import (
     MARKS_RE,
@@ -82,28 +83,6 @@ _TITLE_KINDS = (
     ("slides", r"\b(presentation|slides|slide deck|webinar)\b"),
 )
 PLAIN = "document"  # the kind of a document no evidence says more of
-_COURT_RE = re.compile(
-    r"\b(supreme|district|circuit|superior|appellate|bankruptcy|family|county|high)\s+court\b|\bcourt\s+of\s+appeals?\b|"
-    r"\bcourt of the united states\b|\btribunal\b",
-    re.I,
-)
-_CASE_RE = re.compile(
-    r"\b(case|docket|civil action|cause|index)\s+(no|number|#)\.?\s*[:#]?\s*[\w:-]*\d|\bno\.\s*\d{1,2}[-–]\d{2,6}\b",
-    re.I,
-)
-_PARTY_RE = re.compile(r"\b(plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?)\b", re.I)
-_VERSUS_RE = re.compile(r"(?:^|\s)(?:v\.|vs\.?|versus)(?:\s|$)", re.I)
-_PAPER_KINDS = (
-    ("opinion", r"\bopinion\b"),
-    ("order", r"\border\b"),
-    ("complaint", r"\bcomplaint\b"),
-    ("brief", r"\bbrief\b"),
-    ("motion", r"\bmotion\b"),
-    ("judgment", r"\bjudg(e)?ment\b"),
-    ("oral argument transcript", r"\boral argument\b"),
-    ("transcript", r"\btranscript\b|\bproceedings\b"),
-    ("petition", r"\bpetition\b"),
-)
 _ABSTRACT_RE = re.compile(r"^\W*(abstract|summary|executive summary|synopsis|overview|introduction|purpose)\b", re.I)
 _REFERENCES_RE = re.compile(r"^\W*(\d+\.?\s*)?(references|bibliography|works cited|literature cited)\W*$", re.I)
 # A letter's greeting or its close ("Dear Ms Li,", "To whom it may concern:", "Best regards, Ann").
@@ -139,7 +118,7 @@ def make_card(
     """The card of a document built from `blocks` (the parser's, in reading order) into `sections`
     and `paragraphs`, named `title`."""
     first = first_page_lines(blocks, items)
-    court = _court_paper(first)
+    court = read_caption(first)
     filing = is_filing(blocks)
     kind = _kind(title, blocks, file_format, n_pages, sections, paragraphs, first, filing, court)
     if kind == "e-mail":  # a message says outright who sent it and when
@@ -161,86 +140,6 @@ def _display_name(sender: str | None) -> str | None:
     return name or sender.strip("<> ")
 
 
-def _court_paper(lines: list[str]) -> tuple[str | None, str | None] | None:
-    """A court paper's caption on its first page: (its parties "A v. B", its court), either None
-    where not printed; None when the page is no court paper's."""
-    text = "\n".join(lines)
-    court = next((line for line in lines if _COURT_RE.search(line) and len(line.split()) <= 14), None)
-    has_case = bool(_CASE_RE.search(text))
-    versus = [k for k, line in enumerate(lines) if _VERSUS_RE.search(f" {line} ")]
-    if not versus or not (court or has_case or _PARTY_RE.search(text)):
-        return None
-    parties = _parties(lines, versus[0])
-    if parties is None and not (court and has_case):
-        return None
-    return parties, _court_name(court) if court else None
-
-
-def _parties(lines: list[str], at: int) -> str | None:
-    """ "Knowles v. Mirzayance" from a caption: the party named before the line of "v." (or on it)
-    and the one after, each by its name up to its first comma, a person by the last word of it."""
-    before, after = _VERSUS_RE.split(f" {lines[at]} ", maxsplit=1)
-    first = _party(before) or next(
-        (p for p in map(_party, reversed(lines[max(0, at - CAPTION_LINES) : at])) if p), None
-    )
-    second = _party(after) or next((p for p in map(_party, lines[at + 1 : at + 1 + CAPTION_LINES]) if p), None)
-    return f"{first} v. {second}" if first and second else None
-
-
-CAPTION_LINES = 16  # a party's name is within this many lines of the "v." (margins, rules and roles between)
-_CAPTION_RULE_RE = re.compile(r"^(?:[\W\d_]+|x(?=\s))+")  # a caption's rule "- - - - x", a margin's line number
-
-
-def _party(text: str) -> str | None:
-    text = _CAPTION_RULE_RE.sub("", text.strip())
-    name = re.split(r",|;|\s[:–—-]\s|\s{2,}", _PARTY_RE.sub("", text).strip(" :,.;"), maxsplit=1)[0].strip(" :,.;")
-    name = re.sub(r"^(in re|in the matter of|ex parte)\s+", "", name, flags=re.I)
-    words = name.split()
-    if not words or len(words) > 8 or not name[:1].isalpha() or _COURT_RE.search(name) or _CASE_RE.search(name):
-        return None
-    if re.search(r"\b(court|united states of america)\b", name, re.I) and len(words) > 4:
-        return None
-    legal = _LEGAL_FORM.search(text)  # "NORTHWIND TRADERS, INC., Plaintiff": the form follows a comma
-    if legal and legal.start() <= len(name) + 3:
-        name = text[: legal.end()].strip(" ,")
-        words = name.split()
-    cased = " ".join(_cased(w, k) for k, w in enumerate(words))
-    person = 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not names_institution(name)
-    org = legal or re.search(r"\b(state|states|county|city|department|board|bank|people)\b", name, re.I)
-    return _cased(words[-1], 0) if person and not org else cased
-
-
-_LEGAL_FORM = re.compile(r"\b(inc|corp|corporation|co|company|llc|llp|ltd|plc|n\.a|l\.p)\b\.?", re.I)
-
-
-def _court_name(line: str) -> str:
-    found = _COURT_RE.search(line)
-    start = line.rfind("\n", 0, found.start()) + 1 if found else 0
-    name = re.sub(r"^\W*(in\s+the|for\s+the)\s+", "", line[start:], flags=re.I).strip(" .,:")
-    return " ".join(_cased(w, k) for k, w in enumerate(name.split()))
-
-
-def _cased(word: str, at: int) -> str:
-    """A word of a name set in capitals as a reader writes it ("SUPREME" → "Supreme", "OF" → "of")."""
-    if not word.isupper():
-        return word
-    if at and word.lower() in ("of", "the", "for", "and", "in", "on", "at"):
-        return word.lower()
-    return word.capitalize() if len(word) > 3 or at == 0 else word
-
-
-def court_title(lines: list[str]) -> str | None:
-    """A court paper's title: "Knowles v. Mirzayance — Oral Argument Transcript" (its parties and
-    the kind of paper its first page names), None when the page is no court paper's or names no
-    parties."""
-    found = _court_paper(lines)
-    if found is None or found[0] is None:
-        return None
-    text = " ".join(lines[:40])
-    kind = next((name for name, pattern in _PAPER_KINDS if re.search(pattern, text, re.I)), None)
-    return f"{found[0]} — {kind.title()}" if kind else found[0]
-
-
 def _kind(
     title: str,
     blocks: list[Block],
@@ -250,7 +149,7 @@ def _kind(
     paragraphs: list[Paragraph],
     first: list[str],
     filing: bool,
-    court: tuple[str | None, str | None] | None,
+    court: Caption | None,
 ) -> str:
     if file_format in FORMAT_KINDS:
         return FORMAT_KINDS[file_format]
@@ -291,12 +190,12 @@ def _issuer(
     first: list[str],
     title: str,
     declared: Declared,
-    court: tuple[str | None, str | None] | None,
+    court: Caption | None,
 ) -> str | None:
     if kind == "filing":
         return registrant(blocks)
-    if court is not None and court[1]:
-        return court[1]
+    if court is not None and court.court:
+        return court.court
     if kind == "paper" and (authors := _authors(first, title)):
         return authors
     if byline := _byline(first):

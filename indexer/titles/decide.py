@@ -23,7 +23,7 @@ from pathlib import Path
 from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
-from indexer.titles.card import court_title
+from indexer.titles.caption import court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import (
     ASIDE_RE,

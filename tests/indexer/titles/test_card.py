@@ -8,40 +8,9 @@ from pathlib import Path
 
 from indexer.library import Library
 from indexer.models import Block, Declared, Paragraph, Section
-from indexer.titles.card import about_line, court_title, make_card
+from indexer.titles.card import about_line, make_card
 from server.render import render_toc
 from tests.conftest import write
-
-TRANSCRIPT = [
-    "Official - Subject to Final Review",
-    "IN THE SUPREME COURT OF THE UNITED STATES",
-    "1",
-    "- - - - - - - - - - - - - - - - x MICHAEL A. KNOWLES, WARDEN,",
-    "2",
-    ":",
-    "Petitioner",
-    ":",
-    "5",
-    ": No. 07-1315:",
-    "6",
-    "v.",
-    "7 ALEXANDRE MIRZAYANCE.",
-    "8 - - - - - - - - - - - - - - - - x",
-    "Washington, D.C.",
-    "Tuesday, January 13, 2009",
-    "The above-entitled matter came on for oral argument before the Supreme Court of the United States at",
-    "APPEARANCES:",
-    "CHARLES M. SEVILLA, ESQ., San Diego, Cal.; on behalf",
-]
-
-
-def test_a_court_paper_is_titled_by_its_caption_and_kind() -> None:
-    assert court_title(TRANSCRIPT) == "Knowles v. Mirzayance — Oral Argument Transcript"
-    complaint = ["UNITED STATES DISTRICT COURT", "NORTHWIND TRADERS, INC., Plaintiff,", "v.", "JANE ROE, Defendant."]
-    assert court_title([*complaint, "Case No. 1:31-cv-0042", "COMPLAINT FOR DAMAGES"]) == (
-        "Northwind Traders, Inc. v. Roe — Complaint"
-    )
-    assert court_title(["Minutes of the Board", "Smith moved v. the motion"]) is None, "no court, no case, no parties"
 
 
 def _card(title: str, blocks: list[Block], file_format: str = ".pdf", n_pages: int | None = 12, paper: bool = True):

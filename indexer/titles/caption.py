@@ -1,0 +1,279 @@
+"""A court paper's caption, read from its first page as any court paper sets it: who the case is
+between ("Calvary Chapel of Bangor v. Mills", or "In re Liebowitz" for a matter of one party), the
+court, and what the paper is ("Order", "Docketing Notice", "Entry of Appearance").
+
+A caption sets each party's name apart: in capitals, or ending in the comma its role follows
+("JANE ROE, Plaintiff,"), or right beside the "v." with only rules, brackets and case numbers
+between. The same "v." inside a sentence or a citation ("See United States v. Detroit Timber &
+Lumber Co., 200 U. S. 321") names another case, and a clerk's letter names its case on its "Re:"
+line ("Re: Case No. 17-3994, Island Creek Coal Company v. Linda Hill, et al"). What the paper is
+comes from the heading that says it (a line in capitals, or a short line of its own), else from the
+words its first page uses for it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from indexer.parse.dates import MONTH
+from indexer.titles.lines import names_institution
+
+COURT_RE = re.compile(
+    r"\b(supreme|district|circuit|superior|appellate|bankruptcy|family|county|high)\s+court\b|\bcourt\s+of\s+appeals?\b|"
+    r"\bcourt of the united states\b|\btribunal\b",
+    re.I,
+)
+# A case's number: "Case No. 8:16-cv-1261", "Docket #: 17-3510", "No. 11–889", "No. ED108783", "No. MDL 15-02641".
+_CASE = r"\b(?:case|docket|civil action|cause|index|appeal)\s*(?:no|number|#)\.?\s*[:#]?\s*[\w:.–-]*\d[\w:.–-]*"
+CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d[\w:.–-]*", re.I)
+ROLE_RE = re.compile(
+    r"\b(plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|intervenors?|"
+    r"counter-?(?:plaintiffs?|defendants?)|cross-?(?:appellants?|appellees?))\b",
+    re.I,
+)
+VERSUS_RE = re.compile(r"(?:^|\s)(?:v\.|vs\.?|versus)(?:\s|$)", re.I)
+_IN_RE_RE = re.compile(r"^(?:\W*no\.\s*\S+\s+)?\W*in\s+re\b\s*:?\s*(.*)$", re.I)
+# The kinds of paper a court's heading names, with the word the fallback looks for in the page's text.
+_PAPER_KINDS = (
+    ("opinion", r"\bopinion\b"),
+    ("order", r"\border\b"),
+    ("complaint", r"\bcomplaint\b"),
+    ("brief", r"\bbrief\b"),
+    ("motion", r"\bmotion\b"),
+    ("judgment", r"\bjudg(e)?ment\b"),
+    ("oral argument transcript", r"\boral argument\b"),
+    ("transcript", r"\btranscript\b|\bproceedings\b"),
+    ("petition", r"\bpetition\b"),
+)
+_HEADING_KIND_RE = re.compile(
+    r"\b(opinion|order|complaint|brief|motion|notice|petition|judg(?:e)?ment|transcript|appearance|memorandum|"
+    r"stipulation|declaration|affidavit|answer|reply|response|subpoena|summons|verdict|mandate|syllabus)\b",
+    re.I,
+)
+HEADING_WORDS = 16  # a heading that names the paper is a line of at most this many words
+KIND_WORDS = 6  # … shown whole up to this many ("Suggestion of Remand and Transfer Order"), else by its kind word
+FIRST_LINES = 40  # the caption and the paper's heading are among the first page's first lines
+CAPTION_LINES = 16  # a party's name is within this many lines of the "v." (margins, rules and roles between)
+CASE_LABEL_WORDS = 2  # a case number's label ("State File No.", "Docket No.") is at most this many words
+PARTY_WORDS = 8  # a party's name, its roles aside, is at most this many words
+# A citation's reporter after the second party ("…, 200 U. S. 321", "…, 2023 WL 128600") and the
+# signal before the first ("See", "Cf."): another case the paper cites, not its own.
+_REPORTER_RE = re.compile(r",\s*\d+\s+[A-Z][\w.]*(?:\s+[\w.]+){0,3}\s+\d+")
+_SIGNAL_RE = re.compile(r"^\W*(?:see(?:\s+also)?|cf\.?|accord|compare|but\s+see|e\.g\.,?)\s", re.I)
+_LABEL_RE = re.compile(r"^\W*(?:re|short title|caption|case name|case title|in the matter of)\s*:\s*", re.I)
+_ET_AL_RE = re.compile(r",?\s*\bet\.?\s*al\b\.?,?", re.I)
+_RULE_RE = re.compile(r"^(?:[\W\d_]+|x(?=\s))+")  # a caption's rule "- - - - x", a bracket, a margin's number
+_DATE_RE = re.compile(rf"\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b", re.I)
+_NOT_NAME_RE = re.compile(r"\b(filed|clerk|judge|honou?rable|hon\.|www\.|https?:)|@|^(?:for|in)\s+the\b", re.I)
+_LEGAL_FORM = re.compile(r"\b(inc|corp|corporation|co|company|llc|llp|ltd|plc|n\.a|l\.p)\b\.?", re.I)
+# Words that make a name an organisation's or a state's, not a person's ("TARRANT REGIONAL WATER DISTRICT").
+_ORGANISATION_RE = re.compile(
+    r"\b(state|states|county|city|town|village|district|department|board|bank|people|commonwealth|republic|"
+    r"company|association|church|chapel|group|union|authority|commission|council|agency|school|university|"
+    r"hospital|trust|fund|litigation|products|services|estate|partners|holdings|insurance|society|club|league|"
+    r"federation|alliance|network|systems|industries|enterprises|international|national|"
+    r"of|the|and|for|&)\b",
+    re.I,
+)
+_SURNAME_PARTICLES = frozenset("st. st ste. de da di del della van von der den la le du mac".split())
+_CONTINUED_RE = re.compile(r"\b(of|the|and|for|from|to|in|on|at|by|with)\s*$", re.I)  # a line that runs on
+_SALUTATION_RE = re.compile(r"^\s*dear\s+\w", re.I)
+
+
+@dataclass(frozen=True)
+class Caption:
+    parties: str | None  # "Knowles v. Mirzayance", "In re Liebowitz"
+    court: str | None  # "Supreme Court of the United States"
+    kind: str | None  # "Oral Argument Transcript", "Docketing Notice"
+
+
+def read_caption(lines: list[str]) -> Caption | None:
+    """The caption of a court paper's first page (`lines`, in reading order); None when the page is
+    no court paper's: no parties "A v. B" or "In re …", or none of a court, a case number and a
+    party's role beside them."""
+    lines = lines[:FIRST_LINES]
+    text = "\n".join(lines)
+    court = next((line for line in lines if COURT_RE.search(line) and len(line.split()) <= 14), None)
+    has_case = bool(CASE_RE.search(text))
+    versus = [k for k, line in enumerate(lines) if VERSUS_RE.search(f" {line} ")]
+    in_re = _in_re(lines) if court or has_case else None
+    if not versus and not in_re:
+        return None
+    if not (court or has_case or ROLE_RE.search(text)):
+        return None
+    parties = next((found for at in versus if (found := _parties(lines, at))), None) or in_re
+    if parties is None and not (court and has_case):
+        return None
+    return Caption(parties, _court_name(court) if court else None, _paper_kind(lines))
+
+
+def court_title(lines: list[str]) -> str | None:
+    """A court paper's title: "Knowles v. Mirzayance — Oral Argument Transcript" (its parties and
+    the kind of paper its first page names), None when the page is no court paper's or names no
+    parties."""
+    found = read_caption(lines)
+    if found is None or found.parties is None:
+        return None
+    return f"{found.parties} — {found.kind}" if found.kind else found.parties
+
+
+def _parties(lines: list[str], at: int) -> str | None:
+    """ "Knowles v. Mirzayance" from the caption whose "v." is on line `at`: each party named on
+    that line beside it, else on the nearest line set as a party's."""
+    before, after = VERSUS_RE.split(f" {lines[at]} ", maxsplit=1)
+    if _SIGNAL_RE.match(before) or _REPORTER_RE.search(after) or len(before.split()) > HEADING_WORDS:
+        return None  # a case the paper cites, or a sentence that names one
+    before = CASE_RE.sub(",", _LABEL_RE.sub("", before))
+    cut = CASE_RE.search(after)
+    after = after[: cut.start()] if cut else after
+    first = _party(before) or _party_near(lines, at, -1)
+    second = _party(after) or _party_near(lines, at, 1)
+    return f"{first} v. {second}" if first and second else None
+
+
+def _party_near(lines: list[str], at: int, step: int) -> str | None:
+    """The party named on the nearest line above (`step` -1) or below (1) the "v." that a caption
+    sets as a party's: in capitals, ending in a comma, with its role or "et al.", or right beside
+    the "v." (rules, brackets, case numbers and roles between)."""
+    beside = True
+    end = at + step * CAPTION_LINES
+    for k in range(at + step, max(-1, min(len(lines), end)), step):
+        line = _RULE_RE.sub("", lines[k].strip())
+        if not line or _skipped(line):
+            continue
+        name = _party(line)
+        if name and (beside or _set_as_party(lines, k)) and not _continues(lines, k):
+            return name
+        beside = False
+    return None
+
+
+def _continues(lines: list[str], k: int) -> bool:
+    """Line `k` carries on the line above it ("Appeal from the Circuit Court of" / "St. Charles
+    County, Missouri"): a place in a caption's other column, not a party."""
+    above = next((x for x in reversed(lines[:k]) if _RULE_RE.sub("", x.strip())), "")
+    return bool(_CONTINUED_RE.search(above))
+
+
+def _skipped(line: str) -> bool:
+    """A caption's line that is no party's and keeps a party beside the "v.": a case number with its
+    label ("State File No. 80097-2017"), a role."""
+    bare = re.sub(r"[\W_]|\band\b", " ", ROLE_RE.sub("", CASE_RE.sub("", line)), flags=re.I).split()
+    return not bare or (CASE_RE.search(line) is not None and len(bare) <= CASE_LABEL_WORDS)
+
+
+def _set_as_party(lines: list[str], k: int) -> bool:
+    line = lines[k].strip()
+    letters = re.sub(r"[^A-Za-z]", "", line)
+    after = next((x for x in lines[k + 1 : k + 3] if _RULE_RE.sub("", x.strip())), "")
+    return (
+        line.endswith((",", ";"))
+        or bool(_ET_AL_RE.search(line) or ROLE_RE.search(line) or _LEGAL_FORM.search(line))
+        or (len(letters) > 3 and letters.isupper())
+        or (bool(ROLE_RE.search(after)) and _skipped(_RULE_RE.sub("", after.strip())))
+    )
+
+
+def _party(text: str) -> str | None:
+    """A party's name as a caption's line or a "v." side gives it: up to its first comma, with its
+    legal form ("Northwind Traders, Inc."), a person by the last word of it ("Mills")."""
+    text = _ET_AL_RE.sub(",", _RULE_RE.sub("", text.strip()))
+    name = re.split(r",|;|\s[:–—-]\s|\s{2,}", ROLE_RE.sub("", text).strip(" :,.;"), maxsplit=1)[0].strip(" :,.;")
+    name = re.sub(r"^(in re|in the matter of|ex parte)\s+", "", name, flags=re.I)
+    words = name.split()
+    if not words or len(words) > PARTY_WORDS or not name[:1].isalpha():
+        return None
+    if COURT_RE.search(name) or CASE_RE.search(name) or _DATE_RE.search(name) or _NOT_NAME_RE.search(name):
+        return None  # the court's name, a number, a date, a stamp, the clerk, a website
+    if _HEADING_KIND_RE.match(name):
+        return None  # the paper's heading ("ORDER GRANTING …")
+    if re.search(r"\b(court|united states of america)\b", name, re.I) and len(words) > 4:
+        return None
+    legal = _LEGAL_FORM.search(text)  # "NORTHWIND TRADERS, INC., Plaintiff": the form follows a comma
+    if legal and legal.start() <= len(name) + 3:
+        name = text[: legal.end()].strip(" ,")
+        words = name.split()
+    person = 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not names_institution(name)
+    if person and not (legal or _ORGANISATION_RE.search(name)):
+        return _surname(words)
+    return _cased_name(words)
+
+
+def _surname(words: list[str]) -> str:
+    """ "Vanessa St. Pierre" → "St. Pierre", "JANET T. MILLS" → "Mills"."""
+    at = len(words) - 1
+    while at > 1 and words[at - 1].lower() in _SURNAME_PARTICLES:
+        at -= 1
+    return " ".join(_cased(w, 0) for w in words[at:])
+
+
+def _in_re(lines: list[str]) -> str | None:
+    """ "In re Bard IVC Filters Products Liability Litigation": a matter of one party, its name on the
+    line "In re" opens or the next, a name that runs on to the next line joined to it."""
+    for k, line in enumerate(lines):
+        found = _IN_RE_RE.match(line.strip())
+        if not found:
+            continue
+        rest, following = found.group(1).strip(), lines[k + 1 : k + 3]
+        if not rest:  # "IN RE:" alone: the name is the next line, set as a party's
+            if not following or not _set_as_party(lines, k + 1):
+                return None
+            rest, following = following[0].strip(), following[1:]
+        if following and not rest.endswith((",", ";")) and _runs_on(following[0]):
+            rest = f"{rest} {following[0].strip()}"
+        name = _party(rest)
+        return f"In re {name}" if name else None
+    return None
+
+
+def _runs_on(line: str) -> bool:
+    """The next line continues a name (" Liability Litigation,"), not a heading or a number."""
+    text = _RULE_RE.sub("", line.strip())
+    return bool(text) and not _skipped(text) and not _HEADING_KIND_RE.search(text) and len(text.split()) <= 4
+
+
+def _paper_kind(lines: list[str]) -> str | None:
+    """What the paper is: the heading that names it ("DOCKETING NOTICE", "(Slip Opinion)", "ORDER
+    GRANTING …" → "Order"), a letter by its greeting, else the first kind its page's words name."""
+    for line in lines:
+        text = line.strip(" ()[]*:.")
+        words = text.split()
+        found = _HEADING_KIND_RE.search(text)
+        if not found or len(words) > HEADING_WORDS or COURT_RE.search(text) or CASE_RE.search(text):
+            continue
+        letters = re.sub(r"[^A-Za-z]", "", text)
+        if not (letters.isupper() or len(words) <= 3):
+            continue  # a sentence that uses the word, not a heading
+        if found.start() == 0:  # the heading opens with what the paper is: shown to a comma, in KIND_WORDS
+            shown = re.split(r"[,;(\d]", text)[0].split()[:KIND_WORDS]
+            while len(shown) > 1 and _CONTINUED_RE.search(shown[-1]):
+                shown.pop()
+            return _cased_name(shown)
+        if len(words) <= KIND_WORDS and not re.search(r"\d", text) and not text.endswith(","):
+            return _cased_name(words)
+        return found.group(0).title()
+    if any(_SALUTATION_RE.match(line) for line in lines):
+        return "Letter"
+    text = " ".join(lines)
+    return next((name.title() for name, pattern in _PAPER_KINDS if re.search(pattern, text, re.I)), None)
+
+
+def _court_name(line: str) -> str:
+    found = COURT_RE.search(line)
+    start = line.rfind("\n", 0, found.start()) + 1 if found else 0
+    name = re.sub(r"^\W*(in\s+the|for\s+the)\s+", "", line[start:], flags=re.I).strip(" .,:")
+    return _cased_name(name.split())
+
+
+def _cased_name(words: list[str]) -> str:
+    return " ".join(_cased(w, k) for k, w in enumerate(words))
+
+
+def _cased(word: str, at: int) -> str:
+    """A word of a name set in capitals as a reader writes it ("SUPREME" → "Supreme", "OF" → "of")."""
+    if not word.isupper():
+        return word
+    if at and word.lower() in ("of", "the", "for", "and", "in", "on", "at", "to", "a", "an", "by", "with", "from"):
+        return word.lower()
+    return word.capitalize() if len(word) > 3 or at == 0 else word

@@ -1,0 +1,113 @@
+"""A court paper's caption: its parties, court and kind read from the first page's lines as court
+papers set them, whatever court printed them."""
+
+from __future__ import annotations
+
+from indexer.titles.caption import court_title, read_caption
+
+TRANSCRIPT = [
+    "Official - Subject to Final Review",
+    "IN THE SUPREME COURT OF THE UNITED STATES",
+    "1",
+    "- - - - - - - - - - - - - - - - x MICHAEL A. KNOWLES, WARDEN,",
+    "2",
+    ":",
+    "Petitioner",
+    ":",
+    "5",
+    ": No. 07-1315:",
+    "6",
+    "v.",
+    "7 ALEXANDRE MIRZAYANCE.",
+    "8 - - - - - - - - - - - - - - - - x",
+    "Washington, D.C.",
+    "Tuesday, January 13, 2009",
+    "The above-entitled matter came on for oral argument before the Supreme Court of the United States at",
+    "APPEARANCES:",
+    "CHARLES M. SEVILLA, ESQ., San Diego, Cal.; on behalf",
+]
+
+
+def test_a_court_paper_is_titled_by_its_caption_and_the_heading_that_says_what_it_is() -> None:
+    assert court_title(TRANSCRIPT) == "Knowles v. Mirzayance — Oral Argument Transcript"
+    complaint = ["UNITED STATES DISTRICT COURT", "NORTHWIND TRADERS, INC., Plaintiff,", "v.", "JANE ROE, Defendant."]
+    assert court_title([*complaint, "Case No. 1:31-cv-0042", "COMPLAINT FOR DAMAGES"]) == (
+        "Northwind Traders, Inc. v. Roe — Complaint for Damages"
+    )
+    assert court_title(["Minutes of the Board", "Smith moved v. the motion"]) is None, "no court, no case, no parties"
+
+
+def test_a_heading_names_the_paper_not_a_word_its_text_uses() -> None:
+    notice = [
+        "Case 31-0042, Document 1-1, 10/31/2031, Page1 of 2",
+        "United States Court of Appeals for the Twelfth Circuit",
+        "Short Title: Northwind Trading Company v. Roe",
+        "DOCKETING NOTICE",
+        "The Court will contact one counsel per party when serving notice or issuing our order.",
+    ]
+    assert court_title(notice) == "Northwind Trading Company v. Roe — Docketing Notice", "not 'Order' from a sentence"
+    motion = ["IN THE UNITED STATES COURT OF APPEALS", "ANN LEE, et al.", "Plaintiffs-Appellees,", "v.", "BO KIM,"]
+    motion += ["MOTION TO STAY PROCEEDINGS PENDING DECISION IN", "ALTERNATIVE MOTION TO FILE ANSWERING BRIEF"]
+    assert court_title(motion) == "Lee v. Kim — Motion to Stay Proceedings Pending Decision"
+    letter = [
+        "UNITED STATES COURT OF APPEALS",
+        "Re: Case No. 31-0042, Heron Coal Company v. Ann Lee, et al",
+        "Dear Counsel:",
+    ]
+    assert court_title(letter) == "Heron Coal Company v. Lee — Letter", "the case named on a clerk's letter's Re: line"
+
+
+def test_a_case_the_paper_cites_is_not_its_own() -> None:
+    slip = [
+        "(Slip Opinion)",
+        "OCTOBER TERM, 2031",
+        "See United States v. Northwind Timber Co., 200 U. S. 321, 337.",
+        "SUPREME COURT OF THE UNITED STATES",
+        "HERON REGIONAL WATER DISTRICT v.",
+        "ROE ET AL.",
+        "No. 31–889. Argued April 23, 2031",
+    ]
+    assert court_title(slip) == "Heron Regional Water District v. Roe — Slip Opinion"
+
+
+def test_a_party_is_the_name_a_caption_sets_apart_not_a_line_beside_it() -> None:
+    # Two columns read line by line: a court's place runs on from the line above; a clerk's stamp,
+    # a date and a name without a party's setting fall between the "versus" and the second party.
+    columns = [
+        "In the Court of Appeals Northern District",
+        "ANN MARIE LEE,",
+        ")",
+        "Appellant,",
+        "Appeal from the Circuit Court of",
+        ")",
+        "Heron County, Northland",
+        "vs.",
+        ")",
+        "No. 31-CC0042",
+        "STATE OF NORTHLAND,",
+        "Respondent.",
+    ]
+    assert court_title(columns) == "Lee v. State of Northland"
+    stamped = ["United States Court of Appeals for the Twelfth Circuit", "Ann St. Pierre,", "No. 31-50498"]
+    stamped += ["versus", "March 16, 2031", "Lyle W. Grey", "Clerk", "Plaintiff—Appellant,"]
+    stamped += ["Heron Insurance Company; Northwind Life Insurance Company,", "Defendants—Appellees."]
+    assert court_title(stamped) == "St. Pierre v. Heron Insurance Company"
+    church = ["United States Court of Appeals", "CALVARY CHAPEL OF NORTHLAND,", "Plaintiff, Appellant,", "v."]
+    assert (
+        court_title([*church, "ANN T. LEE, in her official capacity as Governor,"])
+        == "Calvary Chapel of Northland v. Lee"
+    )
+    heading = ["UNITED STATES DISTRICT COURT", "Case No. 8:31-cv-1261", "NORTHWIND TRADERS, INC.,"]
+    heading += ["ORDER GRANTING NORTHWIND TRADERS, INC.'S APPLICATION FOR AN INJUNCTION", "Plaintiff,", "v.", "BO KIM;"]
+    assert court_title(heading) == "Northwind Traders, Inc. v. Kim — Order Granting Northwind Traders", (
+        "the paper's heading is no party"
+    )
+
+
+def test_a_matter_of_one_party_is_titled_in_re() -> None:
+    order = ["UNITED STATES COURT OF APPEALS", "No. 31-800", "In re: ANN P. LEE", "ORDER", "Entered for the Court"]
+    assert court_title(order) == "In re Lee — Order"
+    mdl = ["IN THE UNITED STATES DISTRICT COURT", "No. MDL 31-02641", "IN RE: Heron Filters Products"]
+    mdl += ["Liability Litigation,", "SUGGESTION OF REMAND AND", "TRANSFER ORDER"]
+    assert court_title(mdl) == "In re Heron Filters Products Liability Litigation — Transfer Order"
+    assert read_caption(["Minutes", "In re: the budget", "Approved"]) is None, "no court and no case number"
