@@ -36,6 +36,7 @@ from indexer.parse.pdf_layers import (
     pages_by_text_layer,
     read_font_sizes,
     read_outline,
+    stamped_pages,
 )
 
 if TYPE_CHECKING:  # the client is imported only when a server parses
@@ -115,8 +116,8 @@ def run_upgrade(request: dict) -> dict:
     """A PDF's parse cached by an earlier version (`request["version"]`), brought up to this one
     without MinerU: what the PDF declares of itself, read from its document information
     (`pdf_layers.declared`), the pages flash misread read again from the text layer (`page_text`;
-    done since version 8), its pages whose text layer is not text read by OCR, and its symbol
-    fonts' glyphs read as what they draw (`symbols`)."""
+    done since version 8), its pages whose text layer is not text and its scanned pages under a
+    stamp's line read by OCR, and its symbol fonts' glyphs read as what they draw (`symbols`)."""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
     warnings = raw.setdefault("warnings", [])
@@ -129,12 +130,15 @@ def run_upgrade(request: dict) -> dict:
     if raw.get("tier") == "flash" and request.get("version", 0) < GARBLED_SINCE:  # the model tiers OCR themselves
         garbled = pages_by_text_layer(request["path"])[1]
         raw["content_list"] = items = read_garbled_pages(request["path"], items, garbled, warnings)
+    if raw.get("tier") == "flash" and request.get("version", 0) < STAMPED_SINCE:
+        raw["content_list"] = items = read_blank_pages(request["path"], items, stamped_pages(request["path"]), warnings)
     _read_symbols(request["path"], items, warnings)
     return raw
 
 
 REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misread pages read again
 GARBLED_SINCE = 9  # … and its pages whose text layer is not text read by OCR
+STAMPED_SINCE = 10  # … and its scanned pages whose text layer is only a stamp's line
 
 
 def _read_symbols(path: str, items: list[Item], warnings: list[str]) -> None:

@@ -17,6 +17,13 @@ from indexer.models import Item
 # A page "has text" with at least this many non-blank characters; a PDF whose first
 # pages have none is a scan, which flash would return as empty images.
 MIN_PAGE_CHARS = 20
+# A scanned page that carries a line of text added after the scan (a court's filing stamp, a Bates
+# number, a fax header) has no more than this many characters in its layer, and a picture over at
+# least SCAN_COVER of its area: its words are in the picture, read as a scan's.
+STAMP_CHARS = 200
+SCAN_COVER = 0.6
+STAMP_BAND = 0.12  # … and the stamp's text lies in the top or bottom band of this share of the page's height,
+ANNOTATION_CHARS = 10  # all but this many characters (a date written on the scan, a struck-out word)
 PROBE_PAGES = 8
 FILLABLE = ("equation", "table", "image", "chart")
 
@@ -46,7 +53,52 @@ def check_pdf(path: str) -> tuple[int, str | None, bool]:
 
 def _has_text(pdf: object, index: int) -> bool:
     """Whether page `index` of an open pypdfium2 document has a text layer."""
-    return len(_page_chars(pdf, index)) >= MIN_PAGE_CHARS
+    return not _is_scanned(pdf, index, _page_chars(pdf, index))
+
+
+def _is_scanned(pdf: object, index: int, chars: str) -> bool:
+    """Whether page `index`, whose text layer holds `chars`, shows its words in a picture: no text
+    layer, or only a stamp's line over a picture that covers the page."""
+    if len(chars) < MIN_PAGE_CHARS:
+        return True
+    return len(chars) <= STAMP_CHARS and _in_margins(pdf, index) and _picture_cover(pdf, index) >= SCAN_COVER
+
+
+def _in_margins(pdf: object, index: int) -> bool:
+    """Whether page `index`'s text lies in its top or bottom band (`STAMP_BAND`), a word or a date
+    aside: a stamp, not a slide's words over a background picture."""
+    page = pdf[index]  # type: ignore[index]
+    textpage = page.get_textpage()
+    try:
+        height = page.get_size()[1]
+        band = STAMP_BAND * height
+        inside = 0  # characters in the page's body: a scan's annotation at most ("2/2/09")
+        for k in range(textpage.count_rects()):
+            rect = textpage.get_rect(k)
+            if rect[1] < height - band and rect[3] > band:
+                inside += len("".join(textpage.get_text_bounded(*rect).split()))
+        return inside <= ANNOTATION_CHARS
+    finally:
+        textpage.close()
+        page.close()
+
+
+def _picture_cover(pdf: object, index: int) -> float:
+    """The share of page `index`'s area under its largest picture."""
+    import pypdfium2.raw as pdfium_c
+
+    page = pdf[index]  # type: ignore[index]
+    try:
+        width, height = page.get_size()
+        largest = 0.0
+        for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+            left, bottom, right, top = obj.get_bounds()
+            w = max(0.0, min(right, width) - max(left, 0.0))
+            h = max(0.0, min(top, height) - max(bottom, 0.0))
+            largest = max(largest, w * h)
+        return largest / (width * height) if width and height else 0.0
+    finally:
+        page.close()
 
 
 def _page_chars(pdf: object, index: int) -> str:
@@ -331,10 +383,10 @@ GARBLED_MIN_CHARS = 100  # a page with fewer characters than this is judged by n
 
 
 def pages_by_text_layer(path: str) -> tuple[list[int], list[int]]:
-    """0-based pages with no text layer, and pages whose text layer is not text, in one pass: a
-    font whose codes map to no characters gives control characters and private-use codes where the
-    letters should be ("\\x01\\x04 \\x05\\x06…"), though the page shows words. A leader of
-    replacement characters ("Contents ����� 4") is text."""
+    """0-based pages with no text layer (or only a stamp's over a scan), and pages whose text layer
+    is not text, in one pass: a font whose codes map to no characters gives control characters and
+    private-use codes where the letters should be ("\\x01\\x04 \\x05\\x06…"), though the page shows
+    words. A leader of replacement characters ("Contents ����� 4") is text."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(path)
@@ -344,13 +396,29 @@ def pages_by_text_layer(path: str) -> tuple[list[int], list[int]]:
         for index in range(len(pdf)):
             chars = _page_chars(pdf, index)
             odd = sum(1 for c in chars if ord(c) < 32 or "\ue000" <= c <= "\uf8ff")
-            if len(chars) < MIN_PAGE_CHARS:
+            if _is_scanned(pdf, index, chars):
                 blank.append(index)
             elif len(chars) >= GARBLED_MIN_CHARS and odd >= GARBLED_SHARE * len(chars):
                 garbled.append(index)
     finally:
         pdf.close()
     return blank, garbled
+
+
+def stamped_pages(path: str) -> list[int]:
+    """0-based scanned pages whose text layer is only a stamp's line (`_is_scanned`), which a parse
+    before version 10 kept as a picture."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        return [
+            index
+            for index in range(len(pdf))
+            if len(chars := _page_chars(pdf, index)) >= MIN_PAGE_CHARS and _is_scanned(pdf, index, chars)
+        ]
+    finally:
+        pdf.close()
 
 
 def declared(path: str) -> dict:

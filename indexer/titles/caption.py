@@ -25,7 +25,10 @@ COURT_RE = re.compile(
     re.I,
 )
 # A case's number: "Case No. 8:16-cv-1261", "Docket #: 17-3510", "No. 11–889", "No. ED108783", "No. MDL 15-02641".
-_CASE = r"\b(?:case|docket|civil action|cause|index|appeal)\s*(?:no|number|#)\.?\s*[:#]?\s*[\w:.–-]*\d[\w:.–-]*"
+_CASE = (
+    r"\b(?:case|docket|civil action|cause|index|appeal)\s*(?:no|number|#)\.?\s*[:#]?\s*"
+    r"(?:[A-Z]{1,4}\s)?[\w:.–-]*\d[\w:.–-]*"
+)
 CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d[\w:.–-]*", re.I)
 ROLE_RE = re.compile(
     r"\b(plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|intervenors?|"
@@ -63,7 +66,7 @@ _REPORTER_RE = re.compile(r",\s*\d+\s+[A-Z][\w.]*(?:\s+[\w.]+){0,3}\s+\d+")
 _SIGNAL_RE = re.compile(r"^\W*(?:see(?:\s+also)?|cf\.?|accord|compare|but\s+see|e\.g\.,?)\s", re.I)
 _LABEL_RE = re.compile(r"^\W*(?:re|short title|caption|case name|case title|in the matter of)\s*:\s*", re.I)
 _ET_AL_RE = re.compile(r",?\s*\bet\.?\s*al\b\.?,?", re.I)
-_RULE_RE = re.compile(r"^(?:[\W\d_]+|x(?=\s))+")  # a caption's rule "- - - - x", a bracket, a margin's number
+_RULE_RE = re.compile(r"^(?:[\W_]+|\d+(?!\w)|x(?=\s))+")  # a caption's rule "- - - - x", a bracket, a margin's number
 _DATE_RE = re.compile(rf"\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b", re.I)
 _NOT_NAME_RE = re.compile(r"\b(filed|clerk|judge|honou?rable|hon\.|www\.|https?:)|@|^(?:for|in)\s+the\b", re.I)
 _LEGAL_FORM = re.compile(r"\b(inc|corp|corporation|co|company|llc|llp|ltd|plc|n\.a|l\.p)\b\.?", re.I)
@@ -186,14 +189,14 @@ def _party(text: str) -> str | None:
         return None
     if COURT_RE.search(name) or CASE_RE.search(name) or _DATE_RE.search(name) or _NOT_NAME_RE.search(name):
         return None  # the court's name, a number, a date, a stamp, the clerk, a website
-    if _HEADING_KIND_RE.match(name):
-        return None  # the paper's heading ("ORDER GRANTING …")
     if re.search(r"\b(court|united states of america)\b", name, re.I) and len(words) > 4:
         return None
     legal = _LEGAL_FORM.search(text)  # "NORTHWIND TRADERS, INC., Plaintiff": the form follows a comma
     if legal and legal.start() <= len(name) + 3:
         name = text[: legal.end()].strip(" ,")
         words = name.split()
+    if _HEADING_KIND_RE.match(name) or (_HEADING_KIND_RE.search(name) and not legal):
+        return None  # the paper's heading ("ORDER GRANTING …", "JOINT STIPULATION AND …")
     person = 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not names_institution(name)
     if person and not (legal or _ORGANISATION_RE.search(name)):
         return _surname(words)
@@ -205,7 +208,7 @@ def _surname(words: list[str]) -> str:
     at = len(words) - 1
     while at > 1 and words[at - 1].lower() in _SURNAME_PARTICLES:
         at -= 1
-    return " ".join(_cased(w, 0) for w in words[at:])
+    return " ".join(w.capitalize() if w.isupper() else w for w in words[at:])
 
 
 def _in_re(lines: list[str]) -> str | None:
@@ -274,6 +277,7 @@ def _cased(word: str, at: int) -> str:
     """A word of a name set in capitals as a reader writes it ("SUPREME" → "Supreme", "OF" → "of")."""
     if not word.isupper():
         return word
-    if at and word.lower() in ("of", "the", "for", "and", "in", "on", "at", "to", "a", "an", "by", "with", "from"):
+    function = word.lower() in ("of", "the", "for", "and", "in", "on", "at", "to", "a", "an", "by", "with", "from")
+    if at and function:
         return word.lower()
-    return word.capitalize() if len(word) > 3 or at == 0 else word
+    return word.capitalize() if len(word) > 3 or function else word  # "RLI", "DVA": an acronym

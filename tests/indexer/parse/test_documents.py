@@ -208,6 +208,45 @@ def test_a_page_without_text_layer_in_a_text_pdf_is_read_by_ocr(parser: Document
     assert not any(p.kind == "figure" for p in second), "the page's picture gives way to its text"
 
 
+def _scan_under_a_line(tmp_path: Path, line: str, y: float) -> Path:
+    """A PDF whose page is the guide's second page as pixels, under one line of text at `y` mm."""
+    import pypdfium2 as pdfium
+
+    guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
+    picture = tmp_path / "daily-use.png"
+    guide[1].render(scale=200 / 72).to_pil().save(picture)
+    guide.close()
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(str(picture), x=0, y=0, w=pdf.w, h=pdf.h)
+    pdf.set_font("Helvetica", size=9)
+    pdf.set_xy(20, y)
+    pdf.cell(text=line)
+    out = tmp_path / "stamped.pdf"
+    pdf.output(str(out))
+    return out
+
+
+def test_a_scan_under_a_stamp_is_told_from_words_over_a_background_picture(tmp_path: Path) -> None:
+    from indexer.parse.pdf_layers import check_pdf, pages_by_text_layer
+
+    stamp = "Case 31-0042   Document 17   Filed 10/31/2031   Page 1 of 1"
+    stamped = _scan_under_a_line(tmp_path, stamp, 5)
+    assert pages_by_text_layer(str(stamped))[0] == [0], "a filing stamp over a scan: its words are in the picture"
+    assert check_pdf(str(stamped))[2], "a PDF of such pages is a scan"
+    slide = _scan_under_a_line(tmp_path, "Quarterly results for the whole of the year", 120)
+    assert pages_by_text_layer(str(slide))[0] == [], "a slide's words over its background picture are its text"
+
+
+@pytest.mark.slow
+def test_a_scanned_page_under_a_filing_stamp_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
+    stamp = "Case 31-0042   Document 17   Filed 10/31/2031   Page 1 of 1"
+    s = parse(parser, _scan_under_a_line(tmp_path, stamp, 5))
+    text = " ".join(p.text for p in s.paragraphs)
+    assert "The committee reviewed the quarterly results" in text, "the scan's words, not only the stamp's"
+    assert not any(p.kind == "figure" for p in s.paragraphs), "the page's picture gives way to its text"
+
+
 @pytest.mark.slow
 def test_bad_pdfs_fail_with_a_reason(parser: DocumentParser, tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.pdf"

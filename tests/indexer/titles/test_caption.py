@@ -64,10 +64,10 @@ def test_a_case_the_paper_cites_is_not_its_own() -> None:
         "See United States v. Northwind Timber Co., 200 U. S. 321, 337.",
         "SUPREME COURT OF THE UNITED STATES",
         "HERON REGIONAL WATER DISTRICT v.",
-        "ROE ET AL.",
+        "PARKER ET AL.",
         "No. 31–889. Argued April 23, 2031",
     ]
-    assert court_title(slip) == "Heron Regional Water District v. Roe — Slip Opinion"
+    assert court_title(slip) == "Heron Regional Water District v. Parker — Slip Opinion"
 
 
 def test_a_party_is_the_name_a_caption_sets_apart_not_a_line_beside_it() -> None:
@@ -111,3 +111,12 @@ def test_a_matter_of_one_party_is_titled_in_re() -> None:
     mdl += ["Liability Litigation,", "SUGGESTION OF REMAND AND", "TRANSFER ORDER"]
     assert court_title(mdl) == "In re Heron Filters Products Liability Litigation — Transfer Order"
     assert read_caption(["Minutes", "In re: the budget", "Approved"]) is None, "no court and no case number"
+
+
+def test_margin_numbers_case_labels_and_acronyms_in_a_pleading() -> None:
+    pleading = ["UNITED STATES DISTRICT COURT", "11", "HERON BUILDERS COMPANY, INC., a corporation, Plaintiff,", "12"]
+    pleading += ["CASE NO.: C 31-02214 SBA", "13", "JOINT STIPULATION AND ORDER EXTENDING DISCOVERY", "Vs.", "14"]
+    pleading += ["16TH", "NWT INSURANCE COMPANY,a", "15", "corporation, and DOES 1 through 100,", "Defendants."]
+    assert court_title(pleading) == (
+        "Heron Builders Company v. NWT Insurance Company — Joint Stipulation and Order Extending Discovery"
+    ), "a margin's numbers, a case number's label and the paper's heading are no party; an acronym stays one"
