@@ -146,6 +146,9 @@ def _table_heading(items: list[Item], page: int) -> str | None:
     if top is None or top.get("type") != "table":
         return None
     caption = clean(" ".join(top.get("table_caption") or []))
+    headed = re.sub(r"\s*[\[(].*$", "", caption)  # "Table 324. Arrests by Sex and Age: 2009 [In thousands …]"
+    if 2 <= len(headed.split()) <= TITLE_MAX_WORDS and reads_as_title(headed):
+        return headed  # a caption, its number and its year with it, its headnote aside
     rows = [caption] if caption else _single_cell_rows(top.get("table_body") or "")
     banner = _banner_title(rows[0]) if rows and _BANNER_RE.search(rows[0]) else None
     if not rows or not (title := banner or opening_line_title(rows[0])) or len(title.split()) < 2:
@@ -341,6 +344,7 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                 text = opening_line_title(text, sentences=False) or text
             if _CONTENTS_RE.match(text):
                 return None  # a contents page: the lines under its caption are chapters
+            text = _chapter_heading(text, lines[k + 1 : k + 2]) or text
             if any(_beside(line, folio) for folio in folios if folio is not line):
                 continue  # a running header: set on one line with the page's number
             beside = [clean(other.get("text") or "") for other in lines[max(k - 1, 0) : k + 2] if other is not line]
@@ -363,6 +367,20 @@ def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None
                     continue  # a section's heading over its text ("Course Description"), not the document's
                 return text
     return None
+
+
+def _chapter_heading(text: str, after: list[Item]) -> str | None:
+    """A chapter's heading that opens a page taken out of a longer work, without its label, on one
+    line or two set in capitals ("CHAPTER 6 – AN OVERVIEW OF MARKET STRUCTURE BASED" / "UPON
+    EXISTING SOURCES"); None for any other line."""
+    number = _SECTION_NUMBER_RE.match(text)
+    if number is None or not number.group(0)[:1].isalpha() or len(text[number.end() :].split()) < EXCERPT_WORDS:
+        return None
+    heading = text[number.end() :]
+    more = clean(after[0].get("text") or "") if after else ""
+    if more and in_capitals(heading) and in_capitals(more) and len(more.split()) <= SUBTITLE_WORDS:
+        heading = f"{heading} {more}"
+    return heading
 
 
 CENTRED = 50  # page units (of 1000): a line whose middle is this near the page's is set centred
@@ -545,20 +563,23 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
 
 
 EXCERPT_WORDS = 3  # a numbered heading that opens a page names an excerpt when this long ("1 Introduction" does not)
-_SECTION_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\s+(?=\S)")  # "1.1", "3.2.1": not "10 Ways to …"
+# "1.1", "3.2.1" (not "10 Ways to …"), a chapter's or a part's label ("CHAPTER 6 – ", "Part II: ").
+_SECTION_NUMBER_RE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,3})+\s+|(?i:chapter|part)\s+(?:\d{1,2}|[IVXLC]{1,6})\s*[–—:.-]\s*)(?=\S)"
+)
 
 
 def _unnumbered_opening(sized: list[tuple[Item, str, float | None]]) -> list[tuple[Item, str, float | None]]:
-    """A page that opens with a section's numbered heading in its largest type ("1.1 JAL Group
-    International Passenger Traffic Data" over the tables): pages taken out of a longer work, titled
-    by that heading, read without its number."""
+    """A page that opens with a section's or a chapter's numbered heading in its largest type ("1.1
+    JAL Group International Passenger Traffic Data" over the tables, "CHAPTER 6 – AN OVERVIEW OF
+    …"): pages taken out of a longer work, titled by that heading, read without its number."""
     sizes = [size for _, _, size in sized if size]
     if not sizes:
         return sized
     at = min(range(len(sized)), key=lambda k: sized[k][0]["bbox"][1])
     line, text, size = sized[at]
     number = _SECTION_NUMBER_RE.match(text)
-    if number is None or size != max(sizes) or len(text[number.end() :].split()) < EXCERPT_WORDS:
+    if number is None or not size or size < 0.9 * max(sizes) or len(text[number.end() :].split()) < EXCERPT_WORDS:
         return sized
     return [*sized[:at], (line, text[number.end() :], size), *sized[at + 1 :]]
 

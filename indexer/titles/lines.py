@@ -229,6 +229,7 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
         and not (
             _ROLE_LINE_RE.match(text) and len(words) <= ROLE_WORDS and not _DOCUMENT_KIND_RE.search(text)
         )  # "Governor"
+        and not _NAMES_AND_ROLES_RE.match(text)
     )
 
 
@@ -254,8 +255,12 @@ _RANK = r"(?:(?:deputy|assistant|associate|acting|interim|senior|executive|vice|
 ROLE_WORDS = 3  # a line this short that opens with a role names one
 _ROLE_LINE_RE = re.compile(rf"^\W*(?i:{_RANK}(?:{_ROLES}))\b", re.I)
 _NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
-_PERSON_NAME_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}$")
+_PARTICLE = r"(?:de|da|di|del|della|van|von|der|den|le|la|du|bin|al)"  # "Bill de Blasio", "Ludwig van Beethoven"
+_PERSON_NAME_RE = re.compile(rf"^{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}$")
 _NAME_AND_ROLE_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}\s*(?:,|\s[–—-])\s*(?i:{_RANK}(?:{_ROLES}))\b")
+# People each with their role, a cover's row of officials ("Bill de Blasio Mayor James P. O'Neill Police Commissioner").
+_PERSON = rf"{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}"
+_NAMES_AND_ROLES_RE = re.compile(rf"^(?:{_PERSON},?\s+(?:[A-Z][a-z]+\s+)?(?i:{_RANK}(?:{_ROLES}))\b\.?\s*)+$")
 _ROLE_AND_NAME_RE = re.compile(rf"^(?i:{_RANK}(?:{_ROLES})|dr|prof|hon)\.?\s+{_NAME}(?:\s+{_NAME}){{1,3}}$")
 _CONTACT_RE = re.compile(
     r"\b(contacts?|inquiries|enquiries|media\s+relations|press\s+office)\b|\btel\.?\s*[:+(\d]|\bphone\b|"

@@ -925,3 +925,36 @@ def test_a_function_word_in_capitals_is_no_acronym() -> None:
         mend("THE SEABIRD GOLDRUSH IN INDIA", "THE SEABIRD GOLDRUSH IN INDIA\nRUN 1") == "The Seabird Goldrush in India"
     )
     assert mend("THE MGM STORY", "How MGM grew from one hotel.") == "The MGM Story"
+
+
+def test_a_chapter_taken_out_of_a_report_is_titled_by_its_heading_over_two_lines_without_its_label() -> None:
+    body = "The overview is structured around twelve tables drawn from the studies that came before it. " * 3
+    page = [
+        _line(0, 76, "CHAPTER 6 – AN OVERVIEW OF MARKET STRUCTURE BASED", 9),
+        _line(0, 96, "UPON EXISTING SOURCES", 9),
+        {**_line(0, 140, body, 9), "bbox": [100, 140, 900, 300]},
+    ]
+    assert first_page_title(page) == "AN OVERVIEW OF MARKET STRUCTURE BASED UPON EXISTING SOURCES"
+    numbered = [_line(0, 76, "6 Market structure", 9), *page[2:]]
+    assert first_page_title(numbered) is None, "a chapter's number alone is no label to take off"
+
+
+def test_a_tables_caption_keeps_its_number_and_year_but_not_its_headnote() -> None:
+    table = {
+        "type": "table",
+        "page_idx": 0,
+        "bbox": [80, 100, 900, 480],
+        "table_caption": [
+            "Table 324. Arrests by Sex and Age: 2031 [In thousands. For year ending December 31. See text]"
+        ],
+        "table_body": "<table><tr><th>Offense</th><th>Total</th></tr><tr><td>Theft</td><td>12</td></tr></table>",
+    }
+    assert first_page_title([table]) == "Table 324. Arrests by Sex and Age: 2031"
+
+
+def test_officials_named_with_their_roles_are_no_title() -> None:
+    from indexer.titles.lines import reads_as_title
+
+    assert not reads_as_title("Ann de Vries Mayor Bo P. O'Hara Police Commissioner")
+    assert not reads_as_title("Jane Roe, Director")
+    assert reads_as_title("Report of the Mayor on the Police")
