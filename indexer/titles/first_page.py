@@ -90,7 +90,7 @@ def first_page_title(items: list[Item]) -> str | None:
         if not lines:  # a page that is one table (a printout, a revision history): its banner row, if
             table_title = table_title or _table_heading(items, page)  # the next page names nothing
             continue
-        title = _in_largest_type(items, page, lines)
+        title = _title_field(lines) or _in_largest_type(items, page, lines)
         mute = _type_is_mute(lines)
         top = min(lines, key=lambda i: i["bbox"][1])
         if mute and (greeted := welcomed(top.get("text") or "")):  # "Welcome to CS 568 2021 FALL!" atop
@@ -303,6 +303,32 @@ def _scanned_title(text: str) -> str | None:
 
 OPENING_TOP = 350  # the opening line sits in the top third of its page
 OPENING_LINES = 4  # … among its first lines
+_TITLE_LABEL_RE = re.compile(r"^\W*(?:document\s+|report\s+)?title\s*:?\W*$", re.I)
+
+
+def _title_field(lines: list[Item]) -> str | None:
+    """The value a form or a bulletin sets beside its "TITLE:" label, on the label's row in the
+    page's top third ("TITLE:" | "Oversize Tire Accessory Kit"): the title the document states."""
+    for label in lines:
+        if label["bbox"][1] > OPENING_TOP or not _TITLE_LABEL_RE.match(clean(label.get("text") or "")):
+            continue
+        row = [
+            i
+            for i in lines
+            if i is not label and i["bbox"][0] >= label["bbox"][2] - 5 and _same_row(i["bbox"], label["bbox"])
+        ]
+        if row:
+            text = clean(min(row, key=lambda i: i["bbox"][0]).get("text") or "")
+            return text if reads_as_title(text) else None  # (a signer's job title, "Director", reads as none)
+    return None
+
+
+def _same_row(box: list[int], other: list[int]) -> bool:
+    """Two boxes side by side: most of the shorter's height is shared."""
+    shared = min(box[3], other[3]) - max(box[1], other[1])
+    return shared >= 0.5 * min(box[3] - box[1], other[3] - other[1])
+
+
 _TITLE_FIELD_RE = re.compile(  # a form's "Title:" field, up to the next field
     r"\btitle\s*:\W*\s*([^*\n]{3,120}?)\s*(?:\*\*|\n|$|\s(?=[A-Z][a-z]+(?:\s[A-Za-z][a-z]+)?:\s))", re.I
 )
@@ -490,6 +516,16 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if not candidates:
         return None
     best = max(candidates, key=_weight)
+    # Of lines set nearly alike, the one that says what the document is ("2012 Better Varieties Harvest
+    # Report for …" beside a label the parser marked a heading, "ALL SEASON TEST").
+    named = [
+        c
+        for c in candidates
+        if _weight(c) >= KIND_TIE * _weight(best) and names_kind(c[1]) and not names_kind_only(c[1])
+        if len(c[1].split()) >= KIND_TIE_WORDS and not names_chapter_kind(c[1])  # not "Introduction to …"
+    ]
+    if named and not names_kind(best[1]):
+        best = max(named, key=_weight)
     if len(best[1].split()) < 2:  # a logo's word ("UCWeb") over the title set nearly as large
         phrases = [c for c in candidates if len(c[1].split()) >= 2 and c[2] >= WORD_OVER_PHRASE * best[2]]
         best = max(phrases, key=_weight) if phrases else best
@@ -584,6 +620,8 @@ def _unnumbered_opening(sized: list[tuple[Item, str, float | None]]) -> list[tup
     return [*sized[:at], (line, text[number.end() :], size), *sized[at + 1 :]]
 
 
+KIND_TIE = 0.9  # a line set at least this near the largest that names a kind of document is the title
+KIND_TIE_WORDS = 3
 LEVEL_ONE = 1.15  # a line the parser marks a top-level heading weighs as if set this much larger
 
 

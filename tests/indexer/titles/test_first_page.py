@@ -12,7 +12,7 @@ from indexer.library import Library
 from indexer.models import Block
 from indexer.titles.decide import stated_title, with_code, without_particulars
 from indexer.titles.filings import cover_title, is_filing, stated_detail
-from indexer.titles.first_page import first_page_title
+from indexer.titles.first_page import _title_field, first_page_title
 from indexer.titles.lines import is_banner, is_boilerplate, names_institution
 from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok, without_identifier
 from indexer.titles.words import mend
@@ -958,3 +958,32 @@ def test_officials_named_with_their_roles_are_no_title() -> None:
     assert not reads_as_title("Ann de Vries Mayor Bo P. O'Hara Police Commissioner")
     assert not reads_as_title("Jane Roe, Director")
     assert reads_as_title("Report of the Mayor on the Police")
+
+
+def test_a_bulletins_title_field_states_its_title() -> None:
+    def cell(left: int, top: int, right: int, text: str, size: float) -> dict:
+        return {**_line(0, top, text, size), "bbox": [left, top, right, top + 15]}
+
+    bulletin = [
+        cell(660, 10, 950, "SERVICE", 29.5),
+        cell(930, 240, 970, "E S S 0 R Y", 25),  # a word set down the margin, read letter by letter
+        cell(50, 131, 110, "TITLE:", 7.5),
+        cell(325, 132, 600, "Oversize Tire Accessory Kit", 10),
+        cell(50, 190, 200, "MODELS AFFECTED:", 7.5),
+        cell(325, 192, 570, "All Model AA-1 and AA-1A", 9),
+    ]
+    assert first_page_title(bulletin) == "Oversize Tire Accessory Kit"
+    signer = [cell(50, 131, 110, "Title:", 9), cell(325, 132, 600, "Director", 9)]
+    assert _title_field(signer) is None, "a signer's job title is no document's"
+
+
+def test_of_lines_set_nearly_alike_the_one_that_names_a_kind_of_document_is_the_title() -> None:
+    page = [
+        {
+            **_line(0, 113, "2031 Better Varieties Harvest Report for Northland Central", 9.5),
+            "bbox": [106, 113, 627, 126],
+        },
+        {**_line(0, 114, "ALL SEASON TEST", 9, level=1), "bbox": [772, 114, 908, 124]},
+        {**_line(0, 150, "Soil: clay loam, well drained, non-irrigated", 6), "bbox": [106, 150, 500, 158]},
+    ]
+    assert first_page_title(page) == "2031 Better Varieties Harvest Report for Northland Central"
