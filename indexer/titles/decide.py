@@ -235,6 +235,8 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
         metadata = ""
     metadata = metadata and with_printed_version(metadata, cover)
     printed = first_page_title(items) if paged and not is_filing(blocks) else None
+    if metadata and printed and _FORM_CODE_RE.fullmatch(metadata) and not metadata_agrees(metadata, [printed]):
+        return f"{metadata} — {printed}"  # "2007 Form 1040NR — U.S. Nonresident Alien Income Tax Return"
     if metadata and not names_kind_only(metadata):
         # page 1's title in full, not cut short: as many words, most of them the metadata's
         fuller = printed and len(printed.split()) >= len(metadata.split()) and metadata_agrees(metadata, [printed])
@@ -243,6 +245,8 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     return printed or metadata or None
 
 
+# A form known by its number, as its metadata names it ("2007 Form 1040NR", "Form W-9"): its printed name completes it.
+_FORM_CODE_RE = re.compile(r"(?:(?:19|20)\d\d\s+)?form\s+[\w-]*\d[\w-]*(?:\s+\((?:19|20)\d\d\))?", re.I)
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
 # ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century", nor a
 # time, "TTh 11:30").

@@ -97,8 +97,8 @@ def first_page_title(items: list[Item]) -> str | None:
             title = greeted
         if title is None and mute:
             title = _opening_line(items, page, running)
-        if title is None:
-            title = _table_heading(items, page)
+        if title is None or len(title.split()) < 2:  # (one word under the table that opens the page is a label)
+            title = _table_heading(items, page) or title
         if title is None and mute and page == pages[0]:
             title = _carried_title(items, page, running)
         # "ENG 204 Fall 2021" over the course's particulars, and its name set in bold under them.

@@ -987,3 +987,30 @@ def test_of_lines_set_nearly_alike_the_one_that_names_a_kind_of_document_is_the_
         {**_line(0, 150, "Soil: clay loam, well drained, non-irrigated", 6), "bbox": [106, 150, 500, 158]},
     ]
     assert first_page_title(page) == "2031 Better Varieties Harvest Report for Northland Central"
+
+
+def test_a_form_named_by_its_number_gets_the_name_its_page_prints() -> None:
+    cover = [
+        _line(0, 47, "U.S. Nonresident Heron Tax Return", 14, level=1),
+        _line(0, 63, "Form", 6),
+        _line(0, 46, "**1040HR**", 9),
+        _line(0, 63, "**2031**", 9),
+        _line(0, 74, "Department of the Treasury", 6),
+        _line(0, 300, "Filing status and exemptions for individuals: check only one box below. " * 3, 7),
+    ]
+    blocks = [Block("text", "U.S. Nonresident Heron Tax Return", page=1)]
+    assert stated_title(blocks, cover, "2031 Form 1040HR", paged=True) == (
+        "2031 Form 1040HR — U.S. Nonresident Heron Tax Return"
+    )
+    report = [_line(0, 47, "Heron Counts 2031", 14, level=1), *cover[1:]]
+    assert stated_title(blocks, report, "Heron Counts 2031", paged=True) == "Heron Counts 2031", "a name, not a number"
+
+
+def test_a_word_under_the_table_that_opens_a_page_is_a_label_the_tables_heading_the_title() -> None:
+    profile = "<table><tr><td>Heron Audit Profile</td><td></td></tr><tr><td>Country</td><td>Northland</td></tr></table>"
+    page = [
+        {"type": "table", "page_idx": 0, "bbox": [30, 188, 340, 321], "table_body": profile},
+        {**_line(0, 333, "**Remediation**", 9), "bbox": [734, 333, 770, 344]},
+        {**_line(0, 333, "**Findings**", 9), "bbox": [330, 333, 355, 344]},
+    ]
+    assert first_page_title(page) == "Heron Audit Profile"
