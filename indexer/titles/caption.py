@@ -101,8 +101,9 @@ def read_caption(lines: list[str]) -> Caption | None:
     has_case = bool(CASE_RE.search(text))
     versus = [k for k, line in enumerate(lines) if VERSUS_RE.search(f" {line} ")]
     in_re = _in_re(lines) if court or has_case else None
-    if not versus and not in_re:
-        return None
+    if not versus and not in_re:  # a court's paper without parties: its heading says what it is
+        heading = _heading_kind(lines) if court and has_case else None
+        return Caption(None, _court_name(court), heading) if court and heading else None
     if not (court or has_case or ROLE_RE.search(text)):
         return None
     parties = next((found for at in versus if (found := _parties(lines, at))), None) or in_re
@@ -119,6 +120,18 @@ def court_title(lines: list[str]) -> str | None:
     if found is None or found.parties is None:
         return None
     return f"{found.parties} — {found.kind}" if found.kind else found.parties
+
+
+def court_label(lines: list[str]) -> str | None:
+    """What a court paper whose parties cannot be read is, where nothing else names it: its kind,
+    its court and its case's number ("Order — United States Court of Appeals, No. 17-2400"); None
+    when the page is no court paper's or names no kind of paper."""
+    found = read_caption(lines)
+    if found is None or not (found.kind and found.court):
+        return None
+    case = CASE_RE.search("\n".join(lines[:FIRST_LINES]))
+    number = _cased_name(re.sub(r"(?i)\bno\.\s*", "No. ", case.group(0)).split()) if case else None
+    return f"{found.kind} — {found.court}" + (f", {number}" if number else "")
 
 
 def _parties(lines: list[str], at: int) -> str | None:
@@ -237,10 +250,29 @@ def _runs_on(line: str) -> bool:
 
 
 def _paper_kind(lines: list[str]) -> str | None:
-    """What the paper is: the heading that names it ("DOCKETING NOTICE", "(Slip Opinion)", "ORDER
-    GRANTING …" → "Order"), a letter by its greeting, else the first kind its page's words name."""
+    """What the paper is: the heading that names it, a letter by its greeting, else the first kind
+    its page's words name."""
+    if heading := _heading_kind(lines):
+        return heading
+    if any(_SALUTATION_RE.match(line) for line in lines):
+        return "Letter"
+    text = " ".join(lines)
+    return next((name.title() for name, pattern in _PAPER_KINDS if re.search(pattern, text, re.I)), None)
+
+
+_AFTER_COURT_RE = re.compile(
+    r"^\W*(?:(?:for|of)\s+the\s+(?:\w+\s+){1,3}?(?:circuit|district)\b(?:\s+of\s+\w+)?)?", re.I
+)
+
+
+def _heading_kind(lines: list[str]) -> str | None:
+    """The heading that says what the paper is ("DOCKETING NOTICE", "(Slip Opinion)", "ORDER
+    GRANTING …" → "Order"), on a line of its own or after the court's name on its line ("… COURT OF
+    APPEALS FOR THE FOURTH CIRCUIT APPEARANCE OF COUNSEL FORM")."""
     for line in lines:
         text = line.strip(" ()[]*:.")
+        if court := COURT_RE.search(text):
+            text = _AFTER_COURT_RE.sub("", text[court.end() :]).strip(" ()[]*:.")
         words = text.split()
         found = _HEADING_KIND_RE.search(text)
         if not found or len(words) > HEADING_WORDS or COURT_RE.search(text) or CASE_RE.search(text):
@@ -256,16 +288,17 @@ def _paper_kind(lines: list[str]) -> str | None:
         if len(words) <= KIND_WORDS and not re.search(r"\d", text) and not text.endswith(","):
             return _cased_name(words)
         return found.group(0).title()
-    if any(_SALUTATION_RE.match(line) for line in lines):
-        return "Letter"
-    text = " ".join(lines)
-    return next((name.title() for name, pattern in _PAPER_KINDS if re.search(pattern, text, re.I)), None)
+    return None
 
 
 def _court_name(line: str) -> str:
+    """The court's name its line gives, up to its circuit or district ("United States Court of
+    Appeals for the Fourth Circuit"), not what follows on the line."""
     found = COURT_RE.search(line)
     start = line.rfind("\n", 0, found.start()) + 1 if found else 0
-    name = re.sub(r"^\W*(in\s+the|for\s+the)\s+", "", line[start:], flags=re.I).strip(" .,:")
+    after = _AFTER_COURT_RE.match(line[found.end() :]) if found else None
+    end = found.end() + after.end() if found and after else len(line)
+    name = re.sub(r"^\W*(in\s+the|for\s+the)\s+", "", line[start:end], flags=re.I).strip(" .,:")
     return _cased_name(name.split())
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
-from indexer.titles.caption import court_title
+from indexer.titles.caption import court_label, court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import (
     ASIDE_RE,
@@ -242,7 +242,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
         fuller = printed and len(printed.split()) >= len(metadata.split()) and metadata_agrees(metadata, [printed])
         return printed if printed and fuller else metadata
     # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
-    return printed or metadata or None
+    return printed or metadata or court_label(lines)
 
 
 # A form known by its number, as its metadata names it ("2007 Form 1040NR", "Form W-9"): its printed name completes it.

@@ -3,7 +3,7 @@ papers set them, whatever court printed them."""
 
 from __future__ import annotations
 
-from indexer.titles.caption import court_title, read_caption
+from indexer.titles.caption import court_label, court_title, read_caption
 
 TRANSCRIPT = [
     "Official - Subject to Final Review",
@@ -120,3 +120,16 @@ def test_margin_numbers_case_labels_and_acronyms_in_a_pleading() -> None:
     assert court_title(pleading) == (
         "Heron Builders Company v. NWT Insurance Company — Joint Stipulation and Order Extending Discovery"
     ), "a margin's numbers, a case number's label and the paper's heading are no party; an acronym stays one"
+
+
+def test_a_court_paper_without_parties_is_named_by_its_heading_court_and_case() -> None:
+    form = ["Appeal: 31-2218", "UNITED STATES COURT OF APPEALS FOR THE TWELFTH CIRCUIT APPEARANCE OF COUNSEL FORM"]
+    form += ["THE CLERK WILL ENTER MY APPEARANCE IN APPEAL NO. 31-2218", "(party name)"]
+    assert court_title(form) is None, "no parties"
+    assert court_label(form) == (
+        "Appearance of Counsel Form — United States Court of Appeals for the Twelfth Circuit, Appeal No. 31-2218"
+    )
+    garbled = ["United States Court of Appeals", "No. 31-2400 IN RE:", "For the Twelfth Circuit Northland, 60604"]
+    garbled += ["ANN LEE, et al., Plaintiffs-Appellants,", "v.", "Defendant-Appellant.", "ORDER"]
+    assert court_label(garbled) == "Order — United States Court of Appeals, No. 31-2400"
+    assert court_label(["Minutes of the Board", "ORDER OF BUSINESS"]) is None, "no court"
