@@ -101,6 +101,9 @@ def first_page_title(items: list[Item]) -> str | None:
             title = _table_heading(items, page) or title
         if title is None and mute and page == pages[0]:
             title = _carried_title(items, page, running)
+        words = sum(len((i.get("text") or "").split()) for i in lines)
+        if title is None and words < PROSE_WORDS and (drawn := _words_drawn(items, page, words)):
+            title = _scanned_title(drawn)  # a page set as a picture of text, under a line or two (a footer)
         # "ENG 204 Fall 2021" over the course's particulars, and its name set in bold under them.
         if title and (code := code_line(title)) and (named := _bold_line_below(title, items, page)):
             title = f"{code}: {named}"
@@ -108,6 +111,22 @@ def first_page_title(items: list[Item]) -> str | None:
         if title or any(len(clean(i.get("text") or "").split()) >= 2 for i in lines):
             return title or table_title
     return table_title
+
+
+QUARTER_PAGE = 250_000  # of a page's 1000 × 1000 units
+
+
+def _words_drawn(items: list[Item], page: int, words: int) -> str | None:
+    """The words of the picture that holds a page's text (a page typeset as one drawing, read from
+    its text layer or by OCR), when it covers a quarter of the page and carries more words than
+    the page's lines of text (`words`) do."""
+    pictures = [
+        i
+        for i in items
+        if i.get("page_idx") == page and i.get("type") == "image" and i.get("bbox") and _area(i["bbox"]) > QUARTER_PAGE
+    ]
+    drawn = max((i.get("text_layer") or i.get("content") or "" for i in pictures), key=len, default="")
+    return drawn if len(drawn.split()) > max(words, PROSE_WORDS) else None
 
 
 def _carried_title(items: list[Item], page: int, running: set[str]) -> str | None:
@@ -263,6 +282,7 @@ def _in_edge_band(item: Item) -> bool:
 HALF_PAGE = 500_000  # of a page's 1000 × 1000 units
 _RUNNING_HEAD_RE = re.compile(r"^\d{1,4}\s+\D.{0,60}$|^\D.{0,60}\s\d{1,4}$")  # "BRECCIA-GASHES. 165"
 SCANNED_TITLE_LINES = 3
+ISSUER_LINES = 4  # a cover's issuer is among its first lines (an affiliation comes under the title and its byline)
 
 
 def _respaced(text: str) -> str:
@@ -283,8 +303,13 @@ def _scanned_title(text: str) -> str | None:
     lines = [clean(line) for line in text.splitlines() if line.strip()][: OPENING_LINES * 2]
     if lines and _RUNNING_HEAD_RE.match(lines[0]) and len(lines[0].split()) <= HEADLINE_WORDS:
         lines = lines[1:]
-    for line, after in itertools.pairwise(lines):
-        if names_institution(line) and reads_as_title(after) and not names_institution(after):
+    while lines and not re.search(r"[^\W\d_]", lines[0]):  # a page's number over the title ("272")
+        lines = lines[1:]
+    for k, (line, after) in enumerate(itertools.pairwise(lines)):  # an issuer atop a cover, not an affiliation
+        if k >= ISSUER_LINES or names_people(line):
+            break
+        named = all(w[:1].isupper() for w in re.findall(r"[^\W\d_]{4,}", line))  # a name: "NUS Business School"
+        if named and names_institution(line) and reads_as_title(after) and not names_institution(after):
             return f"{line} — {after}"
     run: list[str] = []
     for line in lines:
@@ -292,9 +317,11 @@ def _scanned_title(text: str) -> str | None:
             run.append(line)
         elif run:
             break
-    if not run:  # no capitals: the opening short lines
+    if not run:  # no capitals: the opening short lines, up to a byline or a section's label ("Notes")
         for line in lines[:SCANNED_TITLE_LINES]:
             if len(line.split()) > HEADLINE_WORDS or not reads_as_title(line):
+                break
+            if run and (names_people(line) or names_chapter_kind(line)):
                 break
             run.append(line)
     title = re.sub(r"(?<=[^\W\d_]) -(?=[^\W\d_])", "-", " ".join(run)).rstrip(" .")  # "BRECCIA -GASHES"

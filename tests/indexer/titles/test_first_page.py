@@ -1014,3 +1014,29 @@ def test_a_word_under_the_table_that_opens_a_page_is_a_label_the_tables_heading_
         {**_line(0, 333, "**Findings**", 9), "bbox": [330, 333, 355, 344]},
     ]
     assert first_page_title(page) == "Heron Audit Profile"
+
+
+def test_a_page_that_is_a_picture_of_text_is_titled_by_its_opening_lines_not_an_affiliation() -> None:
+    scan = (
+        "272\nExact Solutions for the General\nFifth-order Heron Models\nNotes\nAnn Lee and Bo Kim\n"
+        "Department of Physics, Northland University,\nHeronville, Northland 712-702"
+    )
+    page = [{"type": "image", "page_idx": 0, "bbox": [0, 0, 1000, 1000], "text_layer": scan}]
+    assert first_page_title(page) == "Exact Solutions for the General Fifth-order Heron Models"
+    cover = "EMBARK ON\nYOUR JOURNEY WITH\nNORTHLAND BUSINESS SCHOOL\nBACHELOR OF BUSINESS ADMINISTRATION"
+    page = [{"type": "image", "page_idx": 0, "bbox": [0, 0, 1000, 1000], "text_layer": cover}]
+    assert first_page_title(page) == "NORTHLAND BUSINESS SCHOOL — BACHELOR OF BUSINESS ADMINISTRATION", "an issuer atop"
+    table = "NORTHLAND\nSCHOOLING STATUS\nChildren currently attending school (%)\nPerson Male Female"
+    page = [{"type": "image", "page_idx": 0, "bbox": [0, 0, 1000, 1000], "text_layer": table}]
+    assert first_page_title(page) == "SCHOOLING STATUS", "a school named in a sentence is no issuer"
+
+
+def test_a_page_drawn_as_a_picture_of_text_over_a_footer_is_titled_by_the_pictures_words() -> None:
+    drawn = "Generalized Heron Decision\nRecords: Capturing the Essence of Decisions\nAnn Lee and Bo Kim\n" + (
+        "Abstract. Records of decisions made while building software are kept in many forms. " * 4
+    )
+    page = [
+        {"type": "image", "page_idx": 0, "bbox": [249, 139, 783, 791], "text_layer": drawn},
+        {**_line(0, 864, "A. Roe (Ed.): 11th Heron Workshop, Northland, 2031", 7), "bbox": [264, 864, 766, 888]},
+    ]
+    assert first_page_title(page) == "Generalized Heron Decision Records: Capturing the Essence of Decisions"
