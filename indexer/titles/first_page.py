@@ -22,6 +22,7 @@ import re
 
 from indexer.models import Item
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
+from indexer.parse.dates import MONTH
 from indexer.parse.items import normalise
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.running import running_texts
@@ -706,12 +707,14 @@ def _with_kind_line(title: str, others: list[tuple[str, float | None]]) -> str:
         for text, size in others
         if names_kind(text) and _YEAR_RE.search(text) and len(text.split()) <= SUBJECT_WORDS and reads_as_title(text)
         if ":" not in text and not names_institution(text)  # not a field: "Review date: March 2025"
+        if not _DAY_RE.search(text)  # of a year, not a day's record ("PATIENT INFORMATION … March 15, 1978")
     ]
     joined = f"{title} — {max(kinds, key=lambda k: k[1])[0]}" if kinds else title
     return joined if len(joined.split()) <= TITLE_MAX_WORDS else title
 
 
 SUBJECT_WORDS = 10
+_DAY_RE = re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}\b|\b\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}\b", re.I)
 
 
 def _with_subject(kind: tuple[Item, str], others: list[tuple[Item, str, float | None]]) -> str:

@@ -169,6 +169,13 @@ _BOILERPLATE_RE = re.compile(
     re.I,
 )
 _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|io)\b", re.I)
+# A postal address: a number and a street ("2955 Exchange Place Blvd", "123 Main Street"), a suite or
+# a box ("Suite 103", "P.O. Box 12"), a state's code and ZIP ("OH 45342").
+_POSTAL_RE = re.compile(
+    r"\b\d{1,6}\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s+(?i:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|"
+    r"drive|dr|place|pl|way|square|sq|parkway|pkwy|highway|hwy)\b|\b(?i:suite|ste|p\.?\s?o\.?\s+box)\s*#?\d+|"
+    r"\b[A-Z]{2}\s?\d{5}(?:-\d{4})?\b"
+)
 
 
 def is_boilerplate(text: str) -> bool:
@@ -184,8 +191,9 @@ def is_date_line(text: str) -> bool:
 
 
 def names_address(text: str) -> bool:
-    """A web or e-mail address: a website's name ("www.example.com"), not a document's."""
-    return bool(_ADDRESS_RE.search(text))
+    """A web, e-mail or postal address: a website's name ("www.example.com"), a street's, not a
+    document's."""
+    return bool(_ADDRESS_RE.search(text) or _POSTAL_RE.search(text))
 
 
 _DATE_LINE_RE = re.compile(
@@ -217,7 +225,7 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
         and letters >= 0.5 * len(text.replace(" ", ""))
         and not _BOILERPLATE_RE.match(text)
         and not is_banner(text)
-        and not _ADDRESS_RE.search(text)
+        and not names_address(text)
         and not _DATE_LINE_RE.match(text)
         and not is_junk(text, "text")
         and not (text.endswith(".") and len(words) > 6)  # a sentence

@@ -1040,3 +1040,27 @@ def test_a_page_drawn_as_a_picture_of_text_over_a_footer_is_titled_by_the_pictur
         {**_line(0, 864, "A. Roe (Ed.): 11th Heron Workshop, Northland, 2031", 7), "bbox": [264, 864, 766, 888]},
     ]
     assert first_page_title(page) == "Generalized Heron Decision Records: Capturing the Essence of Decisions"
+
+
+def test_a_postal_address_under_a_name_is_no_subtitle_and_no_title() -> None:
+    from indexer.titles.lines import names_address, reads_as_title
+
+    for address in ("2955Exchange Place Blvd,Suite 103 Heronburg,OH45342", "123 Main Street, Northland, WA 98052"):
+        assert names_address(address) and not reads_as_title(address)
+    for title in ("Route 66 Road Trip Guide", "The 7 Habits of Highly Effective People", "NIST SP 800-53 Rev. 5"):
+        assert not names_address(title), title
+    letterhead = [
+        _line(0, 19, "Integrative Heron Performance", 19.5),
+        _line(0, 45, "2955 Exchange Place Blvd, Suite 103 Heronburg, OH 45342", 13.5),
+        _line(0, 82, "Telephone: 937-433-0909", 8.5),
+    ]
+    assert first_page_title(letterhead) == "Integrative Heron Performance"
+
+
+def test_a_record_of_a_day_is_no_line_of_what_the_document_is() -> None:
+    cover = [
+        _line(0, 37, "NORTHLAND GENERAL HOSPITAL", 10),
+        _line(0, 229, "PATIENT INFORMATION Ann Lee March 15, 1978 PAT-3847-2031", 5.5),
+        _line(0, 300, "Blood Pressure 142/88", 5),
+    ]
+    assert "PATIENT" not in (first_page_title(cover) or "")
