@@ -601,6 +601,8 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
             if not alike:  # set apart from the rest, joined for the word it runs on with: the title ends here
                 break
     title = " ".join(" ".join(parts).split())
+    if _LABEL_RE.fullmatch(title) and (beside := _beside_label(sized, at + len(parts) - parts.index(best[1]), best)):
+        title = f"{title} — {beside}"  # "SECTION 2" | "DIESEL ENGINES", set side by side
     if subtitle := _subtitle(sized, at + len(parts) - parts.index(best[1]), body, best[2]):
         title = f"{title}: {subtitle}"
     # A chapter's title is a few words ("Getting Started"); a headline that says what the whole
@@ -747,6 +749,23 @@ def _sizes(lines: list[Item], fonts: bool) -> list[float | None]:
 
 
 SUBTITLE_WORDS = 10
+
+
+# A part's label alone: "SECTION 2", "Chapter 3", "PART C", "Annex IV".
+_LABEL_RE = re.compile(r"(?i:section|chapter|part|article|annex|appendix)\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})\.?")
+
+
+def _beside_label(
+    sized: list[tuple[Item, str, float | None]], at: int, best: tuple[Item, str, float | None]
+) -> str | None:
+    """The name set beside or under a part's label (`best`), in type like it: the line after it
+    in reading order, on its row or right under it."""
+    if not 0 < at < len(sized):
+        return None
+    line, text, size = sized[at]
+    alike = bool(size and best[2] and abs(size - best[2]) <= 0.2 * best[2])
+    placed = _same_row(line["bbox"], best[0]["bbox"]) or _stacked(best[0], line)
+    return text if alike and placed and reads_as_title(text) and not _LABEL_RE.match(text) else None
 
 
 def _subtitle(sized: list[tuple[Item, str, float | None]], at: int, body: float, size: float) -> str | None:

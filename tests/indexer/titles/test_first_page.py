@@ -1064,3 +1064,15 @@ def test_a_record_of_a_day_is_no_line_of_what_the_document_is() -> None:
         _line(0, 300, "Blood Pressure 142/88", 5),
     ]
     assert "PATIENT" not in (first_page_title(cover) or "")
+
+
+def test_a_parts_label_is_titled_with_the_name_set_beside_it() -> None:
+    body = "Heron engines listed below are to be designed, built, installed and tested as these rules say. " * 3
+    page = [
+        {**_line(0, 93, "SECTION 2", 12), "bbox": [54, 93, 206, 111]},
+        {**_line(0, 94, "HERON ENGINES", 12), "bbox": [346, 94, 540, 111]},
+        {**_line(0, 195, body, 9), "bbox": [54, 195, 450, 300]},
+    ]
+    assert first_page_title(page) == "SECTION 2 — HERON ENGINES"
+    alone = [page[0], {**_line(0, 300, "Date: 12 May 2031", 12), "bbox": [346, 300, 540, 318]}, page[2]]
+    assert first_page_title(alone) == "SECTION 2", "a line elsewhere on the page is not the label's name"
