@@ -29,7 +29,7 @@ _P = "http://schemas.openxmlformats.org/presentationml/2006/main"
 _C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _S = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-_DEFAULT_SHEET = re.compile(r"(sheet|feuil|tabelle|hoja|foglio|planilha|blad|arkusz|лист|工作表)\s*\d*", re.I)
+DEFAULT_SHEET_RE = re.compile(r"(sheet|feuil|tabelle|hoja|foglio|planilha|blad|arkusz|лист|工作表)\s*\d*", re.I)
 MAX_COMMENTS = 500  # per file: a review with thousands of comments still indexes its content first
 
 
@@ -200,7 +200,7 @@ def _sheet_page(items: list[Item], name: str, index: int, sheets: int) -> int | 
 
 def _name_lone_sheet(names: list[str], items: list[Item]) -> None:
     """A workbook of one sheet is headed by the sheet's name, unless the name says nothing ("Sheet1")."""
-    if len(names) != 1 or not names[0].strip() or _DEFAULT_SHEET.fullmatch(names[0].strip()):
+    if len(names) != 1 or not names[0].strip() or DEFAULT_SHEET_RE.fullmatch(names[0].strip()):
         return
     if any(it.get("text_level") for it in items) or not items:
         return

@@ -23,6 +23,7 @@ from pathlib import Path
 from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
+from indexer.parse.ooxml import DEFAULT_SHEET_RE
 from indexer.titles.caption import court_label, court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import (
@@ -90,6 +91,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         and (numbering_depth(first.text) is None or unique_top)  # "Appendix A: Keywords" over its parts
         and (is_title or not typeset)
         and not is_banner(first.text)
+        and not DEFAULT_SHEET_RE.fullmatch(first.text.strip())  # "Sheet1": a sheet's name that says nothing
     )
     boxed = any(item.get("bbox") for item in parsed.items or [])  # pages laid out (a PDF), not a deck's text
     at = _opening_at(blocks, first_page=not boxed)

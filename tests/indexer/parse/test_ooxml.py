@@ -111,3 +111,5 @@ def test_a_sheet_keeps_its_cell_comments_chart_title_and_name(parser: DocumentPa
     assert alone.title == "Harbour fees" and any("| Dover | 12 |" in p.text for p in alone.paragraphs)
     default = parse(parser, workbook(tmp_path / "book.xlsx", ["Sheet1"]))
     assert "Sheet1" not in [s.title for s in default.sections]
+    defaults = parse(parser, workbook(tmp_path / "ledger.xlsx", ["Sheet1", "Sheet2"]))
+    assert defaults.title != "Sheet1" and defaults.named_by_file, "a default sheet's name names no workbook"
