@@ -19,7 +19,9 @@ _BANNER_RE = re.compile(
     r"securities\s+and\s+exchange\s+commission|^washington,?\s+d\.?\s*c\.?\b|^(table\s+of\s+)?contents$|^index$|"
     r"^(for\s+(immediate\s+)?release|embargoed|(news|press|media)\s+release|\(mark\s+one\))|"
     r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]*\d[\w-]*$|^exhibit\s+[\d.]+\w?$|"
-    r"^((front|back|inside)\s+)?cover(\s+page)?$|^title\s+page$",  # a bookmark's name for a page
+    r"^((front|back|inside)\s+)?cover(\s+page)?$|^title\s+page$|"  # a bookmark's name for a page
+    # a page's number of all ("Página 12 de 14")
+    r"\b(?:page|p[áa]gina|seite|pág\.|blatt)\s*\d+\s*(?:of|de|di|von|/)\s*\d+\b",
     re.I,
 )
 

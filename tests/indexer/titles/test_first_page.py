@@ -1076,3 +1076,11 @@ def test_a_parts_label_is_titled_with_the_name_set_beside_it() -> None:
     assert first_page_title(page) == "SECTION 2 — HERON ENGINES"
     alone = [page[0], {**_line(0, 300, "Date: 12 May 2031", 12), "bbox": [346, 300, 540, 318]}, page[2]]
     assert first_page_title(alone) == "SECTION 2", "a line elsewhere on the page is not the label's name"
+
+
+def test_a_pages_number_of_all_in_any_language_is_a_banner() -> None:
+    from indexer.titles.lines import is_banner, reads_as_title
+
+    for folio in ("ANEXO I-A-1 Página 12 de 14", "Seite 3 von 9", "Page 1 of 205"):
+        assert is_banner(folio) and not reads_as_title(folio), folio
+    assert not is_banner("Page Layout for Beginners"), "a page's word without its number is no banner"
