@@ -30,6 +30,7 @@ from indexer.titles.first_page import (
     ASIDE_RE,
     TRAILING_PARTICULARS_RE,
     first_page_title,
+    numbered_table_title,
     opening_line_title,
     reads_as_subtitle,
 )
@@ -102,6 +103,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_what_it_names(opening_line, blocks, at) if opening_line and at is not None else None)
         or _heading_past_particulars(blocks, lead)
         or (_set_in_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
+        or numbered_table_title(parsed.items or [])
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole

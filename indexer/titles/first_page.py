@@ -166,14 +166,36 @@ def _table_heading(items: list[Item], page: int) -> str | None:
     if top is None or top.get("type") != "table":
         return None
     caption = clean(" ".join(top.get("table_caption") or []))
-    headed = re.sub(r"\s*[\[(].*$", "", caption)  # "Table 324. Arrests by Sex and Age: 2009 [In thousands …]"
-    if 2 <= len(headed.split()) <= TITLE_MAX_WORDS and reads_as_title(headed):
-        return headed  # a caption, its number and its year with it, its headnote aside
+    if headed := _caption_title(caption):
+        return headed
     rows = [caption] if caption else _single_cell_rows(top.get("table_body") or "")
     banner = _banner_title(rows[0]) if rows and _BANNER_RE.search(rows[0]) else None
     if not rows or not (title := banner or opening_line_title(rows[0])) or len(title.split()) < 2:
         return None  # (a word alone is a column's heading: "Item")
     return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
+
+
+def _caption_title(caption: str) -> str | None:
+    """A table's caption as a title, its number and its year with it, its headnote aside ("Table
+    324. Arrests by Sex and Age: 2009 [In thousands …]"); None when it reads as none."""
+    headed = re.sub(r"\s*[\[(].*$", "", caption)
+    return headed if 2 <= len(headed.split()) <= TITLE_MAX_WORDS and reads_as_title(headed) else None
+
+
+_NUMBERED_CAPTION_RE = re.compile(r"^(?i:table|exhibit)\s+[A-Z]?\d{1,3}[.:]")  # "Table 1.", "Exhibit 4:"
+
+
+def numbered_table_title(items: list[Item]) -> str | None:
+    """A document nothing else names (an excerpt of a report, its text running on from before):
+    its first page's first numbered table's caption ("Table 1. Prevalence of Disability for
+    Selected Age Groups")."""
+    pages = [i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)]
+    for item in items:
+        first = bool(pages) and item.get("page_idx") == min(pages)
+        caption = clean(" ".join(item.get("table_caption") or [])) if first else ""
+        if _NUMBERED_CAPTION_RE.match(caption) and (title := _caption_title(caption)):
+            return title
+    return None
 
 
 # What a printout's banner row sets around its title: the run's date and time, a page's or a job's

@@ -1084,3 +1084,18 @@ def test_a_pages_number_of_all_in_any_language_is_a_banner() -> None:
     for folio in ("ANEXO I-A-1 Página 12 de 14", "Seite 3 von 9", "Page 1 of 205"):
         assert is_banner(folio) and not reads_as_title(folio), folio
     assert not is_banner("Page Layout for Beginners"), "a page's word without its number is no banner"
+
+
+def test_a_report_excerpt_nothing_else_names_is_titled_by_its_numbered_tables_caption() -> None:
+    from indexer.titles.first_page import numbered_table_title
+
+    table = {"type": "table", "page_idx": 0, "bbox": [87, 337, 913, 720], "table_body": "<table></table>"}
+    text = {"type": "text", "page_idx": 0, "bbox": [86, 67, 329, 141], "text": "quarters had a disability in 2031."}
+    numbered = {
+        **table,
+        "table_caption": ["Table 1. Prevalence of Heron Sightings: 2030 and 2031 [Numbers in thousands]"],
+    }
+    assert numbered_table_title([text, numbered]) == "Table 1. Prevalence of Heron Sightings: 2030 and 2031"
+    assert numbered_table_title([text, {**table, "table_caption": ["Heron sightings by county"]}]) is None
+    later = {**numbered, "page_idx": 1}
+    assert numbered_table_title([text, later]) is None, "a table of a later page names no document"
