@@ -93,3 +93,18 @@ def test_a_title_is_accepted_when_it_holds_the_readers_words_and_little_else() -
     assert not judge("2018 年年度报告", False, Label("2018年第一季度报告"))[0], (
         "the annual report is not the first quarter's"
     )
+
+
+def test_the_held_out_titles_labels_say_where_each_file_comes_from() -> None:
+    import json
+    import re
+
+    from benchmarks.titles.heldout import LABELS, SETS
+
+    for name in SETS:
+        rows = [json.loads(line) for line in (LABELS / f"heldout-{name}.jsonl").read_text().splitlines() if line]
+        assert rows and len({r["file"] for r in rows}) == len(rows), name
+        for row in rows:
+            assert row["set"] == name and "/" in row["repo"] and row["path"], row
+            assert re.fullmatch(r"[0-9a-f]{40}", row["commit"]), row
+            assert isinstance(row["title"], str) and isinstance(row["page1_prints_title"], bool), row
