@@ -24,6 +24,7 @@ STAMP_CHARS = 200
 SCAN_COVER = 0.6
 STAMP_BAND = 0.12  # … and the stamp's text lies in the top or bottom band of this share of the page's height,
 ANNOTATION_CHARS = 10  # all but this many characters (a date written on the scan, a struck-out word)
+STAMP_LINE = 0.025  # a stamp's line is at most this share of the page's height (11 pt on a letter page)
 PROBE_PAGES = 8
 FILLABLE = ("equation", "table", "image", "chart")
 
@@ -77,6 +78,8 @@ def _in_margins(pdf: object, index: int) -> bool:
             rect = textpage.get_rect(k)
             if rect[1] < height - band and rect[3] > band:
                 inside += len("".join(textpage.get_text_bounded(*rect).split()))
+            elif rect[3] - rect[1] > STAMP_LINE * height:
+                return False  # type a slide's title is set in, not a stamp's
         return inside <= ANNOTATION_CHARS
     finally:
         textpage.close()

@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from indexer.parse.dates import MONTH
-from indexer.titles.lines import names_institution
+from indexer.titles.lines import DAY_RE, names_institution
 
 COURT_RE = re.compile(
     r"\b(supreme|district|circuit|superior|appellate|bankruptcy|family|county|high)\s+court\b|\bcourt\s+of\s+appeals?\b|"
@@ -27,16 +26,19 @@ COURT_RE = re.compile(
 # A case's number: "Case No. 8:16-cv-1261", "Docket #: 17-3510", "No. 11–889", "No. ED108783", "No. MDL 15-02641".
 _CASE = (
     r"\b(?:case|docket|civil action|cause|index|appeal)\s*(?:no|number|#)\.?\s*[:#]?\s*"
-    r"(?:[A-Z]{1,4}\s)?[\w:.–-]*\d[\w:.–-]*"
+    r"(?:[A-Z]{1,4}\s)?[\w:.–/-]*\d[\w:.–/-]*"
 )
-CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d[\w:.–-]*", re.I)
+CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d[\w:.–/-]*", re.I)
+# … and one a court's docket gives, not any "No. 5" (an issue's, a grant's, a resolution's): labelled
+# as a case's, or numbered with its year or its court's letters ("No. 21-800", "No. 3:05-cv-00595").
+_DOCKET_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d{{1,2}}[-–:]\d", re.I)
 ROLE_RE = re.compile(
     r"\b(plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|intervenors?|"
-    r"counter-?(?:plaintiffs?|defendants?)|cross-?(?:appellants?|appellees?))\b",
+    r"counter-?(?:plaintiffs?|defendants?)|cross-?(?:appellants?|appellees?)|debtors?|creditors?|movants?)\b",
     re.I,
 )
 VERSUS_RE = re.compile(r"(?:^|\s)(?:v\.|vs\.?|versus)(?:\s|$)", re.I)
-_IN_RE_RE = re.compile(r"^(?:\W*no\.\s*\S+\s+)?\W*in\s+re\b\s*:?\s*(.*)$", re.I)
+_IN_RE_RE = re.compile(r"^(?:\W*no\.\s*\S+\s+)?\W*(in\s+re\b|in\s+the\s+matter\s+of\b|ex\s+parte\b)\s*:?\s*(.*)$", re.I)
 # The kinds of paper a court's heading names, with the word the fallback looks for in the page's text.
 _PAPER_KINDS = (
     ("opinion", r"\bopinion\b"),
@@ -67,15 +69,17 @@ _SIGNAL_RE = re.compile(r"^\W*(?:see(?:\s+also)?|cf\.?|accord|compare|but\s+see|
 _LABEL_RE = re.compile(r"^\W*(?:re|short title|caption|case name|case title|in the matter of)\s*:\s*", re.I)
 _ET_AL_RE = re.compile(r",?\s*\bet\.?\s*al\b\.?,?", re.I)
 _RULE_RE = re.compile(r"^(?:[\W_]+|\d+(?!\w)|x(?=\s))+")  # a caption's rule "- - - - x", a bracket, a margin's number
-_DATE_RE = re.compile(rf"\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b", re.I)
-_NOT_NAME_RE = re.compile(r"\b(filed|clerk|judge|honou?rable|hon\.|www\.|https?:)|@|^(?:for|in)\s+the\b", re.I)
+_NOT_NAME_RE = re.compile(
+    r"\b(filed|clerk|judge|honou?rable|hon\.|www\.|https?:|jury)\b|@|^(?:for|in)\s+the\b", re.I
+)  # a stamp, the clerk, the judge, a website, a jury's demand
 _LEGAL_FORM = re.compile(r"\b(inc|corp|corporation|co|company|llc|llp|ltd|plc|n\.a|l\.p)\b\.?", re.I)
 # Words that make a name an organisation's or a state's, not a person's ("TARRANT REGIONAL WATER DISTRICT").
 _ORGANISATION_RE = re.compile(
     r"\b(state|states|county|city|town|village|district|department|board|bank|people|commonwealth|republic|"
     r"company|association|church|chapel|group|union|authority|commission|council|agency|school|university|"
     r"hospital|trust|fund|litigation|products|services|estate|partners|holdings|insurance|society|club|league|"
-    r"federation|alliance|network|systems|industries|enterprises|international|national|"
+    r"federation|alliance|network|systems|industries|enterprises|international|national|service|postal|railway|"
+    r"railroad|airlines|airways|motors|computer|communications|technologies|pharmaceuticals|"
     r"of|the|and|for|&)\b",
     re.I,
 )
@@ -98,9 +102,9 @@ def read_caption(lines: list[str]) -> Caption | None:
     lines = lines[:FIRST_LINES]
     text = "\n".join(lines)
     court = next((line for line in lines if COURT_RE.search(line) and len(line.split()) <= 14), None)
-    has_case = bool(CASE_RE.search(text))
+    has_case = bool(_DOCKET_RE.search(text))
     versus = [k for k, line in enumerate(lines) if VERSUS_RE.search(f" {line} ")]
-    in_re = _in_re(lines) if court or has_case else None
+    in_re = _in_re(lines) if court else None
     if not versus and not in_re:  # a court's paper without parties: its heading says what it is
         heading = _heading_kind(lines) if court and has_case else None
         return Caption(None, _court_name(court), heading) if court and heading else None
@@ -130,7 +134,8 @@ def court_label(lines: list[str]) -> str | None:
     if found is None or not (found.kind and found.court):
         return None
     case = CASE_RE.search("\n".join(lines[:FIRST_LINES]))
-    number = _cased_name(re.sub(r"(?i)\bno\.\s*", "No. ", case.group(0)).split()) if case else None
+    words = re.sub(r"(?i)\bno\.\s*", "No. ", case.group(0)).split() if case else []
+    number = " ".join(w if re.search(r"\d", w) else w.capitalize() if w.isupper() else w for w in words)
     return f"{found.kind} — {found.court}" + (f", {number}" if number else "")
 
 
@@ -200,7 +205,7 @@ def _party(text: str) -> str | None:
     words = name.split()
     if not words or len(words) > PARTY_WORDS or not name[:1].isalpha():
         return None
-    if COURT_RE.search(name) or CASE_RE.search(name) or _DATE_RE.search(name) or _NOT_NAME_RE.search(name):
+    if COURT_RE.search(name) or CASE_RE.search(name) or DAY_RE.search(name) or _NOT_NAME_RE.search(name):
         return None  # the court's name, a number, a date, a stamp, the clerk, a website
     if re.search(r"\b(court|united states of america)\b", name, re.I) and len(words) > 4:
         return None
@@ -208,7 +213,8 @@ def _party(text: str) -> str | None:
     if legal and legal.start() <= len(name) + 3:
         name = text[: legal.end()].strip(" ,")
         words = name.split()
-    if _HEADING_KIND_RE.match(name) or (_HEADING_KIND_RE.search(name) and not legal):
+    set_as_party = text.rstrip().endswith((",", ";")) or bool(ROLE_RE.search(text))  # "MOTION PICTURE …, INC.,"
+    if not set_as_party and (_HEADING_KIND_RE.match(name) or (_HEADING_KIND_RE.search(name) and not legal)):
         return None  # the paper's heading ("ORDER GRANTING …", "JOINT STIPULATION AND …")
     person = 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not names_institution(name)
     if person and not (legal or _ORGANISATION_RE.search(name)):
@@ -217,7 +223,9 @@ def _party(text: str) -> str | None:
 
 
 def _surname(words: list[str]) -> str:
-    """ "Vanessa St. Pierre" → "St. Pierre", "JANET T. MILLS" → "Mills"."""
+    """ "Vanessa St. Pierre" → "St. Pierre", "JANET T. MILLS" → "Mills", "JOHN SMITH JR." → "Smith"."""
+    while len(words) > 2 and words[-1].lower().strip(".,") in ("jr", "sr", "ii", "iii", "iv"):
+        words = words[:-1]
     at = len(words) - 1
     while at > 1 and words[at - 1].lower() in _SURNAME_PARTICLES:
         at -= 1
@@ -231,7 +239,7 @@ def _in_re(lines: list[str]) -> str | None:
         found = _IN_RE_RE.match(line.strip())
         if not found:
             continue
-        rest, following = found.group(1).strip(), lines[k + 1 : k + 3]
+        rest, following = found.group(2).strip(), lines[k + 1 : k + 3]
         if not rest:  # "IN RE:" alone: the name is the next line, set as a party's
             if not following or not _set_as_party(lines, k + 1):
                 return None
@@ -239,7 +247,8 @@ def _in_re(lines: list[str]) -> str | None:
         if following and not rest.endswith((",", ";")) and _runs_on(following[0]):
             rest = f"{rest} {following[0].strip()}"
         name = _party(rest)
-        return f"In re {name}" if name else None
+        opening = " ".join(found.group(1).split()).capitalize()  # "In re", "In the matter of", "Ex parte"
+        return f"{opening} {name}" if name else None
     return None
 
 
@@ -261,7 +270,7 @@ def _paper_kind(lines: list[str]) -> str | None:
 
 
 _AFTER_COURT_RE = re.compile(
-    r"^\W*(?:(?:for|of)\s+the\s+(?:\w+\s+){1,3}?(?:circuit|district)\b(?:\s+of\s+\w+)?)?", re.I
+    r"^\W*(?:(?:for|of)\s+the\s+(?:\w+\s+){0,3}?(?:circuit|district)\b(?:\s+of\s+\w+)?)?", re.I
 )
 
 
@@ -271,6 +280,8 @@ def _heading_kind(lines: list[str]) -> str | None:
     APPEALS FOR THE FOURTH CIRCUIT APPEARANCE OF COUNSEL FORM")."""
     for line in lines:
         text = line.strip(" ()[]*:.")
+        if line.rstrip().endswith((",", ";")) or (_LEGAL_FORM.search(text) and not _HEADING_KIND_RE.match(text)):
+            continue  # a party's line ("NATIONAL RESPONSE CORPORATION,"), not "ORDER GRANTING ACME, INC.'S …"
         if court := COURT_RE.search(text):
             text = _AFTER_COURT_RE.sub("", text[court.end() :]).strip(" ()[]*:.")
         words = text.split()
@@ -292,13 +303,17 @@ def _heading_kind(lines: list[str]) -> str | None:
 
 
 def _court_name(line: str) -> str:
-    """The court's name its line gives, up to its circuit or district ("United States Court of
-    Appeals for the Fourth Circuit"), not what follows on the line."""
+    """The court's name its line gives ("Supreme Court of the State of New York"), without a
+    margin's number before it or the heading of the paper after it ("… FOURTH CIRCUIT APPEARANCE OF
+    COUNSEL FORM")."""
     found = COURT_RE.search(line)
     start = line.rfind("\n", 0, found.start()) + 1 if found else 0
-    after = _AFTER_COURT_RE.match(line[found.end() :]) if found else None
-    end = found.end() + after.end() if found and after else len(line)
-    name = re.sub(r"^\W*(in\s+the|for\s+the)\s+", "", line[start:end], flags=re.I).strip(" .,:")
+    end = len(line)
+    if found and (after := _AFTER_COURT_RE.match(line[found.end() :])):
+        named = found.end() + after.end()  # past "for the Fourth Circuit"
+        end = named if _HEADING_KIND_RE.search(line, named) else end
+    name = re.sub(r"^[\W\d]*", "", line[start:end])  # a margin's number ("5 UNITED STATES …")
+    name = re.sub(r"^(in\s+the|for\s+the)\s+", "", name, flags=re.I).strip(" .,:")
     return _cased_name(name.split())
 
 

@@ -22,11 +22,11 @@ import re
 
 from indexer.models import Item
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
-from indexer.parse.dates import MONTH
 from indexer.parse.items import normalise
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.running import running_texts
 from indexer.titles.lines import (
+    DAY_RE,
     GREETING_RE,
     TITLE_MAX_WORDS,
     clean,
@@ -189,10 +189,9 @@ def numbered_table_title(items: list[Item]) -> str | None:
     """A document nothing else names (an excerpt of a report, its text running on from before):
     its first page's first numbered table's caption ("Table 1. Prevalence of Disability for
     Selected Age Groups")."""
-    pages = [i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)]
+    first = min((i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)), default=None)
     for item in items:
-        first = bool(pages) and item.get("page_idx") == min(pages)
-        caption = clean(" ".join(item.get("table_caption") or [])) if first else ""
+        caption = clean(" ".join(item.get("table_caption") or [])) if item.get("page_idx") == first else ""
         if _NUMBERED_CAPTION_RE.match(caption) and (title := _caption_title(caption)):
             return title
     return None
@@ -353,6 +352,10 @@ def _scanned_title(text: str) -> str | None:
 
 OPENING_TOP = 350  # the opening line sits in the top third of its page
 OPENING_LINES = 4  # … among its first lines
+_PERSON_FIELD_RE = re.compile(
+    r"^\W*(?:(?:first|last|full|employee'?s?|printed)\s+)?(?:name|signature|phone|e-?mail)\b", re.I
+)
+PERSON_FIELDS_BAND = 60  # page units (of 1000) above or below a "Title:" label where a person's fields would be
 _TITLE_LABEL_RE = re.compile(r"^\W*(?:document\s+|report\s+)?title\s*:?\W*$", re.I)
 
 
@@ -362,21 +365,12 @@ def _title_field(lines: list[Item]) -> str | None:
     for label in lines:
         if label["bbox"][1] > OPENING_TOP or not _TITLE_LABEL_RE.match(clean(label.get("text") or "")):
             continue
-        row = [
-            i
-            for i in lines
-            if i is not label and i["bbox"][0] >= label["bbox"][2] - 5 and _same_row(i["bbox"], label["bbox"])
-        ]
-        if row:
+        row = [i for i in lines if i is not label and i["bbox"][0] >= label["bbox"][2] - 5 and _beside(i, label)]
+        near = [clean(i.get("text") or "") for i in lines if abs(i["bbox"][1] - label["bbox"][1]) <= PERSON_FIELDS_BAND]
+        if row and not any(_PERSON_FIELD_RE.match(text) for text in near):  # not a signer's or an employee's title
             text = clean(min(row, key=lambda i: i["bbox"][0]).get("text") or "")
-            return text if reads_as_title(text) else None  # (a signer's job title, "Director", reads as none)
+            return text if reads_as_title(text) else None
     return None
-
-
-def _same_row(box: list[int], other: list[int]) -> bool:
-    """Two boxes side by side: most of the shorter's height is shared."""
-    shared = min(box[3], other[3]) - max(box[1], other[1])
-    return shared >= 0.5 * min(box[3] - box[1], other[3] - other[1])
 
 
 _TITLE_FIELD_RE = re.compile(  # a form's "Title:" field, up to the next field
@@ -566,12 +560,13 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if not candidates:
         return None
     best = max(candidates, key=_weight)
-    # Of lines set nearly alike, the one that says what the document is ("2012 Better Varieties Harvest
-    # Report for …" beside a label the parser marked a heading, "ALL SEASON TEST").
+    # Of lines set alike, the one that says what the document is ("2012 Better Varieties Harvest Report
+    # for …" beside a label only the parser's heading mark set above it, "ALL SEASON TEST").
     named = [
         c
         for c in candidates
-        if _weight(c) >= KIND_TIE * _weight(best) and names_kind(c[1]) and not names_kind_only(c[1])
+        if _weight(c) >= KIND_TIE * _weight(best) and (c[2] or 0) >= (best[2] or 0)  # as large, but for a mark
+        if names_kind(c[1]) and not names_kind_only(c[1])
         if len(c[1].split()) >= KIND_TIE_WORDS and not names_chapter_kind(c[1])  # not "Introduction to …"
     ]
     if named and not names_kind(best[1]):
@@ -731,14 +726,13 @@ def _with_kind_line(title: str, others: list[tuple[str, float | None]]) -> str:
         for text, size in others
         if names_kind(text) and _YEAR_RE.search(text) and len(text.split()) <= SUBJECT_WORDS and reads_as_title(text)
         if ":" not in text and not names_institution(text)  # not a field: "Review date: March 2025"
-        if not _DAY_RE.search(text)  # of a year, not a day's record ("PATIENT INFORMATION … March 15, 1978")
+        if not DAY_RE.search(text)  # of a year, not a day's record ("PATIENT INFORMATION … March 15, 1978")
     ]
     joined = f"{title} — {max(kinds, key=lambda k: k[1])[0]}" if kinds else title
     return joined if len(joined.split()) <= TITLE_MAX_WORDS else title
 
 
 SUBJECT_WORDS = 10
-_DAY_RE = re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}\b|\b\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}\b", re.I)
 
 
 def _with_subject(kind: tuple[Item, str], others: list[tuple[Item, str, float | None]]) -> str:
@@ -786,7 +780,7 @@ def _beside_label(
         return None
     line, text, size = sized[at]
     alike = bool(size and best[2] and abs(size - best[2]) <= 0.2 * best[2])
-    placed = _same_row(line["bbox"], best[0]["bbox"]) or _stacked(best[0], line)
+    placed = _beside(line, best[0]) or _stacked(best[0], line)
     return text if alike and placed and reads_as_title(text) and not _LABEL_RE.match(text) else None
 
 

@@ -170,14 +170,23 @@ _BOILERPLATE_RE = re.compile(
     r"dear\b|to whom it may concern|(best|kind|warm)(est)?\s+regards|regards\b|sincerely|yours\b|thanks?\b)",
     re.I,
 )
+# A day's date in a line ("March 15, 1978", "Mar. 5", "1/27/23"): a record's, not a year's.
+DAY_RE = re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}\b|\b\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}\b", re.I)
 _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|io)\b", re.I)
-# A postal address: a number and a street ("2955 Exchange Place Blvd", "123 Main Street"), a suite or
-# a box ("Suite 103", "P.O. Box 12"), a state's code and ZIP ("OH 45342").
-_POSTAL_RE = re.compile(
-    r"\b\d{1,6}\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s+(?i:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|"
-    r"drive|dr|place|pl|way|square|sq|parkway|pkwy|highway|hwy)\b|\b(?i:suite|ste|p\.?\s?o\.?\s+box)\s*#?\d+|"
-    r"\b[A-Z]{2}\s?\d{5}(?:-\d{4})?\b"
+# A postal address: a number and a street ("2955 Exchange Place Blvd", "123 Main Street"), a suite or a
+# box ("Suite 103", "P.O. Box 12"), a state's code and ZIP after a town ("Miamisburg, OH 45342"); any
+# two of them make an address, one alone may be a title's ("Route 66 Main Street Revitalization Plan").
+_STREET_RE = re.compile(
+    r"(?:^|[,;|]\s*|\s)\d{1,6}\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s+(?i:street|st|avenue|ave|road|rd|"
+    r"boulevard|blvd|lane|ln|drive|dr|place|pl|way|square|sq|parkway|pkwy|highway|hwy)\b"
 )
+_SUITE_RE = re.compile(r"\b(?i:suite|ste|p\.?\s?o\.?\s+box)\s*#?\d+")
+_ZIP_RE = re.compile(r"[a-z.,]\s*,?\s*[A-Z]{2}\s?\d{5}(?:-\d{4})?\b")
+
+
+def names_postal_address(text: str) -> bool:
+    """A street's address: two of a number and a street, a suite or a box, a town's state and ZIP."""
+    return sum(bool(r.search(text)) for r in (_STREET_RE, _SUITE_RE, _ZIP_RE)) >= 2
 
 
 def is_boilerplate(text: str) -> bool:
@@ -195,7 +204,7 @@ def is_date_line(text: str) -> bool:
 def names_address(text: str) -> bool:
     """A web, e-mail or postal address: a website's name ("www.example.com"), a street's, not a
     document's."""
-    return bool(_ADDRESS_RE.search(text) or _POSTAL_RE.search(text))
+    return bool(_ADDRESS_RE.search(text)) or names_postal_address(text)
 
 
 _DATE_LINE_RE = re.compile(
@@ -268,9 +277,10 @@ _NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
 _PARTICLE = r"(?:de|da|di|del|della|van|von|der|den|le|la|du|bin|al)"  # "Bill de Blasio", "Ludwig van Beethoven"
 _PERSON_NAME_RE = re.compile(rf"^{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}$")
 _NAME_AND_ROLE_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}\s*(?:,|\s[–—-])\s*(?i:{_RANK}(?:{_ROLES}))\b")
-# People each with their role, a cover's row of officials ("Bill de Blasio Mayor James P. O'Neill Police Commissioner").
+# People each with their role, a cover's row of officials ("Bill de Blasio Mayor James P. O'Neill Police
+# Commissioner"): two or more, as one with a role alone may be a title ("The One Minute Manager").
 _PERSON = rf"{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}"
-_NAMES_AND_ROLES_RE = re.compile(rf"^(?:{_PERSON},?\s+(?:[A-Z][a-z]+\s+)?(?i:{_RANK}(?:{_ROLES}))\b\.?\s*)+$")
+_NAMES_AND_ROLES_RE = re.compile(rf"^(?:{_PERSON},?\s+(?:[A-Z][a-z]+\s+)?(?i:{_RANK}(?:{_ROLES}))\b\.?\s*){{2,}}$")
 _ROLE_AND_NAME_RE = re.compile(rf"^(?i:{_RANK}(?:{_ROLES})|dr|prof|hon)\.?\s+{_NAME}(?:\s+{_NAME}){{1,3}}$")
 _CONTACT_RE = re.compile(
     r"\b(contacts?|inquiries|enquiries|media\s+relations|press\s+office)\b|\btel\.?\s*[:+(\d]|\bphone\b|"

@@ -467,3 +467,23 @@ def test_pages_whose_text_layer_is_not_text_are_read_by_ocr(parser: DocumentPars
     text = " ".join([*(s.title for s in doc.sections), *(p.text for p in doc.paragraphs)])
     assert "DIRECTORS' REPORT" in text and "GDP growth" in text, text[:300]
     assert not any(ord(c) < 32 and c not in "\n\t" for c in text)
+
+
+def test_a_slides_title_over_a_full_bleed_picture_is_its_text_not_a_stamp(tmp_path: Path) -> None:
+    from indexer.parse.pdf_layers import check_pdf, pages_by_text_layer
+
+    pdf = FPDF(orientation="landscape")
+    pdf.add_page()
+    picture = tmp_path / "photo.png"
+    import pypdfium2 as pdfium
+
+    guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
+    guide[0].render(scale=1).to_pil().save(picture)
+    guide.close()
+    pdf.image(str(picture), x=0, y=0, w=pdf.w, h=pdf.h)  # a photo behind the whole slide
+    pdf.set_font("Helvetica", size=28)
+    pdf.set_xy(15, 6)
+    pdf.cell(text="Quarterly Highlights 2031")  # the slide's title, in its top band
+    deck = tmp_path / "deck.pdf"
+    pdf.output(str(deck))
+    assert pages_by_text_layer(str(deck))[0] == [] and not check_pdf(str(deck))[2], "a title is no stamp"

@@ -133,3 +133,35 @@ def test_a_court_paper_without_parties_is_named_by_its_heading_court_and_case() 
     garbled += ["ANN LEE, et al., Plaintiffs-Appellants,", "v.", "Defendant-Appellant.", "ORDER"]
     assert court_label(garbled) == "Order — United States Court of Appeals, No. 31-2400"
     assert court_label(["Minutes of the Board", "ORDER OF BUSINESS"]) is None, "no court"
+
+
+def test_a_versus_in_a_paper_a_report_or_a_match_makes_no_court_paper() -> None:
+    assert court_title(["Technical Report No. 17", "Deep Learning vs. Classical Methods for Denoising"]) is None
+    assert court_title(["Patience in Herons", "Fig. 1. Runtime vs. problem size", "Under Grant No. 1234567."]) is None
+    assert court_title(["QUARTERLY BUDGET REPORT No. 3", "Actual vs. Budget"]) is None
+    assert court_title(["Resolution No. 2031-14", "In re: Adoption of the Annual Budget"]) is None, "no court"
+    assert read_caption(["Issue No. 12", "Supreme Court Term in Review", "MEMBERSHIP RENEWAL NOTICE"]) is None
+
+
+def test_court_names_parties_and_numbers_as_printed() -> None:
+    bankrupt = ["UNITED STATES BANKRUPTCY COURT", "In re: ANN MARIE LEE", "Debtor.", "Case No. 31-10234"]
+    assert court_title(bankrupt) == "In re Lee"
+    pleading = ["5 SUPREME COURT OF THE STATE OF NORTHLAND", "MOTION PICTURE ASSOCIATION OF NORTHLAND,", "Plaintiff,"]
+    pleading += ["v.", "BO KIM JR.,", "Defendant.", "Case No. 2:31-CV-01234-ABC", "COMPLAINT FOR DAMAGES"]
+    pleading += ["DEMAND FOR JURY TRIAL"]
+    assert court_title(pleading) == "Motion Picture Association of Northland v. Kim — Complaint for Damages"
+    caption = read_caption(pleading)
+    assert caption is not None and caption.court == "Supreme Court of the State of Northland"
+    matter = ["SUPREME COURT OF THE STATE OF NORTHLAND", "In the Matter of the Application of HERON CORP.,"]
+    assert (
+        court_title([*matter, "Petitioner,", "Index No. 654321/2031"])
+        == "In the matter of the Application of Heron Corp."
+    )
+    form = [
+        "UNITED STATES COURT OF APPEALS FOR THE TWELFTH CIRCUIT",
+        "ENTRY OF APPEARANCE",
+        "Case No. 2:31-CV-01234-ABC",
+    ]
+    assert court_label(form) == (
+        "Entry of Appearance — United States Court of Appeals for the Twelfth Circuit, Case No. 2:31-CV-01234-ABC"
+    ), "a case's number as printed"

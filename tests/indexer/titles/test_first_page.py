@@ -1099,3 +1099,42 @@ def test_a_report_excerpt_nothing_else_names_is_titled_by_its_numbered_tables_ca
     assert numbered_table_title([text, {**table, "table_caption": ["Heron sightings by county"]}]) is None
     later = {**numbered, "page_idx": 1}
     assert numbered_table_title([text, later]) is None, "a table of a later page names no document"
+
+
+def test_titles_that_look_like_an_address_or_a_role_stay_titles() -> None:
+    from indexer.titles.lines import reads_as_title
+
+    for title in (
+        "Windows 11 Hard Drive Encryption Guide",
+        "Route 66 Main Street Revitalization Plan",
+        "Book 2 Visiting St. Petersburg",
+        "EN 60601-1 Medical Electrical Equipment",
+        "The One Minute Manager",
+        "Certified Information Security Manager",
+    ):
+        assert reads_as_title(title), title
+
+
+def test_a_masthead_set_near_the_titles_size_does_not_displace_it() -> None:
+    body = "Memory consolidation turns what we learn today into what we keep for years to come, we argue. " * 3
+    page = [
+        _line(0, 40, "Annual Review of Heron Psychology", 18),
+        _line(0, 90, "The Neuroscience of Memory Consolidation", 19.5),
+        _line(0, 130, "Ann Lee and Bo Kim", 11),
+        {**_line(0, 200, body, 9), "bbox": [100, 200, 900, 400]},
+    ]
+    assert first_page_title(page) == "The Neuroscience of Memory Consolidation"
+
+
+def test_a_persons_job_title_field_is_no_documents_title() -> None:
+    def cell(left: int, top: int, right: int, text: str, size: float) -> dict:
+        return {**_line(0, top, text, size), "bbox": [left, top, right, top + 15]}
+
+    form = [
+        cell(300, 40, 700, "TRAVEL AUTHORIZATION REQUEST", 20),
+        cell(50, 120, 110, "Name:", 9),
+        cell(200, 120, 500, "Ann Lee", 9),
+        cell(50, 140, 110, "Title:", 9),
+        cell(200, 140, 500, "Senior Research Scientist", 9),
+    ]
+    assert first_page_title(form) == "TRAVEL AUTHORIZATION REQUEST"
