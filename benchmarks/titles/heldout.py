@@ -9,9 +9,12 @@ reader accepts, whether page 1 prints a title).
   (a paper and its deck, forms, invoices, receipts, statistics tables, HTML pages, an e-mail);
 * **fresh**: kermitt2/grobid's, opendatalab/MinerU's, camelot-dev/camelot's,
   Unstructured-IO/unstructured's and jsvine/pdfplumber's files (papers, statistics, a plan, a
-  filing in HTML), labelled and first measured after the rules were fitted to the other two.
+  filing in HTML), labelled and first measured after the rules were fitted to the other two;
+* **docling**: docling-project/docling's files (a handbook, a Redbook, papers, OpenDocument text
+  and slides, Word, PowerPoint, HTML, EPUB, Korean, Arabic and Persian PDFs), labelled and
+  measured last, after every rule here was written.
 
-    python -m benchmarks.titles.heldout --folder DIR [--sets court mixed fresh] [--cache DIR]
+    python -m benchmarks.titles.heldout --folder DIR [--sets court mixed fresh docling] [--cache DIR]
                                         [--list] [--label TEXT] [--out FILE] [--checkout CHECKOUT]
 
 DIR holds each set's files as `DIR/<set>/<file>`; a label's `repo`, `path` and `commit` say where
@@ -40,7 +43,7 @@ from indexer.structure.sections import build
 from indexer.titles.decide import title_from_name
 
 LABELS = Path(__file__).resolve().parent / "labels"
-SETS = ("court", "mixed", "fresh")
+SETS = ("court", "mixed", "fresh", "docling")
 
 
 @dataclass
