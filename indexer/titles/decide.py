@@ -33,6 +33,7 @@ from indexer.titles.first_page import (
     numbered_table_title,
     opening_line_title,
     reads_as_subtitle,
+    running_head_title,
 )
 from indexer.titles.lines import (
     TITLE_MAX_WORDS,
@@ -103,6 +104,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_what_it_names(opening_line, blocks, at) if opening_line and at is not None else None)
         or _heading_past_particulars(blocks, lead)
         or (_set_in_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
+        or running_head_title(parsed.items or [])
         or numbered_table_title(parsed.items or [])
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject

@@ -185,6 +185,29 @@ def _caption_title(caption: str) -> str | None:
 _NUMBERED_CAPTION_RE = re.compile(r"^(?i:table|exhibit)\s+[A-Z]?\d{1,3}[.:]")  # "Table 1.", "Exhibit 4:"
 
 
+def running_head_title(items: list[Item]) -> str | None:
+    """A page taken out of a longer work that nothing else names: the running head atop its first
+    page that names the work beside the page's number ("Optimized Table Tokenization for Table
+    Structure Recognition 9", "78 ICT 기술변화에 따른 미래 보안기술 전망 보고서"), without the number."""
+    first = min((i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)), default=None)
+    top = sorted(
+        (i for i in items if i.get("page_idx") == first and i.get("bbox") and i["bbox"][1] < EDGE_BAND),
+        key=lambda i: i["bbox"][1],
+    )
+    for item in top:
+        text = clean(item.get("text") or item.get("text_layer") or "")
+        if "\n" in text or not _RUNNING_HEAD_RE.match(text):
+            continue
+        head = re.sub(r"^\d{1,4}\s+|\s+\d{1,4}$", "", text)
+        words = len(head.split()) + len(re.findall(r"[\u3400-\u9fff\uac00-\ud7af]", head)) // 2
+        if words >= RUNNING_HEAD_WORDS and reads_as_title(head) and not names_institution(head):
+            return head
+    return None
+
+
+RUNNING_HEAD_WORDS = 3  # a running head this long names the work ("Chapter 4" names a part)
+
+
 def numbered_table_title(items: list[Item]) -> str | None:
     """A document nothing else names (an excerpt of a report, its text running on from before):
     its first page's first numbered table's caption ("Table 1. Prevalence of Disability for

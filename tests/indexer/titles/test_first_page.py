@@ -1138,3 +1138,18 @@ def test_a_persons_job_title_field_is_no_documents_title() -> None:
         cell(200, 140, 500, "Senior Research Scientist", 9),
     ]
     assert first_page_title(form) == "TRAVEL AUTHORIZATION REQUEST"
+
+
+def test_a_page_taken_out_of_a_work_is_named_by_the_running_head_beside_its_number() -> None:
+    from indexer.titles.first_page import running_head_title
+
+    head = {
+        "type": "header",
+        "page_idx": 0,
+        "bbox": [317, 60, 786, 75],
+        "text": "Heron Table Tokenization for Herons 9",
+    }
+    body = {"type": "text", "page_idx": 0, "bbox": [219, 149, 786, 191], "text": "order to compute the score. " * 5}
+    assert running_head_title([head, body]) == "Heron Table Tokenization for Herons"
+    assert running_head_title([{**head, "text": "Chapter 4 9"}, body]) is None, "a part's name, not the work's"
+    assert running_head_title([{**head, "bbox": [317, 400, 786, 415]}, body]) is None, "not atop the page"
