@@ -641,9 +641,10 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
             if not alike:  # set apart from the rest, joined for the word it runs on with: the title ends here
                 break
     title = " ".join(" ".join(parts).split())
-    if _LABEL_RE.fullmatch(title) and (beside := _beside_label(sized, at + len(parts) - parts.index(best[1]), best)):
+    after = at + len(parts) - parts.index(best[1])
+    if _LABEL_RE.fullmatch(title) and (beside := _beside_label(sized, after, best)):
         title = f"{title} — {beside}"  # "SECTION 2" | "DIESEL ENGINES", set side by side
-    if subtitle := _subtitle(sized, at + len(parts) - parts.index(best[1]), body, best[2]):
+    elif subtitle := _subtitle(sized, after, body, best[2]):
         title = f"{title}: {subtitle}"
     # A chapter's title is a few words ("Getting Started"); a headline that says what the whole
     # document reports ("Amcor reports fiscal 2023 results and …") is its title however the
