@@ -196,9 +196,10 @@ def running_head_title(items: list[Item]) -> str | None:
     )
     for item in top:
         text = clean(item.get("text") or item.get("text_layer") or "")
-        if "\n" in text or not _RUNNING_HEAD_RE.match(text):
+        number = _PAGE_NUMBER_RE.search(text)
+        if "\n" in text or number is None:
             continue
-        head = re.sub(r"^\d{1,4}\s+|\s+\d{1,4}$", "", text)
+        head = (text[: number.start()] + text[number.end() :]).strip()
         words = len(head.split()) + len(re.findall(r"[\u3400-\u9fff\uac00-\ud7af]", head)) // 2
         if words >= RUNNING_HEAD_WORDS and reads_as_title(head) and not names_institution(head):
             return head
@@ -206,6 +207,8 @@ def running_head_title(items: list[Item]) -> str | None:
 
 
 RUNNING_HEAD_WORDS = 3  # a running head this long names the work ("Chapter 4" names a part)
+# A page's number at either end of a running head, not a year ("… Annual Report 2024" names its year).
+_PAGE_NUMBER_RE = re.compile(r"^(?!(?:19|20)\d\d\b)\d{1,4}\s+(?=\D)|(?<=\D)\s(?!(?:19|20)\d\d$)\d{1,4}$")
 
 
 def numbered_table_title(items: list[Item]) -> str | None:

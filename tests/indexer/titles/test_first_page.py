@@ -1153,3 +1153,19 @@ def test_a_page_taken_out_of_a_work_is_named_by_the_running_head_beside_its_numb
     assert running_head_title([head, body]) == "Heron Table Tokenization for Herons"
     assert running_head_title([{**head, "text": "Chapter 4 9"}, body]) is None, "a part's name, not the work's"
     assert running_head_title([{**head, "bbox": [317, 400, 786, 415]}, body]) is None, "not atop the page"
+
+
+def test_a_running_heads_year_is_no_page_number() -> None:
+    from indexer.titles.first_page import running_head_title
+
+    head = {
+        "type": "header",
+        "page_idx": 0,
+        "bbox": [100, 30, 900, 45],
+        "text": "Northwind Traders - Annual Report 2031",
+    }
+    assert running_head_title([head]) is None, "a year beside a running head says which year, not which page"
+    assert (
+        running_head_title([{**head, "text": "78 Northwind Traders Annual Report"}])
+        == "Northwind Traders Annual Report"
+    )
