@@ -31,6 +31,7 @@ from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
     code_line,
+    first_page_index,
     is_date_line,
     is_person,
     is_schedule,
@@ -189,7 +190,7 @@ def running_head_title(items: list[Item]) -> str | None:
     """A page taken out of a longer work that nothing else names: the running head atop its first
     page that names the work beside the page's number ("Optimized Table Tokenization for Table
     Structure Recognition 9", "78 ICT 기술변화에 따른 미래 보안기술 전망 보고서"), without the number."""
-    first = min((i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)), default=None)
+    first = first_page_index(items)
     top = sorted(
         (i for i in items if i.get("page_idx") == first and i.get("bbox") and i["bbox"][1] < EDGE_BAND),
         key=lambda i: i["bbox"][1],
@@ -215,7 +216,7 @@ def numbered_table_title(items: list[Item]) -> str | None:
     """A document nothing else names (an excerpt of a report, its text running on from before):
     its first page's first numbered table's caption ("Table 1. Prevalence of Disability for
     Selected Age Groups")."""
-    first = min((i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)), default=None)
+    first = first_page_index(items)
     for item in items:
         caption = clean(" ".join(item.get("table_caption") or [])) if item.get("page_idx") == first else ""
         if _NUMBERED_CAPTION_RE.match(caption) and (title := _caption_title(caption)):

@@ -275,11 +275,11 @@ ROLE_WORDS = 3  # a line this short that opens with a role names one
 _ROLE_LINE_RE = re.compile(rf"^\W*(?i:{_RANK}(?:{_ROLES}))\b", re.I)
 _NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
 _PARTICLE = r"(?:de|da|di|del|della|van|von|der|den|le|la|du|bin|al)"  # "Bill de Blasio", "Ludwig van Beethoven"
-_PERSON_NAME_RE = re.compile(rf"^{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}$")
+_PERSON = rf"{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}"  # a person's name: two to four words
+_PERSON_NAME_RE = re.compile(rf"^{_PERSON}$")
 _NAME_AND_ROLE_RE = re.compile(rf"^{_NAME}(?:\s+{_NAME}){{1,3}}\s*(?:,|\s[–—-])\s*(?i:{_RANK}(?:{_ROLES}))\b")
 # People each with their role, a cover's row of officials ("Bill de Blasio Mayor James P. O'Neill Police
 # Commissioner"): two or more, as one with a role alone may be a title ("The One Minute Manager").
-_PERSON = rf"{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}"
 _NAMES_AND_ROLES_RE = re.compile(rf"^(?:{_PERSON},?\s+(?:[A-Z][a-z]+\s+)?(?i:{_RANK}(?:{_ROLES}))\b\.?\s*){{2,}}$")
 _ROLE_AND_NAME_RE = re.compile(rf"^(?i:{_RANK}(?:{_ROLES})|dr|prof|hon)\.?\s+{_NAME}(?:\s+{_NAME}){{1,3}}$")
 _CONTACT_RE = re.compile(
@@ -343,13 +343,17 @@ def is_person(text: str, beside: list[str]) -> bool:
     return any(_ROLE_LINE_RE.match(clean(line)) and len(line.split()) <= 6 for line in beside)
 
 
+def first_page_index(items: list[Item]) -> int | None:
+    """The 0-based page the parser's items start on (a file's first pages may hold nothing)."""
+    return min((i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)), default=None)
+
+
 def first_page_lines(blocks: list[Block], items: list[Item] | None) -> list[str]:
     """The first page's lines in reading order (the parser's items where it gave them, which keep
     the lines the blocks drop; a scanned page's, the words its picture carries), or a file's
     opening lines."""
     if items:
-        pages = [i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)]
-        first = min(pages) if pages else 0
+        first = first_page_index(items) or 0
         page = [i for i in items if i.get("page_idx", 0) == first]
         texts = [i.get("text") or "" for i in page]
         if not any(t.strip() for t in texts):
