@@ -12,9 +12,13 @@ reader accepts, whether page 1 prints a title).
   filing in HTML), labelled and first measured after the rules were fitted to the other two;
 * **docling**: docling-project/docling's files (a handbook, a Redbook, papers, OpenDocument text
   and slides, Word, PowerPoint, HTML, EPUB, Korean, Arabic and Persian PDFs), labelled and
-  measured last, after every rule here was written.
+  measured after every rule for the sets above was written;
+* **userfiles**: pymupdf/PyMuPDF's files (documents users attached to bug reports: reports,
+  papers, forms, scans, web pages printed to PDF, in several languages), with ocrmypdf/OCRmyPDF's
+  scans, py-pdf/sample-files' and apache/tika's office files and e-mails; labelled and measured
+  once before any rule was written for them.
 
-    python -m benchmarks.titles.heldout --folder DIR [--sets court mixed fresh docling] [--cache DIR]
+    python -m benchmarks.titles.heldout --folder DIR [--sets court mixed fresh docling userfiles] [--cache DIR]
                                         [--list] [--label TEXT] [--out FILE] [--checkout CHECKOUT]
 
 DIR holds each set's files as `DIR/<set>/<file>`; a label's `repo`, `path` and `commit` say where
@@ -43,7 +47,7 @@ from indexer.structure.sections import build
 from indexer.titles.decide import title_from_name
 
 LABELS = Path(__file__).resolve().parent / "labels"
-SETS = ("court", "mixed", "fresh", "docling")
+SETS = ("court", "mixed", "fresh", "docling", "userfiles")
 
 
 @dataclass

@@ -19,12 +19,14 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 
 from indexer.models import Item
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.items import normalise
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.running import running_texts
+from indexer.titles.filings import exhibit_description
 from indexer.titles.lines import (
     DAY_RE,
     GREETING_RE,
@@ -92,7 +94,7 @@ def first_page_title(items: list[Item]) -> str | None:
         if not lines:  # a page that is one table (a printout, a revision history): its banner row, if
             table_title = table_title or _table_heading(items, page)  # the next page names nothing
             continue
-        title = _title_field(lines) or _in_largest_type(items, page, lines)
+        title = _title_field(lines) or _exhibit_title(lines) or _in_largest_type(items, page, lines)
         mute = _type_is_mute(lines)
         top = min(lines, key=lambda i: i["bbox"][1])
         if mute and (greeted := welcomed(top.get("text") or "")):  # "Welcome to CS 568 2021 FALL!" atop
@@ -173,7 +175,19 @@ def _table_heading(items: list[Item], page: int) -> str | None:
     banner = _banner_title(rows[0]) if rows and _BANNER_RE.search(rows[0]) else None
     if not rows or not (title := banner or opening_line_title(rows[0])) or len(title.split()) < 2:
         return None  # (a word alone is a column's heading: "Item")
+    if _column_headings(title):
+        return None
     return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
+
+
+HEADING_REPEATS = 3  # a word this often in one row: the columns' headings read as one cell
+
+
+def _column_headings(row: str) -> bool:
+    """A row that repeats one word over its columns ("COMUNI COMUNI COMUNI AL COMUNI"): headings
+    whose cells were read as one, never a title."""
+    counts = Counter(word.lower() for word in re.findall(r"[^\W\d_]{3,}", row))
+    return max(counts.values(), default=0) >= HEADING_REPEATS
 
 
 def _caption_title(caption: str) -> str | None:
@@ -397,6 +411,14 @@ def _title_field(lines: list[Item]) -> str | None:
         if row and not any(_PERSON_FIELD_RE.match(text) for text in near):  # not a signer's or an employee's title
             text = clean(min(row, key=lambda i: i["bbox"][0]).get("text") or "")
             return text if reads_as_title(text) else None
+    return None
+
+
+def _exhibit_title(lines: list[Item]) -> str | None:
+    """A printed EDGAR exhibit's description, from its header in the page's top third."""
+    for line in lines:
+        if line["bbox"][1] <= OPENING_TOP and (described := exhibit_description(clean(line.get("text") or ""))):
+            return described
     return None
 
 

@@ -38,7 +38,9 @@ def is_banner(text: str) -> bool:
 _INSTITUTION_RE = re.compile(
     r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic|agency|ministry|"
     r"bureau|council|commission|authority|center|centre|office|directorate|committee|court|tribunal|board|"
-    r"association|society|foundation)(\b|of\b)",
+    r"association|society|foundation|"
+    # a place's government: a county, a commune, a department, a province ("Département des Alpes-Maritimes")
+    r"county|municipality|commune|comune|gemeinde|d[ée]partement|pr[ée]fecture|prefecture|province|provincia)(\b|of\b)",
     re.I,
 )
 _COURSE_CODE = r"\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b"  # "CEE 549", "COMPSCI 466", "CS-101"
@@ -161,7 +163,8 @@ def past_institution(text: str) -> str | None:
 _BOILERPLATE_RE = re.compile(
     r"^(for (immediate )?release|embargoed|for (media|further)|media contact|contact|recommended citation|"
     r"table of contents|contents$|hosted by|by\b|prepared (by|for)|presented (by|to)|submitted (by|to)|"
-    r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|confidential|issue\b|date\b|version\b|"
+    r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|((strictly|highly|private and) )?confidential\b|"
+    r"execution (version|copy)$|issue\b|date\b|version\b|"
     r"received\b|accepted\b|published\b|available online|doi\b|arxiv\b|volume\b|vol\.|abstract$|keywords?\b|"
     # a course's or a meeting's particulars: who teaches, when and where
     r"instructors?\b|lecturers?\b|professors?\b|teaching\s+assistants?\b|office\s+hours\b|e-?mail\b|phone\b|location\b|"
@@ -218,6 +221,7 @@ _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
 TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
 TITLE_MAX_WORDS = 20
+TITLE_MAX_CHARS = 240  # twelve letters a word: longer is a paragraph whose spaces were lost
 CJK_PER_WORD = 2  # Chinese and Japanese write no spaces: a title's characters count as this many to a word
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _SENTENCE_CJK_RE = re.compile(r"[。！？；]\s*$|[，、].*[，、].*[，、]")  # ends a sentence, or lists many clauses
@@ -231,6 +235,7 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
     return (
         (item is None or item["bbox"][1] < TITLE_TOP)
         and 1 <= n_words <= TITLE_MAX_WORDS
+        and len(text) <= TITLE_MAX_CHARS  # (words run together in a paragraph read as few)
         and not (cjk and _SENTENCE_CJK_RE.search(text))
         and letters >= 3
         and letters >= 0.5 * len(text.replace(" ", ""))

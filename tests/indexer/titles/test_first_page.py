@@ -737,6 +737,11 @@ def test_a_page_that_opens_with_a_table_is_titled_by_its_caption_or_its_one_cell
     assert first_page_title(page(captioned)) == "Table 1: Regional Sales by Quarter"
     columns_first = "<table><tr><th>Item</th><th>Price</th></tr><tr><td>Bolt</td><td>4.00</td></tr></table>"
     assert first_page_title(page({"table_body": columns_first})) is None
+    headings_as_one = (  # the columns' headings read as one cell: "COMUNI" over each column
+        "<table><tr><td colspan='5'>COMUNI COMUNI COMUNI AL COMUNI</td></tr>"
+        "<tr><td>Abruzzo</td><td>305</td><td>4</td><td>12</td><td>40</td></tr></table>"
+    )
+    assert first_page_title(page({"table_body": headings_as_one})) is None
 
 
 def test_a_bold_field_is_no_title_and_a_code_beside_the_title_is_kept_with_it() -> None:
@@ -1169,3 +1174,50 @@ def test_a_running_heads_year_is_no_page_number() -> None:
         running_head_title([{**head, "text": "78 Northwind Traders Annual Report"}])
         == "Northwind Traders Annual Report"
     )
+
+
+def test_a_marking_of_the_copy_is_no_title_and_a_printed_exhibit_is_named_by_its_description() -> None:
+    """An exhibit printed from EDGAR opens with its header (type, sequence, file, description) in the
+    text's own size; "STRICTLY CONFIDENTIAL" underlined below it says how to keep the copy."""
+
+    def line(y: int, text: str) -> dict:
+        return {"type": "text", "page_idx": 0, "bbox": [57, y, 885, y + 14], "text": text, "font_size": 13.5}
+
+    header = (
+        "EX-10.17 3 ea190737ex10-17_northwind.htm AMENDMENT TO ENGAGEMENT LETTER, DATED OCTOBER 11, 2031, "
+        "BETWEEN NORTHWIND TRADERS, INC. AND CONTOSO & CO., LLC"
+    )
+    body = "Reference is made to the engagement letter dated August 7, 2031, by and between the parties. " * 3
+    items = [
+        line(40, header),
+        line(69, "**Exhibit 10.17**"),
+        line(212, "<u>STRICTLY CONFIDENTIAL</u>"),
+        line(300, body),
+    ]
+    assert first_page_title(items) == (
+        "AMENDMENT TO ENGAGEMENT LETTER, DATED OCTOBER 11, 2031, BETWEEN NORTHWIND TRADERS, INC. AND CONTOSO & CO., LLC"
+    )
+    assert first_page_title([items[2], items[3]]) is None
+    for marking in ("STRICTLY CONFIDENTIAL", "Private and Confidential", "Execution Version"):
+        assert is_boilerplate(marking)
+    assert not is_boilerplate("Confidentiality Agreement Guide")
+
+
+def test_a_paragraph_whose_spaces_were_lost_is_no_title() -> None:
+    """OCR that ran a paragraph's words together reads as twenty "words": its length says it is text."""
+    run_on = (
+        "Portezcevieuxwhiskyaujuge blondquifumesursonile interieure,a cote del'alcove ovoide,ou lesbuchesse "
+        "consument dansl'atre,ce qui luipermetdepenserala caenogenesedel'etredontil estquestiondanslacause "
+        "ambigueentendueaMoy,dans un capharnaum qui,pense-t-il, diminuecaetlalaqualitedeson"
+    )
+    items = [
+        {"type": "text", "page_idx": 0, "bbox": [197, 171, 847, 774], "text": run_on, "font_size": 9.0},
+        {"type": "text", "page_idx": 0, "bbox": [195, 792, 339, 834], "text": "oeuvre.", "font_size": 5.5},
+    ]
+    assert first_page_title(items) is None
+
+
+def test_a_place_s_government_is_who_issued_a_document() -> None:
+    for place in ("Département des Alpes-Maritimes (06)", "Commune de Séranon", "County of Los Angeles"):
+        assert names_institution(place)
+    assert not names_institution("Projet de centrale photovoltaique au sol")
