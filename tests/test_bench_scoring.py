@@ -108,3 +108,28 @@ def test_the_held_out_titles_labels_say_where_each_file_comes_from() -> None:
             assert row["set"] == name and "/" in row["repo"] and row["path"], row
             assert re.fullmatch(r"[0-9a-f]{40}", row["commit"]), row
             assert isinstance(row["title"], str) and isinstance(row["page1_prints_title"], bool), row
+
+
+def test_the_held_out_questions_are_asked_of_labelled_files_without_naming_them() -> None:
+    """Each held-out question belongs to a file the titles labels name (so its source is known), with
+    the passage that answers it, and does not name its file."""
+    import json
+
+    from benchmarks.retrieval.heldout import QUESTIONS
+    from benchmarks.retrieval.heldout import SETS as ASKED
+    from benchmarks.titles.heldout import LABELS, SETS
+
+    assert set(ASKED) == set(SETS)
+    labelled = {
+        (row["set"], row["file"])
+        for name in SETS
+        for row in map(json.loads, filter(None, (LABELS / f"heldout-{name}.jsonl").read_text().splitlines()))
+    }
+    questions = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line]
+    assert len(questions) >= 300
+    for q in questions:
+        assert (q["set"], q["file"]) in labelled, q
+        assert q["question"].strip() and q["evidence"].strip(), q
+        assert q["file"].rsplit(".", 1)[0].lower() not in q["question"].lower(), q
+        for other in q.get("also", []):
+            assert tuple(other.split("/", 1)) in labelled, q
