@@ -2,7 +2,7 @@
 files (`benchmarks/titles/heldout.py`: other projects' public test files, court papers, forms,
 papers, reports, office files, e-mails, in several languages) indexed as one folder, and
 questions written blind by readers of each file (`labels/heldout-questions.jsonl`: the set, the
-file, a question that names neither the file nor its title nor who issued it, its answer, a
+file, a question that names neither the file nor who issued it, its answer, a
 verbatim excerpt of the passage that answers it, and `also`: another file that holds the same
 passage, a page scanned and also set as text). The questions were written before any of them was
 asked of the index.
@@ -67,6 +67,8 @@ def main() -> None:
         for q in questions:
             # its own file, and a copy of what answers it (a page scanned and also set as text)
             own = {ids.get(path) for path in [f"{q['set']}/{q['file']}", *q.get("also", [])]} - {None}
+            if not own:  # a file that failed to parse: its questions count as misses, said aloud
+                common.log(f"{q['set']}/{q['file']} is not indexed: its question counts as a miss")
             asked[q["set"]] += 1
             found = library.retrieve(q["question"], top_k=TOP_K).results
             docs = [r.doc_id for r in found if r.is_hit]
@@ -93,7 +95,7 @@ def main() -> None:
     n = max(sum(asked.values()), 1)
     lines.append(f"| **all** | {sum(asked.values())} | " + " | ".join(f"**{100 * h / n:.1f}**" for h in total) + " |")
     common.append_lines(
-        args.out, "# Where whole-folder questions land (`python -m benchmarks.retrieval.landing`)\n", lines
+        args.out, "# Where whole-folder questions land (`python -m benchmarks.retrieval.heldout`)\n", lines
     )
 
 

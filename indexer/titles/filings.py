@@ -27,16 +27,6 @@ _REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?(small\s+busines
 # sentence that cites one ("… in our Quarterly Report on Form 10-Q").
 _REPORT_ON_RE = re.compile(r"^\W*(annual|quarterly|current|transition)\s+report\s+on\s*$", re.I)
 _DATE = r"([A-Z][a-z]+\.?\s+\d{1,2}\s*,?\s*\d{4})"
-# An exhibit as EDGAR files it and a browser prints it: its type, its sequence number, its file's
-# name, then its description ("EX-10.17 3 ea190737ex10-17_bluejay.htm AMENDMENT TO ENGAGEMENT
-# LETTER, …"): every exhibit carries this header, and the description is the exhibit's title.
-_EXHIBIT_HEADER_RE = re.compile(r"^EX-\d+(?:\.\d+)*\s+\d+\s+\S+\.(?:htm|html|txt)\s+(\S.{5,})$", re.I)
-
-
-def exhibit_description(line: str) -> str | None:
-    """An EDGAR exhibit's description, from the header a printed exhibit opens with."""
-    found = _EXHIBIT_HEADER_RE.match(line.strip())
-    return found.group(1).strip() if found else None
 
 
 _PERIOD_RE = re.compile(
@@ -258,3 +248,15 @@ def stated_detail(blocks: list[Block]) -> str | None:
         if len(line) <= 80 and (found := _VERSION_RE.search(line)):
             return f"version {found.group(1) or found.group(2)}"
     return None
+
+
+# An exhibit as EDGAR files it and a browser prints it: its type, its sequence number, its file's
+# name, then its description ("EX-10.17 3 ea190737ex10-17_bluejay.htm AMENDMENT TO ENGAGEMENT
+# LETTER, …"): every exhibit carries this header, and the description is the exhibit's title.
+_EXHIBIT_HEADER_RE = re.compile(r"^EX-\d+[\w.()]*\s+\d+\s+\S+\.(?:htm|html|txt)\s+(\S.{5,})$", re.I)
+
+
+def exhibit_description(line: str) -> str | None:
+    """An EDGAR exhibit's description, from the header a printed exhibit opens with."""
+    found = _EXHIBIT_HEADER_RE.match(line.strip())
+    return found.group(1).strip() if found else None

@@ -94,7 +94,7 @@ def first_page_title(items: list[Item]) -> str | None:
         if not lines:  # a page that is one table (a printout, a revision history): its banner row, if
             table_title = table_title or _table_heading(items, page)  # the next page names nothing
             continue
-        title = _title_field(lines) or _exhibit_title(lines) or _in_largest_type(items, page, lines)
+        title = _title_field(lines) or _in_largest_type(items, page, lines) or _exhibit_title(lines)
         mute = _type_is_mute(lines)
         top = min(lines, key=lambda i: i["bbox"][1])
         if mute and (greeted := welcomed(top.get("text") or "")):  # "Welcome to CS 568 2021 FALL!" atop
@@ -180,14 +180,15 @@ def _table_heading(items: list[Item], page: int) -> str | None:
     return f"{title} — {rows[1]}" if len(rows) > 1 and is_date_line(rows[1]) else title
 
 
-HEADING_REPEATS = 3  # a word this often in one row: the columns' headings read as one cell
+HEADING_REPEATS = 3  # a word this often in one row, and half its words: the columns' headings read as one cell
 
 
 def _column_headings(row: str) -> bool:
     """A row that repeats one word over its columns ("COMUNI COMUNI COMUNI AL COMUNI"): headings
-    whose cells were read as one, never a title."""
-    counts = Counter(word.lower() for word in re.findall(r"[^\W\d_]{3,}", row))
-    return max(counts.values(), default=0) >= HEADING_REPEATS
+    whose cells were read as one, never a title (a title may repeat "and" or "de", not most of its words)."""
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", row)]
+    most = max(Counter(words).values(), default=0)
+    return most >= HEADING_REPEATS and 2 * most >= len(words)
 
 
 def _caption_title(caption: str) -> str | None:
@@ -415,9 +416,11 @@ def _title_field(lines: list[Item]) -> str | None:
 
 
 def _exhibit_title(lines: list[Item]) -> str | None:
-    """A printed EDGAR exhibit's description, from its header in the page's top third."""
+    """A printed EDGAR exhibit whose page sets no title: the description in its header atop the
+    page, when it says more than the exhibit's number or kind ("EXHIBIT 99.1", "PRESS RELEASE")."""
     for line in lines:
-        if line["bbox"][1] <= OPENING_TOP and (described := exhibit_description(clean(line.get("text") or ""))):
+        described = exhibit_description(clean(line.get("text") or "")) if line["bbox"][1] <= OPENING_TOP else None
+        if described and reads_as_title(described) and not names_kind_only(described):
             return described
     return None
 

@@ -38,9 +38,7 @@ def is_banner(text: str) -> bool:
 _INSTITUTION_RE = re.compile(
     r"\b(university|college|institute|school|academy|department|faculty|division|polytechnic|agency|ministry|"
     r"bureau|council|commission|authority|center|centre|office|directorate|committee|court|tribunal|board|"
-    r"association|society|foundation|"
-    # a place's government: a county, a commune, a department, a province ("Département des Alpes-Maritimes")
-    r"county|municipality|commune|comune|gemeinde|d[ée]partement|pr[ée]fecture|prefecture|province|provincia)(\b|of\b)",
+    r"association|society|foundation)(\b|of\b)",
     re.I,
 )
 _COURSE_CODE = r"\b[A-Z]{2,}[\s-]*(?!(?:19|20)\d\d\b)\d{2,4}[A-Z]?\b"  # "CEE 549", "COMPSCI 466", "CS-101"
@@ -163,8 +161,7 @@ def past_institution(text: str) -> str | None:
 _BOILERPLATE_RE = re.compile(
     r"^(for (immediate )?release|embargoed|for (media|further)|media contact|contact|recommended citation|"
     r"table of contents|contents$|hosted by|by\b|prepared (by|for)|presented (by|to)|submitted (by|to)|"
-    r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|((strictly|highly|private and) )?confidential\b|"
-    r"execution (version|copy)$|issue\b|date\b|version\b|"
+    r"authors?\b|copyright|©|\(c\)|all rights reserved|page \d|draft\b|confidential\b|issue\b|date\b|version\b|"
     r"received\b|accepted\b|published\b|available online|doi\b|arxiv\b|volume\b|vol\.|abstract$|keywords?\b|"
     # a course's or a meeting's particulars: who teaches, when and where
     r"instructors?\b|lecturers?\b|professors?\b|teaching\s+assistants?\b|office\s+hours\b|e-?mail\b|phone\b|location\b|"
@@ -192,11 +189,27 @@ def names_postal_address(text: str) -> bool:
     return sum(bool(r.search(text)) for r in (_STREET_RE, _SUITE_RE, _ZIP_RE)) >= 2
 
 
+# A line that marks how the copy is to be kept, whole: "STRICTLY PRIVATE AND CONFIDENTIAL",
+# "Proprietary & Confidential — Do not distribute", "Execution Version", "CONFIDENTIALITY NOTICE".
+_MARKING_RE = re.compile(
+    r"^(?:(?:(?:strictly|highly|company|private|proprietary|privileged)\s+(?:(?:and|&)\s+)?)*confidential(?:ity\s+notice)?"
+    r"(?:\s*[-–—:,]?\s*(?:for\s+internal\s+use\s+only|do\s+not\s+(?:distribute|copy|forward)|not\s+for\s+distribution))?"
+    r"|execution\s+(?:version|copy)|(?:final\s+)?draft|for\s+internal\s+use\s+only)\W*$",
+    re.I,
+)
+
+
+def marks_copy(text: str) -> bool:
+    """A line that says how the copy is to be kept ("STRICTLY CONFIDENTIAL", "Execution Version"),
+    not what the document is."""
+    return bool(_MARKING_RE.match(clean(text).strip(" *_#")))
+
+
 def is_boilerplate(text: str) -> bool:
     """A first page's furniture (a release line, a byline, a copyright, a citation, dates received
-    and accepted, a course's particulars, a letter's greeting and close): never a title, nor
-    what a document is about."""
-    return bool(_BOILERPLATE_RE.match(text.strip(" *_#")))
+    and accepted, a course's particulars, a letter's greeting and close, a marking of the copy):
+    never a title, nor what a document is about."""
+    return bool(_BOILERPLATE_RE.match(text.strip(" *_#"))) or marks_copy(text)
 
 
 def is_date_line(text: str) -> bool:
@@ -221,7 +234,7 @@ _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
 TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
 TITLE_MAX_WORDS = 20
-TITLE_MAX_CHARS = 240  # twelve letters a word: longer is a paragraph whose spaces were lost
+RUN_ON_WORDS, RUN_ON_LETTERS = 6, 12  # this many words this long on average: words run together
 CJK_PER_WORD = 2  # Chinese and Japanese write no spaces: a title's characters count as this many to a word
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _SENTENCE_CJK_RE = re.compile(r"[。！？；]\s*$|[，、].*[，、].*[，、]")  # ends a sentence, or lists many clauses
@@ -235,11 +248,12 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
     return (
         (item is None or item["bbox"][1] < TITLE_TOP)
         and 1 <= n_words <= TITLE_MAX_WORDS
-        and len(text) <= TITLE_MAX_CHARS  # (words run together in a paragraph read as few)
+        and not (cjk == 0 and _run_together(words))  # a paragraph whose spaces were lost reads as few words
         and not (cjk and _SENTENCE_CJK_RE.search(text))
         and letters >= 3
         and letters >= 0.5 * len(text.replace(" ", ""))
         and not _BOILERPLATE_RE.match(text)
+        and not marks_copy(text)
         and not is_banner(text)
         and not names_address(text)
         and not _DATE_LINE_RE.match(text)
@@ -255,6 +269,12 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
         )  # "Governor"
         and not _NAMES_AND_ROLES_RE.match(text)
     )
+
+
+def _run_together(words: list[str]) -> bool:
+    """Words whose spaces OCR lost ("Portezcevieuxwhiskyaujuge blondquifumesursonile …"): a line
+    of several words averaging more letters than words have."""
+    return len(words) >= RUN_ON_WORDS and sum(len(w) for w in words) / len(words) > RUN_ON_LETTERS
 
 
 def clean(text: str) -> str:
