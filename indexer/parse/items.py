@@ -64,3 +64,19 @@ def body_size(items: list[Item]) -> float | None:
         if item.get("type") == "text" and item.get("font_size") and not item.get("text_level"):
             chars[float(item["font_size"])] += len(item.get("text", ""))
     return chars.most_common(1)[0][0] if chars else None
+
+
+def one_picture_per_place(items: list[Item]) -> list[Item]:
+    """A scan stored in layers (a picture and its masks, drawn at one place) is one picture: of the
+    pictures with the same page and box, the first. MinerU lists each layer, and each carries the
+    same words (the text layer under it, or OCR's), which would be indexed as many times."""
+    seen: set[tuple[object, tuple[float, ...]]] = set()
+    out: list[Item] = []
+    for item in items:
+        if item.get("type") == "image" and item.get("bbox"):
+            place = (item.get("page_idx"), tuple(item["bbox"]))
+            if place in seen:
+                continue
+            seen.add(place)
+        out.append(item)
+    return out

@@ -40,6 +40,7 @@ from indexer.parse import pictures
 from indexer.parse.heavy_pages import HEAVY_PAGE_OBJECTS
 from indexer.parse.hygiene import repair_items
 from indexer.parse.images import IMAGE_FORMATS
+from indexer.parse.items import one_picture_per_place
 from indexer.parse.layout import blocks_from_content_list
 from indexer.parse.outline import OutlineEntry
 from indexer.parse.sheets import SHEET_FORMATS, charts_as_markdown, sheets_as_markdown
@@ -149,7 +150,8 @@ class MineruParser:
             raise ParseError(raw.get("reason") or "MinerU returned no result", transient=bool(raw.get("transient")))
         listed = raw.get("outline", []) if self.options.use_outline else []
         outline = [OutlineEntry(e["title"], e["level"], e.get("page")) for e in listed]
-        items = repair_items(raw["content_list"])  # mojibake and symbol-font glyphs (`hygiene`)
+        # mojibake and symbol-font glyphs (`hygiene`); a picture's layers as one picture
+        items = one_picture_per_place(repair_items(raw["content_list"]))
         parsed = blocks_from_content_list(
             items,
             raw.get("page_count"),

@@ -239,6 +239,33 @@ def test_a_scan_under_a_stamp_is_told_from_words_over_a_background_picture(tmp_p
 
 
 @pytest.mark.slow
+def test_a_scan_stored_in_layers_is_one_picture(parser: DocumentParser, tmp_path: Path) -> None:
+    """An OCR'd scan whose picture is drawn four times at one place (a picture and its masks): its
+    words are indexed once, not once a layer."""
+    import pypdfium2 as pdfium
+    from fpdf.enums import TextMode
+
+    guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
+    picture = tmp_path / "daily-use.png"
+    guide[1].render(scale=200 / 72).to_pil().save(picture)
+    guide.close()
+    pdf = FPDF()
+    pdf.add_page()
+    for _ in range(4):
+        pdf.image(str(picture), x=0, y=0, w=pdf.w, h=pdf.h)
+    pdf.set_font("Helvetica", size=11)
+    pdf.text_mode = TextMode.INVISIBLE  # the words OCR put under the picture
+    pdf.set_xy(20, 30)
+    words = "The committee reviewed the quarterly results and approved the budget for the coming year. "
+    pdf.multi_cell(170, 6, text="Daily Use\n" + words * 3)
+    layered = tmp_path / "layered.pdf"
+    pdf.output(str(layered))
+    s = parse(parser, layered)
+    said = [p for p in s.paragraphs if "The committee reviewed the quarterly results" in p.text]
+    assert len(said) == 1, [p.text[:60] for p in s.paragraphs]
+
+
+@pytest.mark.slow
 def test_a_scanned_page_under_a_filing_stamp_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
     stamp = "Case 31-0042   Document 17   Filed 10/31/2031   Page 1 of 1"
     s = parse(parser, _scan_under_a_line(tmp_path, stamp, 5))
