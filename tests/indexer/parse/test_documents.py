@@ -186,12 +186,7 @@ def test_scanned_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_a_page_without_text_layer_in_a_text_pdf_is_read_by_ocr(parser: DocumentParser, tmp_path: Path) -> None:
-    import pypdfium2 as pdfium
-
-    guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
-    picture = tmp_path / "daily-use.png"
-    guide[1].render(scale=200 / 72).to_pil().save(picture)  # the "Daily Use" page, as pixels
-    guide.close()
+    picture = _daily_use_picture(tmp_path)
     pdf = FPDF()
     pdf.add_page()
     heading(pdf, "Overview", 0, outline=False)
@@ -208,14 +203,20 @@ def test_a_page_without_text_layer_in_a_text_pdf_is_read_by_ocr(parser: Document
     assert not any(p.kind == "figure" for p in second), "the page's picture gives way to its text"
 
 
-def _scan_under_a_line(tmp_path: Path, line: str, y: float) -> Path:
-    """A PDF whose page is the guide's second page as pixels, under one line of text at `y` mm."""
+def _daily_use_picture(tmp_path: Path) -> Path:
+    """The guide's second page ("Daily Use") as pixels, as a scanner makes it."""
     import pypdfium2 as pdfium
 
     guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
     picture = tmp_path / "daily-use.png"
     guide[1].render(scale=200 / 72).to_pil().save(picture)
     guide.close()
+    return picture
+
+
+def _scan_under_a_line(tmp_path: Path, line: str, y: float) -> Path:
+    """A PDF whose page is the guide's second page as pixels, under one line of text at `y` mm."""
+    picture = _daily_use_picture(tmp_path)
     pdf = FPDF()
     pdf.add_page()
     pdf.image(str(picture), x=0, y=0, w=pdf.w, h=pdf.h)
@@ -242,13 +243,9 @@ def test_a_scan_under_a_stamp_is_told_from_words_over_a_background_picture(tmp_p
 def test_a_scan_stored_in_layers_is_one_picture(parser: DocumentParser, tmp_path: Path) -> None:
     """An OCR'd scan whose picture is drawn four times at one place (a picture and its masks): its
     words are indexed once, not once a layer."""
-    import pypdfium2 as pdfium
     from fpdf.enums import TextMode
 
-    guide = pdfium.PdfDocument(str(make_guide(tmp_path / "guide.pdf")))
-    picture = tmp_path / "daily-use.png"
-    guide[1].render(scale=200 / 72).to_pil().save(picture)
-    guide.close()
+    picture = _daily_use_picture(tmp_path)
     pdf = FPDF()
     pdf.add_page()
     for _ in range(4):
