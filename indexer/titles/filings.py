@@ -27,8 +27,6 @@ _REGISTRANT_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(the\s+)?(small\s+busines
 # sentence that cites one ("… in our Quarterly Report on Form 10-Q").
 _REPORT_ON_RE = re.compile(r"^\W*(annual|quarterly|current|transition)\s+report\s+on\s*$", re.I)
 _DATE = r"([A-Z][a-z]+\.?\s+\d{1,2}\s*,?\s*\d{4})"
-
-
 _PERIOD_RE = re.compile(
     r"(?:for\s+)?the\s+(fiscal\s+year|quarterly\s+period|transition\s+period|year|(?:three|six|nine|twelve)\s+months)"
     rf"\s+ended\s*:?\s*{_DATE}",
