@@ -173,19 +173,26 @@ _BOILERPLATE_RE = re.compile(
 # A day's date in a line ("March 15, 1978", "Mar. 5", "1/27/23"): a record's, not a year's.
 DAY_RE = re.compile(rf"\b{MONTH}\.?\s+\d{{1,2}}\b|\b\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}\b", re.I)
 _ADDRESS_RE = re.compile(r"https?://|www\.|\S@\S|\.(com|org|net|edu|gov|co\.uk|io)\b", re.I)
-# A postal address: a number and a street ("2955 Exchange Place Blvd", "123 Main Street"), a suite or a
-# box ("Suite 103", "P.O. Box 12"), a state's code and ZIP after a town ("Miamisburg, OH 45342"); any
-# two of them make an address, one alone may be a title's ("Route 66 Main Street Revitalization Plan").
+# A postal address: a street, by its number ("2955 Exchange Place Blvd", "123 Main Street") or as one
+# part of a comma-separated address ("…, Anchor Road, Bristol"), a suite or a box ("Suite 103", "P.O.
+# Box 12"), a postal code (a state's code and ZIP after a town, "Miamisburg, OH 45342"; a British or
+# Canadian postcode, "BS1 5HL", "K1A 0B6"); any two of them make an address, one alone may be a
+# title's ("Route 66 Main Street Revitalization Plan").
+_STREET_TYPES = (
+    r"(?i:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|place|pl|way|square|sq|parkway|pkwy|highway|hwy)"
+)
 _STREET_RE = re.compile(
-    r"(?:^|[,;|]\s*|\s)\d{1,6}\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s+(?i:street|st|avenue|ave|road|rd|"
-    r"boulevard|blvd|lane|ln|drive|dr|place|pl|way|square|sq|parkway|pkwy|highway|hwy)\b"
+    rf"(?:^|[,;|]\s*|\s)\d{{1,6}}\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){{0,3}}\s+{_STREET_TYPES}\b"
+    rf"|(?:^|,\s*)[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}}\s+{_STREET_TYPES}\s*,"
 )
 _SUITE_RE = re.compile(r"\b(?i:suite|ste|p\.?\s?o\.?\s+box)\s*#?\d+")
-_ZIP_RE = re.compile(r"[a-z.,]\s*,?\s*[A-Z]{2}\s?\d{5}(?:-\d{4})?\b")
+_ZIP_RE = re.compile(
+    r"[a-z.,]\s*,?\s*[A-Z]{2}\s?\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b"
+)
 
 
 def names_postal_address(text: str) -> bool:
-    """A street's address: two of a number and a street, a suite or a box, a town's state and ZIP."""
+    """A street's address: two of a street, a suite or a box, a postal code."""
     return sum(bool(r.search(text)) for r in (_STREET_RE, _SUITE_RE, _ZIP_RE)) >= 2
 
 

@@ -1055,9 +1055,22 @@ def test_a_page_drawn_as_a_picture_of_text_over_a_footer_is_titled_by_the_pictur
 def test_a_postal_address_under_a_name_is_no_subtitle_and_no_title() -> None:
     from indexer.titles.lines import names_address, reads_as_title
 
-    for address in ("2955Exchange Place Blvd,Suite 103 Heronburg,OH45342", "123 Main Street, Northland, WA 98052"):
-        assert names_address(address) and not reads_as_title(address)
-    for title in ("Route 66 Road Trip Guide", "The 7 Habits of Highly Effective People", "NIST SP 800-53 Rev. 5"):
+    addresses = (
+        "2955Exchange Place Blvd,Suite 103 Heronburg,OH45342",
+        "123 Main Street, Northland, WA 98052",
+        "One Heron Square South, Anchor Road, Northtown, BS1 5HL",  # a street by its name, a British postcode
+        "Ottawa, Ontario K1A 0B6, 24 Sussex Drive",
+    )
+    for address in addresses:
+        assert names_address(address) and not reads_as_title(address), address
+    titles = (
+        "Route 66 Road Trip Guide",
+        "The 7 Habits of Highly Effective People",
+        "NIST SP 800-53 Rev. 5",
+        "Main Street, Revisited",
+        "The M25 Motorway Review: Junction 10 to 16 Upgrade",
+    )
+    for title in titles:
         assert not names_address(title), title
     letterhead = [
         _line(0, 19, "Integrative Heron Performance", 19.5),
