@@ -41,7 +41,7 @@ from benchmarks.titles.flags import FLAGS, Printed, flags
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser, is_supported
-from indexer.parse.mineru import MineruOptions
+from indexer.parse.mineru import CACHE_VERSION, UPGRADABLE, MineruOptions
 from indexer.structure.sections import build
 
 try:  # today's tree
@@ -192,7 +192,8 @@ def parse_set(
             missed.append(f"{path.relative_to(root)} (not a supported type)")
             continue
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        whole = parser.mineru._cache_path(digest).exists()  # parsed whole already: read that
+        # Parsed whole already (by this version or one it upgrades from): read that.
+        whole = any(parser.mineru._cache_path(digest, v).exists() for v in (CACHE_VERSION, *UPGRADABLE))
         source = path if whole else first_pages(path, pages, work)
         data = source.read_bytes()
         digest = hashlib.sha256(data).hexdigest()

@@ -117,7 +117,9 @@ def run_upgrade(request: dict) -> dict:
     without MinerU: what the PDF declares of itself, read from its document information
     (`pdf_layers.declared`), the pages flash misread read again from the text layer (`page_text`;
     done since version 8), its pages whose text layer is not text and its scanned pages under a
-    stamp's line read by OCR, and its symbol fonts' glyphs read as what they draw (`symbols`)."""
+    stamp's line read by OCR, its symbol fonts' glyphs read as what they draw (`symbols`), and its
+    type sizes read again where the page is turned or cropped (`page_frame`) or its type scaled by
+    its matrix. (Text a picture's box holds is left as read: OCR may have read it since.)"""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
     warnings = raw.setdefault("warnings", [])
@@ -132,6 +134,9 @@ def run_upgrade(request: dict) -> dict:
         raw["content_list"] = items = read_garbled_pages(request["path"], items, garbled, warnings)
     if raw.get("tier") == "flash" and request.get("version", 0) < STAMPED_SINCE:
         raw["content_list"] = items = read_blank_pages(request["path"], items, stamped_pages(request["path"]), warnings)
+    if request.get("version", 0) < FRAMED_SINCE:
+        read_by_ocr = [p for pages in pages_by_text_layer(request["path"]) for p in pages]
+        read_font_sizes(request["path"], items, skip=read_by_ocr)
     _read_symbols(request["path"], items, warnings)
     return raw
 
@@ -139,6 +144,7 @@ def run_upgrade(request: dict) -> dict:
 REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misread pages read again
 GARBLED_SINCE = 9  # … and its pages whose text layer is not text read by OCR
 STAMPED_SINCE = 10  # … and its scanned pages whose text layer is only a stamp's line
+FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page shows them, at their printed size
 
 
 def _read_symbols(path: str, items: list[Item], warnings: list[str]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from indexer.models import Item
+from indexer.parse.page_frame import UNITS, PageFrame
 
 # A page "has text" with at least this many non-blank characters; a PDF whose first
 # pages have none is a scan, which flash would return as empty images.
@@ -71,14 +72,15 @@ def _in_margins(pdf: object, index: int) -> bool:
     page = pdf[index]  # type: ignore[index]
     textpage = page.get_textpage()
     try:
-        height = page.get_size()[1]
-        band = STAMP_BAND * height
+        frame = PageFrame.of(page)
+        band = STAMP_BAND * UNITS
         inside = 0  # characters in the page's body: a scan's annotation at most ("2/2/09")
         for k in range(textpage.count_rects()):
             rect = textpage.get_rect(k)
-            if rect[1] < height - band and rect[3] > band:
+            _, top, _, bottom = frame.box_to_display(rect)
+            if top < UNITS - band and bottom > band:
                 inside += len("".join(textpage.get_text_bounded(*rect).split()))
-            elif rect[3] - rect[1] > STAMP_LINE * height:
+            elif bottom - top > STAMP_LINE * UNITS:
                 return False  # type a slide's title is set in, not a stamp's
         return inside <= ANNOTATION_CHARS
     finally:
@@ -92,14 +94,14 @@ def _picture_cover(pdf: object, index: int) -> float:
 
     page = pdf[index]  # type: ignore[index]
     try:
-        width, height = page.get_size()
+        frame = PageFrame.of(page)
         largest = 0.0
         for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
-            left, bottom, right, top = obj.get_bounds()
-            w = max(0.0, min(right, width) - max(left, 0.0))
-            h = max(0.0, min(top, height) - max(bottom, 0.0))
+            left, top, right, bottom = frame.box_to_display(obj.get_bounds())
+            w = max(0.0, min(right, UNITS) - max(left, 0.0))
+            h = max(0.0, min(bottom, UNITS) - max(top, 0.0))
             largest = max(largest, w * h)
-        return largest / (width * height) if width and height else 0.0
+        return largest / (UNITS * UNITS)
     finally:
         page.close()
 
@@ -160,15 +162,13 @@ def fill_from_text_layer(path: str, items: list[Item]) -> None:
     try:
         for page_idx, page_items in by_page.items():
             page = pdf[page_idx]
-            width, height = page.get_size()
+            frame = PageFrame.of(page)
             textpage = page.get_textpage()
             words = page_words(textpage)
             textpage.close()
             page.close()
             for it in page_items:
-                x0, y0, x1, y1 = it["bbox"]
-                box = (x0 * width / 1000, height - y1 * height / 1000, x1 * width / 1000, height - y0 * height / 1000)
-                text = words_in_box(words, box)
+                text = words_in_box(words, frame.box_to_page(it["bbox"]))
                 if text:
                     it["type"] = "table" if it["type"] == "equation" else it["type"]
                     it["text_layer"] = text
@@ -252,22 +252,13 @@ class PageWord:
 
 def page_word_boxes(page: object) -> list[PageWord]:
     """The words of an open pypdfium2 page with their boxes in the items' units (`PageWord`)."""
-    width, height = page.get_size()  # type: ignore[attr-defined]
+    frame = PageFrame.of(page)
     textpage = page.get_textpage()  # type: ignore[attr-defined]
     try:
         found = _words(textpage)
     finally:
         textpage.close()
-    return [
-        PageWord(
-            text,
-            1000 * left / width,
-            1000 * (height - top) / height,
-            1000 * right / width,
-            1000 * (height - bottom) / height,
-        )
-        for text, (left, bottom, right, top), _ in found
-    ]
+    return [PageWord(text, *frame.box_to_display(box)) for text, box, _ in found]
 
 
 def inside(word: PageWord, box: Sequence[float], margin: float = 1.0) -> bool:
@@ -343,11 +334,12 @@ def words_in_box(words: list[Word], box: tuple[float, float, float, float]) -> s
     return out
 
 
-def read_font_sizes(path: str, items: list[Item]) -> None:
+def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> None:
     """Set `font_size` (points, to the half point) on each text line from the PDF's text layer:
     flash marks every heading level 2, so size is what tells a chapter from a subsection,
     and a "heading" smaller than the body text from a real one. The size is read where the
-    item's first line is (three points along it), not averaged over a whole paragraph."""
+    item's first line is (three points along it), not averaged over a whole paragraph, and is the
+    size the type is printed at (`_printed_size`). Pages in `skip` (read by OCR) keep theirs."""
     import statistics
 
     import pypdfium2 as pdfium
@@ -355,30 +347,53 @@ def read_font_sizes(path: str, items: list[Item]) -> None:
 
     by_page: dict[int, list[Item]] = {}
     for it in items:
-        if it.get("type") in ("text", "header") and it.get("bbox"):
+        if it.get("type") in ("text", "header") and it.get("bbox") and int(it["page_idx"]) not in skip:
             by_page.setdefault(int(it["page_idx"]), []).append(it)
     pdf = pdfium.PdfDocument(path)
     try:
         for page_idx, page_items in by_page.items():
             page = pdf[page_idx]
-            width, height = page.get_size()
+            frame = PageFrame.of(page)
             textpage = page.get_textpage()
             for it in page_items:
+                it.pop("font_size", None)  # an earlier version's reading (`mineru_worker.run_upgrade`)
                 x0, y0, x1, y1 = it["bbox"]
-                # The first line's middle: 0–1000 from the top → points from the bottom.
-                y = height - (y0 + min(6, (y1 - y0) / 2)) * height / 1000
-                sizes = []
-                for share in (0.05, 0.25, 0.5):
-                    x = (x0 + share * (x1 - x0)) * width / 1000
-                    index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, x, y, 4.0, 4.0)
-                    if index >= 0:
-                        sizes.append(pdfium_c.FPDFText_GetFontSize(textpage.raw, index))
+                sizes: list[float] = []
+                # The first line's middle; in large type (a cover's title) it lies lower in the box.
+                for down in (y0 + min(6, (y1 - y0) / 2), y0 + (y1 - y0) / 4, y0 + (y1 - y0) / 2):
+                    for share in (0.05, 0.25, 0.5):
+                        x, y = frame.to_page(x0 + share * (x1 - x0), down)
+                        index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, x, y, 4.0, 4.0)
+                        if index >= 0:
+                            sizes.append(_printed_size(textpage, index))
+                    if sizes:
+                        break
                 if sizes:
                     it["font_size"] = round(statistics.median(sizes) * 2) / 2
             textpage.close()
             page.close()
     finally:
         pdf.close()
+
+
+def _printed_size(textpage: object, index: int) -> float:
+    """The size a character is printed at, in points: its font's size times the scale its text
+    matrix sets across the baseline. Many typesetters set every font at 1 pt and scale the matrix
+    (a heading "1 Tf" under a 24× matrix), so the font's size alone reads 1 everywhere; an italic's
+    slant or a narrowed face (Tz) leaves the height as it is."""
+    import ctypes
+    import math
+
+    import pypdfium2.raw as pdfium_c
+
+    raw = textpage.raw  # type: ignore[attr-defined]
+    size = pdfium_c.FPDFText_GetFontSize(raw, index)
+    matrix = pdfium_c.FS_MATRIX()
+    if not pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix)):
+        return size
+    along = math.hypot(matrix.a, matrix.b)
+    scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) / along if along else 0.0
+    return size * scale if scale > 0 else size
 
 
 GARBLED_SHARE = 0.3  # of a page's characters, codes that are no characters: its font maps to none

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 
 from indexer.models import Item
+from indexer.parse.page_frame import PageFrame
 
 # Wingdings' letters that draw a box, a tick or a bullet, as the characters they draw.
 WINGDINGS: dict[str, str] = {
@@ -78,7 +79,7 @@ def _page_glyphs(page: object) -> list[tuple[str, float, float, bool]]:
     font that draws it is Wingdings."""
     import pypdfium2.raw as pdfium_c
 
-    width, height = page.get_size()  # type: ignore[attr-defined]
+    frame = PageFrame.of(page)
     textpage = page.get_textpage()  # type: ignore[attr-defined]
     found: list[tuple[str, float, float, bool]] = []
     try:
@@ -95,8 +96,7 @@ def _page_glyphs(page: object) -> list[tuple[str, float, float, bool]]:
             pdfium_c.FPDFText_GetCharBox(
                 textpage.raw, index, ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top)
             )
-            x = (left.value + right.value) / 2 * 1000 / width
-            y = (height - (bottom.value + top.value) / 2) * 1000 / height
+            x, y = frame.to_display((left.value + right.value) / 2, (bottom.value + top.value) / 2)
             found.append((match.group(0), x, y, bool(_FONT_RE.search(name.value.decode("latin-1")))))
     finally:
         textpage.close()

@@ -97,7 +97,9 @@ def first_page_title(items: list[Item]) -> str | None:
         title = _title_field(lines) or _in_largest_type(items, page, lines) or _exhibit_title(lines)
         mute = _type_is_mute(lines)
         top = min(lines, key=lambda i: i["bbox"][1])
-        if mute and (greeted := welcomed(top.get("text") or "")):  # "Welcome to CS 568 2021 FALL!" atop
+        # "Welcome to CS 568 2021 FALL!" atop the page, in its largest type or on a page in one size.
+        largest = max((_font_size(i) or 0 for i in lines), default=0)
+        if (mute or (_font_size(top) or 0) >= 0.9 * largest) and (greeted := welcomed(top.get("text") or "")):
             title = greeted
         if title is None and mute:
             title = _opening_line(items, page, running)
@@ -433,13 +435,41 @@ _TITLE_FIELD_RE = re.compile(  # a form's "Title:" field, up to the next field
 def _type_is_mute(lines: list[Item]) -> bool:
     """Whether a page's type says nothing of its title: its sizes unknown (most lines 1.0), or no
     line in its top third set larger than its text by a title's margin (a word processor's page in
-    one size, a scan whose lines OCR measured alike)."""
+    one size, a scan whose lines OCR measured alike), its section headings' size (`heading_style`)
+    and a figure's callouts aside."""
     sizes = [_font_size(line) for line in lines]
     if sum(size is not None for size in sizes) < 0.5 * len(lines):
         return True
-    body = _body_size([(line, clean(line.get("text") or ""), size) for line, size in zip(lines, sizes, strict=True)])
-    top = [size for line, size in zip(lines, sizes, strict=True) if size and line["bbox"][1] < OPENING_TOP]
+    sized = [(line, clean(line.get("text") or ""), size) for line, size in zip(lines, sizes, strict=True)]
+    body, headings = _body_size(sized), heading_style(sized)
+    top = [
+        size
+        for line, text, size in sized
+        if size and line["bbox"][1] < OPENING_TOP and size not in headings and not _callout(line, text)
+    ]
     return not top or max(top) < TITLE_SCALE * body
+
+
+def _callout(line: Item, text: str) -> bool:
+    """A figure set large to catch the eye ("1st", "~70% electricity", "kilograms CO₂e/boe 2.5"): a
+    number, in words that do not read as a title."""
+    return any(c.isdigit() for c in text) and not reads_as_title(_lettered(line, text))
+
+
+HEADING_RUNS = 3  # a type size that sets this many short lines apart, text between them, is the headings'
+
+
+def heading_style(sized: list[tuple[Item, str, float | None]]) -> set[float]:
+    """The type sizes a page of text sets its section headings in: short lines, each set apart
+    from the next by text in another size ("Calculator", "Format", "Academic Honesty" each over
+    its paragraph). A document's title is set apart once; a size repeated so is no title's,
+    however large (a syllabus's headings set larger than its course's name)."""
+    runs: dict[float, int] = {}
+    for (_, text, size), (_, after, below) in itertools.pairwise(sized):
+        words = len(text.split())
+        if size and words <= SUBTITLE_WORDS and below and below < size and len(after.split()) > words:
+            runs[size] = runs.get(size, 0) + 1  # a short line over a longer one set smaller: a heading over its text
+    return {size for size, count in runs.items() if count >= HEADING_RUNS}
 
 
 def _opening_line(items: list[Item], page: int, running: set[str]) -> str | None:
@@ -601,7 +631,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         (line, text, size)
         for k, (line, text, size) in enumerate(sized)
         if size
-        and reads_as_title(text, line if prose or len(text.split()) < 2 else None)
+        and reads_as_title(_lettered(line, text), line if prose or len(text.split()) < 2 else None)
         and not names_institution(text)
         and not is_schedule(text)
         and not _is_field(line)
@@ -612,6 +642,8 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     if not candidates:
         return None
     best = max(candidates, key=_weight)
+    if prose and fonts and best[2] in heading_style(sized):
+        return None  # the page's largest type is its section headings' (`_type_is_mute` reads it so)
     # Of lines set alike, the one that says what the document is ("2012 Better Varieties Harvest Report
     # for …" beside a label only the parser's heading mark set above it, "ALL SEASON TEST").
     named = [
@@ -845,6 +877,8 @@ def _subtitle(sized: list[tuple[Item, str, float | None]], at: int, body: float,
         return None
     line, text, its = sized[at]
     if not (its and TITLE_SCALE * body <= its < size and _stacked(sized[at - 1][0], line)):
+        return None
+    if _runs_on(text):  # its line goes on in the next ("NRC 585 & GEOGRAPH 585 &"): a fragment, no subtitle
         return None
     return text if reads_as_subtitle(text, sized[at - 1][1], line) and not _is_field(line) else None
 

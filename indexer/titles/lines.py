@@ -201,14 +201,16 @@ def names_postal_address(text: str) -> bool:
 _MARKING_RE = re.compile(
     r"^(?:(?:(?:strictly|highly|company|private|proprietary|privileged)\s+(?:(?:and|&)\s+)?)*confidential(?:ity\s+notice)?"
     r"(?:\s*[-–—:,]?\s*(?:for\s+internal\s+use\s+only|do\s+not\s+(?:distribute|copy|forward)|not\s+for\s+distribution))?"
-    r"|execution\s+(?:version|copy)|(?:final\s+)?draft|for\s+internal\s+use\s+only)\W*$",
+    r"|execution\s+(?:version|copy)|(?:final\s+)?draft|for\s+internal\s+use\s+only"
+    # a page printed empty on purpose ("This page intentionally left blank", its first letter lost or not)
+    r"|(?:\w+\s+)?page\s+(?:is\s+|has\s+been\s+)?(?:intentionally|deliberately)\s+(?:left\s+)?blank)\W*$",
     re.I,
 )
 
 
 def marks_copy(text: str) -> bool:
-    """A line that says how the copy is to be kept ("STRICTLY CONFIDENTIAL", "Execution Version"),
-    not what the document is."""
+    """A line that says how the copy is to be kept ("STRICTLY CONFIDENTIAL", "Execution Version") or
+    that a page is empty on purpose, not what the document is."""
     return bool(_MARKING_RE.match(clean(text).strip(" *_#")))
 
 
@@ -305,6 +307,8 @@ _ROLES = (
 _RANK = r"(?:(?:deputy|assistant|associate|acting|interim|senior|executive|vice|lieutenant|lt\.?)[\s-]+)*"
 ROLE_WORDS = 3  # a line this short that opens with a role names one
 _ROLE_LINE_RE = re.compile(rf"^\W*(?i:{_RANK}(?:{_ROLES}))\b", re.I)
+# A role and nothing else, its office's words before it ("Police Commissioner", "Finance Minister").
+_ROLE_ONLY_RE = re.compile(rf"^\W*(?:[A-Z][a-z]+\s+){{0,2}}(?i:{_RANK}(?:{_ROLES}))\W*$")
 _NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
 _PARTICLE = r"(?:de|da|di|del|della|van|von|der|den|le|la|du|bin|al)"  # "Bill de Blasio", "Ludwig van Beethoven"
 _PERSON = rf"{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}"  # a person's name: two to four words
@@ -364,15 +368,21 @@ def is_byline_name(text: str) -> bool:
 
 def is_person(text: str, beside: list[str]) -> bool:
     """A person's name, not a document's: "Jane Roe, Director", "Governor Jane Roe", or a name
-    alone with a role on the line `beside` it (a cover's "Jane Roe" over "Governor")."""
+    alone with a role on the line `beside` it (a cover's "Jane Roe" over "Governor", and that role
+    under the name: "Police Commissioner" under "Jane Roe")."""
     text = clean(text)
     if _DOCUMENT_KIND_RE.search(text) or _INSTITUTION_RE.search(text):
         return False
     if _NAME_AND_ROLE_RE.match(text) or _ROLE_AND_NAME_RE.match(text):
         return True
+    if _ROLE_ONLY_RE.match(text):
+        return any(_PERSON_NAME_RE.match(clean(line)) for line in beside)
     if not _PERSON_NAME_RE.match(text):
         return False
-    return any(_ROLE_LINE_RE.match(clean(line)) and len(line.split()) <= 6 for line in beside)
+    return any(
+        (_ROLE_LINE_RE.match(line := clean(other)) and len(line.split()) <= 6) or _ROLE_ONLY_RE.match(line)
+        for other in beside
+    )
 
 
 def first_page_index(items: list[Item]) -> int | None:

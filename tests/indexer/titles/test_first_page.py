@@ -1259,3 +1259,85 @@ def test_a_paragraph_whose_spaces_were_lost_is_no_title() -> None:
     assert first_page_title([{**items[0], "text": cut}, items[1]]) is None
     long_words = "Bundesamt für Umweltschutz und Naturschutz: Jahresbericht über Landwirtschaftsförderung"
     assert first_page_title([{**items[0], "text": long_words}, items[1]]) == long_words, "long words are words"
+
+
+# --- real type sizes: what a page's type says once it is read at its printed size ----------------
+
+
+def _paragraph(top: int, text: str, size: float = 10.0) -> dict:
+    return {"type": "text", "page_idx": 0, "bbox": [118, top, 880, top + 40], "text": text, "font_size": size}
+
+
+def test_section_headings_set_larger_than_the_courses_name_are_not_its_title() -> None:
+    """A word processor's syllabus: "Grading", "Textbook", "Attendance" each over its paragraph in
+    13.5 pt, the course's name in 12 pt above them. The headings' size, repeated, is no title's."""
+    items = [
+        _line(0, 90, "Syllabus", 12.0, level=2),
+        _line(0, 120, "GEOL 105 - Rocks and Minerals (3 Credits)", 12.0, level=2),
+        _paragraph(150, "This is a 3 credit course for science majors. Topics covered include the rock cycle."),
+    ]
+    for k, heading in enumerate(("Grading", "Textbook", "Attendance Policy", "Field Trips")):
+        items += [
+            _line(0, 250 + 120 * k, heading, 13.5, level=2),
+            _paragraph(
+                280 + 120 * k, f"Students read the {heading.lower()} notes each week and hand in their work on time."
+            ),
+        ]
+    assert first_page_title(items) == "GEOL 105 - Rocks and Minerals (3 Credits)"
+
+
+def test_a_line_that_runs_on_is_no_subtitle() -> None:
+    """Under "Introduction to GIS" (24 pt) the course codes in 20 pt break after "&": the line is a
+    fragment of the next, so the title is not cut into "…: NRC 585 & GEOGRAPH 585 &" (and lost)."""
+    items = [
+        _line(0, 50, "SYLLABUS", 26.0),
+        _line(0, 100, "Introduction to Hydrology", 24.0, level=1),
+        _line(0, 150, "**GEO 301 & CIVIL 301 &**", 20.0),
+        _line(0, 190, "ENV 597B & DATA 597B (4 credits)", 20.0, level=2),
+        _paragraph(
+            520, "This class serves as an introduction to hydrology, the science of water on and under the land. " * 2
+        ),
+    ]
+    assert first_page_title(items) == "Introduction to Hydrology"
+
+
+def test_a_greeting_in_the_pages_largest_type_names_the_course() -> None:
+    items = [
+        _line(0, 110, "**Welcome to HIST 210 2024 SPRING!**", 23.0),
+        _line(0, 190, "The readings for this term will be posted", 24.0, level=1),
+        _paragraph(330, "The list of last year's readings gives a sense of the reading load. " * 2, 11.0),
+    ]
+    assert first_page_title(items) == "HIST 210 2024 SPRING"
+
+
+def test_figures_set_large_leave_the_title_to_the_lettering_over_them() -> None:
+    """A report's page of highlights: "3rd" and "~40% solar" in 45 pt under "northern coast" in bold
+    lowercase, 20 pt. The figures are callouts, not titles; the lettering is the page's title."""
+    items = [
+        {"type": "text", "page_idx": 0, "bbox": [316, 83, 684, 116], "text": "**northern coast**", "font_size": 20.0},
+        _paragraph(
+            133, "We are investing to grow along the northern coast, where wind and solar now supply the region."
+        ),
+        {
+            "type": "text",
+            "page_idx": 0,
+            "bbox": [114, 211, 318, 299],
+            "text": "tonnes CO₂e/MWh **0.3**",
+            "font_size": 45.0,
+        },
+        {"type": "text", "page_idx": 0, "bbox": [448, 211, 545, 286], "text": "3rd", "font_size": 45.0},
+        {"type": "text", "page_idx": 0, "bbox": [683, 211, 873, 299], "text": "**~40% solar**", "font_size": 45.0},
+        _paragraph(302, "share of the region's power produced by our plants as of 2023", 9.0),
+    ]
+    assert first_page_title(items) == "northern coast"
+
+
+def test_a_page_left_blank_on_purpose_names_nothing() -> None:
+    for notice in (
+        "**his page intentionally left blank.**",
+        "This Page Intentionally Left Blank",
+        "Page is intentionally blank",
+    ):
+        assert is_boilerplate(notice), notice
+        assert first_page_title([_line(0, 477, notice, 12.0)]) is None
+    assert not is_boilerplate("The Blank Page")

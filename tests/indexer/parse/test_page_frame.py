@@ -1,0 +1,145 @@
+"""Type sizes and text read where a page shows them: turned pages, crop boxes that start elsewhere,
+and type set at 1 pt under a scaled matrix. Real PDFs built here, read by the real pypdfium2."""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+from fpdf import FPDF
+
+from indexer.models import Item
+from indexer.parse.page_frame import UNITS, PageFrame
+from indexer.parse.pdf_layers import fill_from_text_layer, read_font_sizes
+
+
+def _page(path: Path, rotation: int = 0, crop: tuple[float, float, float, float] | None = None) -> Path:
+    """A heading in 24 pt over a line in 10 pt, the page turned and cut as asked."""
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", style="B", size=24)
+    pdf.set_xy(30, 60)
+    pdf.cell(0, 12, "Annual Review")
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(30, 90)
+    pdf.cell(0, 6, "Revenue grew in every region this year")
+    pdf.output(str(path))
+    doc = pdfium.PdfDocument(str(path))
+    page = doc[0]
+    page.set_rotation(rotation)
+    if crop:
+        page.set_cropbox(*crop)
+    page.close()
+    doc.save(str(path))
+    doc.close()
+    return path
+
+
+def _shown_items(path: Path) -> list[Item]:
+    """The page's two lines as MinerU would give them: boxes in 0–1000 units of the page as shown,
+    placed by PDFium's own mapping of page points to the device (not by `PageFrame`)."""
+    doc = pdfium.PdfDocument(str(path))
+    page = doc[0]
+    textpage = page.get_textpage()
+    items: list[Item] = []
+    for k in range(textpage.count_rects()):
+        rect = textpage.get_rect(k)
+        corners = []
+        for x, y in ((rect[0], rect[1]), (rect[2], rect[3])):
+            across, down = ctypes.c_int(), ctypes.c_int()
+            pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, UNITS, UNITS, 0, x, y, ctypes.byref(across), ctypes.byref(down))
+            corners.append((across.value, down.value))
+        (x0, y0), (x1, y1) = corners
+        text = textpage.get_text_bounded(*rect).strip()
+        items.append(
+            {"type": "text", "page_idx": 0, "text": text, "bbox": [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]}
+        )
+    textpage.close()
+    page.close()
+    doc.close()
+    return items
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_frame_places_points_where_pdfium_shows_them(tmp_path: Path, rotation: int) -> None:
+    path = _page(tmp_path / "page.pdf", rotation=rotation, crop=(40, 60, 500, 780))
+    doc = pdfium.PdfDocument(str(path))
+    page = doc[0]
+    frame = PageFrame.of(page)
+    for x, y in ((50.0, 70.0), (480.0, 700.0), (250.0, 400.0)):
+        across, down = ctypes.c_int(), ctypes.c_int()
+        pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, UNITS, UNITS, 0, x, y, ctypes.byref(across), ctypes.byref(down))
+        shown = frame.to_display(x, y)
+        assert abs(shown[0] - across.value) <= 1 and abs(shown[1] - down.value) <= 1
+        assert frame.to_page(*shown) == pytest.approx((x, y))
+    page.close()
+    doc.close()
+
+
+@pytest.mark.parametrize(
+    ("rotation", "crop"), [(90, None), (270, None), (0, (100, 150, 560, 800)), (180, (100, 150, 560, 800))]
+)
+def test_type_sizes_are_read_on_a_turned_or_cropped_page(
+    tmp_path: Path, rotation: int, crop: tuple[float, float, float, float] | None
+) -> None:
+    """Read as on an upright page cut at (0, 0), every look-up missed: the heading had no size and
+    read as body text (a landscape form, a journal's page cut from a larger sheet)."""
+    path = _page(tmp_path / "page.pdf", rotation=rotation, crop=crop)
+    items = _shown_items(path)
+    read_font_sizes(str(path), items)
+    sizes = {it["text"]: it.get("font_size") for it in items}
+    assert sizes == {"Annual Review": 24.0, "Revenue grew in every region this year": 10.0}
+
+
+def test_text_in_a_box_is_read_on_a_turned_page(tmp_path: Path) -> None:
+    path = _page(tmp_path / "page.pdf", rotation=90)
+    heading = next(it for it in _shown_items(path) if it["text"] == "Annual Review")
+    items: list[Item] = [{"type": "image", "page_idx": 0, "bbox": heading["bbox"]}]
+    fill_from_text_layer(str(path), items)
+    assert items[0]["text_layer"] == "Annual Review"
+
+
+def _one_point_type(path: Path) -> Path:
+    """Type set the way many typesetters do: every font at 1 pt, the size in the text matrix."""
+    stream = (
+        b"BT /F1 1 Tf 24 0 0 24 72 700 Tm (Annual Review) Tj ET\n"
+        b"BT /F1 1 Tf 10 0 0 10 72 650 Tm (Revenue grew in every region this year) Tj ET\n"
+        b"BT /F1 1 Tf 10 0 2.5 10 72 620 Tm (An aside set in a slanted face) Tj ET\n"
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        (
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+            b"/Contents 4 0 R >>"
+        ),
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_type_set_at_one_point_under_a_scaled_matrix_reads_at_its_printed_size(tmp_path: Path) -> None:
+    """The font's own size read 1 everywhere, so a cover's title and its body text looked alike."""
+    path = _one_point_type(tmp_path / "typeset.pdf")
+    items = _shown_items(path)
+    read_font_sizes(str(path), items)
+    sizes = {it["text"]: it.get("font_size") for it in items}
+    assert sizes == {
+        "Annual Review": 24.0,
+        "Revenue grew in every region this year": 10.0,
+        "An aside set in a slanted face": 10.0,
+    }
