@@ -74,9 +74,9 @@ CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
 CACHE_VERSION = 11
 # Earlier versions whose PDF parses `_upgraded` brings up to this one without MinerU, newest first
-# (11 reads type sizes and text where a turned or cropped page shows them, and a size set by the
-# text's matrix; 10 reads by OCR the scanned pages whose text layer is only a stamp's line; 9 reads a symbol
-# font's boxes and bullets as what they draw, and by OCR the pages whose text layer is not text;
+# (11 reads type sizes where a turned or cropped page shows them; 10 reads by OCR the scanned
+# pages whose text layer is only a stamp's line; 9 reads a symbol font's boxes and bullets as what
+# they draw, and by OCR the pages whose text layer is not text;
 # 8 read again from the text layer the PDF pages flash misreads: margin line numbers, an item
 # across columns; 7 changed office files only: chart titles, comments, a lone sheet's name; 6
 # added what a PDF declares).

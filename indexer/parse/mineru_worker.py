@@ -118,8 +118,8 @@ def run_upgrade(request: dict) -> dict:
     (`pdf_layers.declared`), the pages flash misread read again from the text layer (`page_text`;
     done since version 8), its pages whose text layer is not text and its scanned pages under a
     stamp's line read by OCR, its symbol fonts' glyphs read as what they draw (`symbols`), and its
-    type sizes read again where the page is turned or cropped (`page_frame`) or its type scaled by
-    its matrix. (Text a picture's box holds is left as read: OCR may have read it since.)"""
+    type sizes read again where the page is turned or cropped (`page_frame`). (Text a picture's box
+    holds is left as read: OCR may have read it since.)"""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
     warnings = raw.setdefault("warnings", [])
@@ -144,7 +144,7 @@ def run_upgrade(request: dict) -> dict:
 REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misread pages read again
 GARBLED_SINCE = 9  # … and its pages whose text layer is not text read by OCR
 STAMPED_SINCE = 10  # … and its scanned pages whose text layer is only a stamp's line
-FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page shows them, at their printed size
+FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page shows them
 
 
 def _read_symbols(path: str, items: list[Item], warnings: list[str]) -> None:

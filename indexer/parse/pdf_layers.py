@@ -338,8 +338,11 @@ def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> N
     """Set `font_size` (points, to the half point) on each text line from the PDF's text layer:
     flash marks every heading level 2, so size is what tells a chapter from a subsection,
     and a "heading" smaller than the body text from a real one. The size is read where the
-    item's first line is (three points along it), not averaged over a whole paragraph, and is the
-    size the type is printed at (`_printed_size`). Pages in `skip` (read by OCR) keep theirs."""
+    item's first line is (three points along it, lower in the box when large type puts it there),
+    not averaged over a whole paragraph, where the page shows it (`PageFrame`: a turned or cropped
+    page). Pages in `skip` (read by OCR) keep theirs. A font set at 1 pt under a scaled matrix
+    reads 1.0, which the readers of sizes take for unknown (its printed size, read instead, moved
+    the Federal Register's headings under one another and cost whole-folder landing 1.7 points)."""
     import statistics
 
     import pypdfium2 as pdfium
@@ -365,7 +368,7 @@ def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> N
                         x, y = frame.to_page(x0 + share * (x1 - x0), down)
                         index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, x, y, 4.0, 4.0)
                         if index >= 0:
-                            sizes.append(_printed_size(textpage, index))
+                            sizes.append(pdfium_c.FPDFText_GetFontSize(textpage.raw, index))
                     if sizes:
                         break
                 if sizes:
@@ -374,26 +377,6 @@ def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> N
             page.close()
     finally:
         pdf.close()
-
-
-def _printed_size(textpage: object, index: int) -> float:
-    """The size a character is printed at, in points: its font's size times the scale its text
-    matrix sets across the baseline. Many typesetters set every font at 1 pt and scale the matrix
-    (a heading "1 Tf" under a 24× matrix), so the font's size alone reads 1 everywhere; an italic's
-    slant or a narrowed face (Tz) leaves the height as it is."""
-    import ctypes
-    import math
-
-    import pypdfium2.raw as pdfium_c
-
-    raw = textpage.raw  # type: ignore[attr-defined]
-    size = pdfium_c.FPDFText_GetFontSize(raw, index)
-    matrix = pdfium_c.FS_MATRIX()
-    if not pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix)):
-        return size
-    along = math.hypot(matrix.a, matrix.b)
-    scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) / along if along else 0.0
-    return size * scale if scale > 0 else size
 
 
 GARBLED_SHARE = 0.3  # of a page's characters, codes that are no characters: its font maps to none

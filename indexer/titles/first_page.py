@@ -450,10 +450,18 @@ def _type_is_mute(lines: list[Item]) -> bool:
     return not top or max(top) < TITLE_SCALE * body
 
 
+CALLOUT_WORDS = 4
+
+
 def _callout(line: Item, text: str) -> bool:
     """A figure set large to catch the eye ("1st", "~70% electricity", "kilograms CO₂e/boe 2.5"): a
-    number, in words that do not read as a title."""
-    return any(c.isdigit() for c in text) and not reads_as_title(_lettered(line, text))
+    number in a few words that do not read as a title, and no section's number ("1 Introduction")."""
+    return (
+        any(c.isdigit() for c in text)
+        and len(text.split()) <= CALLOUT_WORDS
+        and numbering_depth(text) is None
+        and not reads_as_title(_lettered(line, text))
+    )
 
 
 HEADING_RUNS = 3  # a type size that sets this many short lines apart, text between them, is the headings'

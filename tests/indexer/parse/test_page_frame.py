@@ -1,5 +1,5 @@
-"""Type sizes and text read where a page shows them: turned pages, crop boxes that start elsewhere,
-and type set at 1 pt under a scaled matrix. Real PDFs built here, read by the real pypdfium2."""
+"""Type sizes and text read where a page shows them: turned pages and crop boxes that start
+elsewhere. Real PDFs built here, read by the real pypdfium2."""
 
 from __future__ import annotations
 
@@ -100,46 +100,3 @@ def test_text_in_a_box_is_read_on_a_turned_page(tmp_path: Path) -> None:
     items: list[Item] = [{"type": "image", "page_idx": 0, "bbox": heading["bbox"]}]
     fill_from_text_layer(str(path), items)
     assert items[0]["text_layer"] == "Annual Review"
-
-
-def _one_point_type(path: Path) -> Path:
-    """Type set the way many typesetters do: every font at 1 pt, the size in the text matrix."""
-    stream = (
-        b"BT /F1 1 Tf 24 0 0 24 72 700 Tm (Annual Review) Tj ET\n"
-        b"BT /F1 1 Tf 10 0 0 10 72 650 Tm (Revenue grew in every region this year) Tj ET\n"
-        b"BT /F1 1 Tf 10 0 2.5 10 72 620 Tm (An aside set in a slanted face) Tj ET\n"
-    )
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
-            b"/Contents 4 0 R >>"
-        ),
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
-
-
-def test_type_set_at_one_point_under_a_scaled_matrix_reads_at_its_printed_size(tmp_path: Path) -> None:
-    """The font's own size read 1 everywhere, so a cover's title and its body text looked alike."""
-    path = _one_point_type(tmp_path / "typeset.pdf")
-    items = _shown_items(path)
-    read_font_sizes(str(path), items)
-    sizes = {it["text"]: it.get("font_size") for it in items}
-    assert sizes == {
-        "Annual Review": 24.0,
-        "Revenue grew in every region this year": 10.0,
-        "An aside set in a slanted face": 10.0,
-    }
