@@ -246,13 +246,20 @@ TITLE_MAX_WORDS = 20
 RUN_ON_WORDS, RUN_ON_LETTERS = 6, 12  # this many words this long on average: words run together
 CJK_PER_WORD = 2  # Chinese and Japanese write no spaces: a title's characters count as this many to a word
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SENTENCE_CJK_RE = re.compile(r"[。！？；]\s*$|[，、].*[，、].*[，、]")  # ends a sentence, or lists many clauses
+# A sentence's end (at the line's end or inside it), or many clauses listed
+_SENTENCE_CJK_RE = re.compile(r"[。！？；]|[，、].*[，、].*[，、]")
+
+
+def count_words(text: str) -> int:
+    """A line's words, Chinese and Japanese characters counted CJK_PER_WORD to a word (they are
+    written without spaces: a paragraph of them is one "word" to `split`)."""
+    return len(text.split()) + len(_CJK_RE.findall(text)) // CJK_PER_WORD
 
 
 def reads_as_title(text: str, item: Item | None = None) -> bool:
     cjk = len(_CJK_RE.findall(text))
     words = text.split()
-    n_words = len(words) + (cjk // CJK_PER_WORD if cjk else 0)
+    n_words = count_words(text)
     letters = sum(ch.isalpha() for ch in text)
     return (
         (item is None or item["bbox"][1] < TITLE_TOP)

@@ -1341,3 +1341,14 @@ def test_a_page_left_blank_on_purpose_names_nothing() -> None:
         assert is_boilerplate(notice), notice
         assert first_page_title([_line(0, 477, notice, 12.0)]) is None
     assert not is_boilerplate("The Blank Page")
+
+
+def test_a_chinese_line_that_holds_a_sentences_end_is_text() -> None:
+    """OCR's line of a book's page, "实现。不论财富的社会形式如何，…。在": a sentence ends inside it, so it is
+    running text, not a title; a title with a comma in it still reads as one."""
+    from indexer.titles.lines import reads_as_title
+
+    assert not reads_as_title("实现。不论财富的社会形式如何，使用价值构成财富的物质。在")
+    assert not reads_as_title("这是一个句子！后面还有文字")
+    assert reads_as_title("行政处罚决定书")
+    assert reads_as_title("关于浙江菲达环保科技股份有限公司2015年年度报告中有关财务事项的说明")
