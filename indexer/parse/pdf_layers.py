@@ -334,6 +334,9 @@ def words_in_box(words: list[Word], box: tuple[float, float, float, float]) -> s
     return out
 
 
+PROBE_STEP, PROBE_ROWS = 6, 12  # a line's size is looked for every 6 units down its box, 12 times at most
+
+
 def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> None:
     """Set `font_size` (points, to the half point) on each text line from the PDF's text layer:
     flash marks every heading level 2, so size is what tells a chapter from a subsection,
@@ -362,8 +365,10 @@ def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> N
                 it.pop("font_size", None)  # an earlier version's reading (`mineru_worker.run_upgrade`)
                 x0, y0, x1, y1 = it["bbox"]
                 sizes: list[float] = []
-                # The first line's middle; in large type (a cover's title) it lies lower in the box.
-                for down in (y0 + min(6, (y1 - y0) / 2), y0 + (y1 - y0) / 4, y0 + (y1 - y0) / 2):
+                # The first line's middle; in large type (a cover's title), or under a picture the
+                # box holds too, it lies lower in the box: read down it until a character is met.
+                downs = [y0 + min(6, (y1 - y0) / 2), *(y0 + k * PROBE_STEP for k in range(2, PROBE_ROWS + 2))]
+                for down in [d for d in downs if d < y1]:
                     for share in (0.05, 0.25, 0.5):
                         x, y = frame.to_page(x0 + share * (x1 - x0), down)
                         index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, x, y, 4.0, 4.0)
