@@ -126,17 +126,18 @@ def run_upgrade(request: dict) -> dict:
     items = raw["content_list"]
     if request.get("version", 0) < REPAIRED_SINCE:
         items = _repaired_pages(request["path"], items, warnings)
-        if items is not raw["content_list"]:
-            raw["content_list"] = items
-            read_font_sizes(request["path"], items)
+        raw["content_list"] = items  # (its sizes are read below, as every version before FRAMED_SINCE's are)
     if raw.get("tier") == "flash" and request.get("version", 0) < GARBLED_SINCE:  # the model tiers OCR themselves
         garbled = pages_by_text_layer(request["path"])[1]
         raw["content_list"] = items = read_garbled_pages(request["path"], items, garbled, warnings)
     if raw.get("tier") == "flash" and request.get("version", 0) < STAMPED_SINCE:
         raw["content_list"] = items = read_blank_pages(request["path"], items, stamped_pages(request["path"]), warnings)
-    if request.get("version", 0) < FRAMED_SINCE:
-        read_by_ocr = [p for pages in pages_by_text_layer(request["path"]) for p in pages]
-        read_font_sizes(request["path"], items, skip=read_by_ocr)
+    if request.get("version", 0) < FRAMED_SINCE and raw.get("tier") != "ocr":  # a scan's sizes are OCR's
+        read_by_ocr = {p for pages in pages_by_text_layer(request["path"]) for p in pages}
+        try:
+            read_font_sizes(request["path"], items, skip=read_by_ocr)
+        except Exception as exc:  # as in a fresh parse: sizes only refine headings
+            warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
     _read_symbols(request["path"], items, warnings)
     return raw
 

@@ -1,8 +1,8 @@
 """Where a point of a PDF page's text layer is on the page as shown, and back.
 
 MinerU's boxes (an item's `bbox`) are 0–1000 of the page as it is shown: turned by the page's
-/Rotate and cut to its crop box. PDFium's text layer is in the page's own points: from the bottom
-left of its media, before any turn. The two agree only on an upright page whose crop box starts at
+/Rotate and cut to its crop box. PDFium's text layer is in the page's own points (its user space,
+y upward), before any turn. The two agree only on an upright page whose crop box starts at
 (0, 0); a landscape page stored turned, a crop box that starts elsewhere (a journal's page cut
 from a larger sheet) or a media box drawn upside down (height negative) put every look-up of type
 size or text in the wrong place, so the page's headings read as body text.

@@ -9,11 +9,11 @@ heading is level 2, and some tables come out as boxes without text. Each reader 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from indexer.models import Item
-from indexer.parse.page_frame import UNITS, PageFrame
+from indexer.parse.page_frame import PageFrame
 
 # A page "has text" with at least this many non-blank characters; a PDF whose first
 # pages have none is a scan, which flash would return as empty images.
@@ -72,15 +72,14 @@ def _in_margins(pdf: object, index: int) -> bool:
     page = pdf[index]  # type: ignore[index]
     textpage = page.get_textpage()
     try:
-        frame = PageFrame.of(page)
-        band = STAMP_BAND * UNITS
+        height = page.get_size()[1]
+        band = STAMP_BAND * height
         inside = 0  # characters in the page's body: a scan's annotation at most ("2/2/09")
         for k in range(textpage.count_rects()):
             rect = textpage.get_rect(k)
-            _, top, _, bottom = frame.box_to_display(rect)
-            if top < UNITS - band and bottom > band:
+            if rect[1] < height - band and rect[3] > band:
                 inside += len("".join(textpage.get_text_bounded(*rect).split()))
-            elif bottom - top > STAMP_LINE * UNITS:
+            elif rect[3] - rect[1] > STAMP_LINE * height:
                 return False  # type a slide's title is set in, not a stamp's
         return inside <= ANNOTATION_CHARS
     finally:
@@ -94,14 +93,14 @@ def _picture_cover(pdf: object, index: int) -> float:
 
     page = pdf[index]  # type: ignore[index]
     try:
-        frame = PageFrame.of(page)
+        width, height = page.get_size()
         largest = 0.0
         for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
-            left, top, right, bottom = frame.box_to_display(obj.get_bounds())
-            w = max(0.0, min(right, UNITS) - max(left, 0.0))
-            h = max(0.0, min(bottom, UNITS) - max(top, 0.0))
+            left, bottom, right, top = obj.get_bounds()
+            w = max(0.0, min(right, width) - max(left, 0.0))
+            h = max(0.0, min(top, height) - max(bottom, 0.0))
             largest = max(largest, w * h)
-        return largest / (UNITS * UNITS)
+        return largest / (width * height) if width and height else 0.0
     finally:
         page.close()
 
@@ -334,10 +333,10 @@ def words_in_box(words: list[Word], box: tuple[float, float, float, float]) -> s
     return out
 
 
-PROBE_STEP, PROBE_ROWS = 6, 12  # a line's size is looked for every 6 units down its box, 12 times at most
+PROBE_STEP, PROBE_ROWS = 6, 12  # a line's size is looked for every 6 units down its box: 12 more rows at most
 
 
-def read_font_sizes(path: str, items: list[Item], skip: Sequence[int] = ()) -> None:
+def read_font_sizes(path: str, items: list[Item], skip: Collection[int] = ()) -> None:
     """Set `font_size` (points, to the half point) on each text line from the PDF's text layer:
     flash marks every heading level 2, so size is what tells a chapter from a subsection,
     and a "heading" smaller than the body text from a real one. The size is read where the

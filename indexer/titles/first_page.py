@@ -33,6 +33,7 @@ from indexer.titles.lines import (
     TITLE_MAX_WORDS,
     clean,
     code_line,
+    count_words,
     first_page_index,
     is_date_line,
     is_person,
@@ -97,9 +98,7 @@ def first_page_title(items: list[Item]) -> str | None:
         title = _title_field(lines) or _in_largest_type(items, page, lines) or _exhibit_title(lines)
         mute = _type_is_mute(lines)
         top = min(lines, key=lambda i: i["bbox"][1])
-        # "Welcome to CS 568 2021 FALL!" atop the page, in its largest type or on a page in one size.
-        largest = max((_font_size(i) or 0 for i in lines), default=0)
-        if (mute or (_font_size(top) or 0) >= 0.9 * largest) and (greeted := welcomed(top.get("text") or "")):
+        if mute and (greeted := welcomed(top.get("text") or "")):  # "Welcome to CS 568 2021 FALL!" atop
             title = greeted
         if title is None and mute:
             title = _opening_line(items, page, running)
@@ -445,9 +444,20 @@ def _type_is_mute(lines: list[Item]) -> bool:
     top = [
         size
         for line, text, size in sized
-        if size and line["bbox"][1] < OPENING_TOP and size not in headings and not _callout(line, text)
+        if size and line["bbox"][1] < OPENING_TOP
+        if not _under_its_style(line, size, sized, headings) and not _callout(line, text)
     ]
     return not top or max(top) < TITLE_SCALE * body
+
+
+def _under_its_style(line: Item, size: float, sized: list[tuple[Item, str, float | None]], styles: set[float]) -> bool:
+    """Whether a line is set in a section headings' size (`heading_style`) below another line in
+    that size or below the page's text: a heading. The first line in that size, above the text, may
+    be the title the headings are set like (a paper's title over its "Abstract" and "1 Introduction")."""
+    return size in styles and any(
+        other["bbox"][1] < line["bbox"][1] and (s == size or count_words(text) >= PROSE_LINE_WORDS)
+        for other, text, s in sized
+    )
 
 
 CALLOUT_WORDS = 4
@@ -639,7 +649,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         (line, text, size)
         for k, (line, text, size) in enumerate(sized)
         if size
-        and reads_as_title(_lettered(line, text), line if prose or len(text.split()) < 2 else None)
+        and reads_as_title(text, line if prose or len(text.split()) < 2 else None)
         and not names_institution(text)
         and not is_schedule(text)
         and not _is_field(line)
@@ -647,11 +657,12 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         # sized by boxes alone, a page of text has its title in its top third, not among its tables
         and (fonts or not prose or line["bbox"][1] < OPENING_TOP)
     ]
+    if prose and fonts:  # not the page's section headings, however large (`_type_is_mute` reads them so)
+        headings = heading_style(sized)
+        candidates = [c for c in candidates if not _under_its_style(c[0], c[2], sized, headings)]
     if not candidates:
         return None
     best = max(candidates, key=_weight)
-    if prose and fonts and best[2] in heading_style(sized):
-        return None  # the page's largest type is its section headings' (`_type_is_mute` reads it so)
     # Of lines set alike, the one that says what the document is ("2012 Better Varieties Harvest Report
     # for …" beside a label only the parser's heading mark set above it, "ALL SEASON TEST").
     named = [

@@ -246,8 +246,9 @@ TITLE_MAX_WORDS = 20
 RUN_ON_WORDS, RUN_ON_LETTERS = 6, 12  # this many words this long on average: words run together
 CJK_PER_WORD = 2  # Chinese and Japanese write no spaces: a title's characters count as this many to a word
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-# A sentence's end (at the line's end or inside it), or many clauses listed
-_SENTENCE_CJK_RE = re.compile(r"[。！？；]|[，、].*[，、].*[，、]")
+# A sentence's end at the line's end, two of them in it (a title may hold one: "けいおん！公式ガイドブック"),
+# or many clauses listed
+_SENTENCE_CJK_RE = re.compile(r"[。！？；]\s*$|[。！？；].*[。！？；]|[，、].*[，、].*[，、]")
 
 
 def count_words(text: str) -> int:
@@ -314,8 +315,6 @@ _ROLES = (
 _RANK = r"(?:(?:deputy|assistant|associate|acting|interim|senior|executive|vice|lieutenant|lt\.?)[\s-]+)*"
 ROLE_WORDS = 3  # a line this short that opens with a role names one
 _ROLE_LINE_RE = re.compile(rf"^\W*(?i:{_RANK}(?:{_ROLES}))\b", re.I)
-# A role and nothing else, its office's words before it ("Police Commissioner", "Finance Minister").
-_ROLE_ONLY_RE = re.compile(rf"^\W*(?:[A-Z][a-z]+\s+){{0,2}}(?i:{_RANK}(?:{_ROLES}))\W*$")
 _NAME = r"(?:[A-Z][\w'’.-]*|[A-Z]\.)"
 _PARTICLE = r"(?:de|da|di|del|della|van|von|der|den|le|la|du|bin|al)"  # "Bill de Blasio", "Ludwig van Beethoven"
 _PERSON = rf"{_NAME}(?:\s+(?:{_PARTICLE}\s+)?{_NAME}){{1,3}}"  # a person's name: two to four words
@@ -375,21 +374,15 @@ def is_byline_name(text: str) -> bool:
 
 def is_person(text: str, beside: list[str]) -> bool:
     """A person's name, not a document's: "Jane Roe, Director", "Governor Jane Roe", or a name
-    alone with a role on the line `beside` it (a cover's "Jane Roe" over "Governor", and that role
-    under the name: "Police Commissioner" under "Jane Roe")."""
+    alone with a role on the line `beside` it (a cover's "Jane Roe" over "Governor")."""
     text = clean(text)
     if _DOCUMENT_KIND_RE.search(text) or _INSTITUTION_RE.search(text):
         return False
     if _NAME_AND_ROLE_RE.match(text) or _ROLE_AND_NAME_RE.match(text):
         return True
-    if _ROLE_ONLY_RE.match(text):
-        return any(_PERSON_NAME_RE.match(clean(line)) for line in beside)
     if not _PERSON_NAME_RE.match(text):
         return False
-    return any(
-        (_ROLE_LINE_RE.match(line := clean(other)) and len(line.split()) <= 6) or _ROLE_ONLY_RE.match(line)
-        for other in beside
-    )
+    return any(_ROLE_LINE_RE.match(clean(line)) and len(line.split()) <= 6 for line in beside)
 
 
 def first_page_index(items: list[Item]) -> int | None:

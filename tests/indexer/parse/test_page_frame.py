@@ -100,3 +100,39 @@ def test_text_in_a_box_is_read_on_a_turned_page(tmp_path: Path) -> None:
     items: list[Item] = [{"type": "image", "page_idx": 0, "bbox": heading["bbox"]}]
     fill_from_text_layer(str(path), items)
     assert items[0]["text_layer"] == "Annual Review"
+
+
+def test_a_page_drawn_in_an_upside_down_media_box_reads_its_sizes(tmp_path: Path) -> None:
+    """A media box whose top is below its bottom ([0 0 612 -792], the page drawn at negative heights)."""
+    path = tmp_path / "page.pdf"
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", style="B", size=24)
+    pdf.set_xy(30, 60)
+    pdf.cell(0, 12, "Annual Review")
+    pdf.output(str(path))
+    doc = pdfium.PdfDocument(str(path))
+    page = doc[0]
+    width, height = page.get_size()
+    page.set_mediabox(0, 0, width, -height)
+    # the text moved with it: drawn at negative heights, as such files draw it
+    for obj in page.get_objects():
+        obj.transform(pdfium.PdfMatrix().translate(0, -height))
+    page.gen_content()
+    page.close()
+    doc.save(str(path))
+    doc.close()
+    items = _shown_items(path)
+    assert items and all(0 <= v <= UNITS for it in items for v in it["bbox"])
+    read_font_sizes(str(path), items)
+    assert [it.get("font_size") for it in items] == [24.0]
+
+
+def test_a_line_low_in_a_tall_box_has_its_size_read(tmp_path: Path) -> None:
+    """A box that holds more than its line (a logo over a word): the line is looked for down the box."""
+    path = _page(tmp_path / "page.pdf")
+    heading = next(it for it in _shown_items(path) if it["text"] == "Annual Review")
+    x0, y0, x1, y1 = heading["bbox"]
+    tall: Item = {"type": "text", "page_idx": 0, "text": "Annual Review", "bbox": [x0, max(0, y0 - 60), x1, y1]}
+    read_font_sizes(str(path), [tall])
+    assert tall.get("font_size") == 24.0

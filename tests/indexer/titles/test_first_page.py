@@ -1261,7 +1261,7 @@ def test_a_paragraph_whose_spaces_were_lost_is_no_title() -> None:
     assert first_page_title([{**items[0], "text": long_words}, items[1]]) == long_words, "long words are words"
 
 
-# --- real type sizes: what a page's type says once it is read at its printed size ----------------
+# --- what a page's type says: headings' sizes, figures set large ----------------------------------
 
 
 def _paragraph(top: int, text: str, size: float = 10.0) -> dict:
@@ -1301,35 +1301,38 @@ def test_a_line_that_runs_on_is_no_subtitle() -> None:
     assert first_page_title(items) == "Introduction to Hydrology"
 
 
-def test_a_greeting_in_the_pages_largest_type_names_the_course() -> None:
+def test_figures_set_large_do_not_make_a_pages_type_speak() -> None:
+    """A report's page of highlights: "3rd" and "~40% solar" in 45 pt, its name atop in the text's
+    size. Figures are callouts, not a title's type: the page's type says nothing of its title, so
+    its opening line names it."""
     items = [
-        _line(0, 110, "**Welcome to HIST 210 2024 SPRING!**", 23.0),
-        _line(0, 190, "The readings for this term will be posted", 24.0, level=1),
-        _paragraph(330, "The list of last year's readings gives a sense of the reading load. " * 2, 11.0),
-    ]
-    assert first_page_title(items) == "HIST 210 2024 SPRING"
-
-
-def test_figures_set_large_leave_the_title_to_the_lettering_over_them() -> None:
-    """A report's page of highlights: "3rd" and "~40% solar" in 45 pt under "northern coast" in bold
-    lowercase, 20 pt. The figures are callouts, not titles; the lettering is the page's title."""
-    items = [
-        {"type": "text", "page_idx": 0, "bbox": [316, 83, 684, 116], "text": "**northern coast**", "font_size": 20.0},
+        _line(0, 60, "Northern Coast Operations", 10.0),
         _paragraph(
-            133, "We are investing to grow along the northern coast, where wind and solar now supply the region."
+            100, "We are investing to grow along the northern coast, where wind and solar now supply the region. " * 2
         ),
-        {
-            "type": "text",
-            "page_idx": 0,
-            "bbox": [114, 211, 318, 299],
-            "text": "tonnes CO₂e/MWh **0.3**",
-            "font_size": 45.0,
-        },
+        {"type": "text", "page_idx": 0, "bbox": [114, 211, 318, 299], "text": "tonnes CO₂e/MWh 0.3", "font_size": 45.0},
         {"type": "text", "page_idx": 0, "bbox": [448, 211, 545, 286], "text": "3rd", "font_size": 45.0},
-        {"type": "text", "page_idx": 0, "bbox": [683, 211, 873, 299], "text": "**~40% solar**", "font_size": 45.0},
+        {"type": "text", "page_idx": 0, "bbox": [683, 211, 873, 299], "text": "~40% solar", "font_size": 45.0},
         _paragraph(302, "share of the region's power produced by our plants as of 2023", 9.0),
     ]
-    assert first_page_title(items) == "northern coast"
+    assert first_page_title(items) == "Northern Coast Operations"
+
+
+def test_a_papers_title_set_like_its_headings_is_its_title() -> None:
+    """The first line in the headings' size, above the text, is the title they are set like."""
+    items = [
+        _line(0, 40, "Technical Memorandum 2024-07", 9.0),
+        _line(0, 80, "Flood Risk in Coastal Towns", 14.0),
+        _paragraph(130, "We estimate the flood risk of forty coastal towns from tide gauges and elevation models."),
+    ]
+    for k, heading in enumerate(("Abstract", "Methods", "Results")):
+        items += [
+            _line(0, 250 + 150 * k, heading, 14.0),
+            _paragraph(
+                280 + 150 * k, f"The {heading.lower()} of the study are set out here in the words of its authors."
+            ),
+        ]
+    assert first_page_title(items) == "Flood Risk in Coastal Towns"
 
 
 def test_a_page_left_blank_on_purpose_names_nothing() -> None:
@@ -1344,11 +1347,12 @@ def test_a_page_left_blank_on_purpose_names_nothing() -> None:
 
 
 def test_a_chinese_line_that_holds_a_sentences_end_is_text() -> None:
-    """OCR's line of a book's page, "实现。不论财富的社会形式如何，…。在": a sentence ends inside it, so it is
-    running text, not a title; a title with a comma in it still reads as one."""
+    """OCR's line of a book's page, "实现。不论财富的社会形式如何，…。在": two sentences end inside it, so
+    it is running text, not a title; a title with one mark or a comma in it still reads as one."""
     from indexer.titles.lines import reads_as_title
 
     assert not reads_as_title("实现。不论财富的社会形式如何，使用价值构成财富的物质。在")
-    assert not reads_as_title("这是一个句子！后面还有文字")
+    assert not reads_as_title("这是一个句子。后面还有文字！")
+    assert reads_as_title("けいおん！公式ガイドブック"), "one mark inside a title is its own"
     assert reads_as_title("行政处罚决定书")
     assert reads_as_title("关于浙江菲达环保科技股份有限公司2015年年度报告中有关财务事项的说明")
