@@ -21,6 +21,7 @@ import json
 import os
 import resource
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -134,10 +135,7 @@ def run_upgrade(request: dict) -> dict:
         raw["content_list"] = items = read_blank_pages(request["path"], items, stamped_pages(request["path"]), warnings)
     if request.get("version", 0) < FRAMED_SINCE and raw.get("tier") != "ocr":  # a scan's sizes are OCR's
         read_by_ocr = {p for pages in pages_by_text_layer(request["path"]) for p in pages}
-        try:
-            read_font_sizes(request["path"], items, skip=read_by_ocr)
-        except Exception as exc:  # as in a fresh parse: sizes only refine headings
-            warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
+        _read_font_sizes(request["path"], items, warnings, skip=read_by_ocr)
     _read_symbols(request["path"], items, warnings)
     return raw
 
@@ -146,6 +144,15 @@ REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misrea
 GARBLED_SINCE = 9  # … and its pages whose text layer is not text read by OCR
 STAMPED_SINCE = 10  # … and its scanned pages whose text layer is only a stamp's line
 FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page shows them
+
+
+def _read_font_sizes(path: str, items: list[Item], warnings: list[str], skip: Collection[int] = ()) -> None:
+    """Type sizes from the text layer (`pdf_layers.read_font_sizes`; pages in `skip` keep OCR's);
+    sizes only refine headings, so a quirk of the text layer there is no reason to fail the parse."""
+    try:
+        read_font_sizes(path, items, skip=skip)
+    except Exception as exc:
+        warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
 
 
 def _read_symbols(path: str, items: list[Item], warnings: list[str]) -> None:
@@ -293,10 +300,7 @@ def run(request: dict) -> dict:
         items = _repaired_pages(path, items, warnings)
         fill_from_text_layer(path, items)
         _read_symbols(path, items, warnings)
-        try:
-            read_font_sizes(path, items)
-        except Exception as exc:  # sizes only refine headings: a quirk of the text layer is no reason to fail
-            warnings.append(f"type sizes could not be read ({type(exc).__name__}); heading depth from numbering only")
+        _read_font_sizes(path, items, warnings)
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
             blank, garbled = pages_by_text_layer(path)  # one pass over the text layer for both
             items = read_blank_pages(path, items, blank, warnings)
