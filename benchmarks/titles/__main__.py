@@ -38,6 +38,7 @@ from benchmarks import common
 from benchmarks.retrieval.sets import qasper_markdown
 from benchmarks.titles.accept import Label, judge
 from benchmarks.titles.flags import FLAGS, Printed, flags
+from benchmarks.titles.opening import first_pages
 from indexer.errors import ParseError
 from indexer.models import DocumentStructure
 from indexer.parse.formats import DocumentParser, is_supported
@@ -112,30 +113,6 @@ def load_labels() -> dict[tuple[str, str], Label]:
             key = row.get("set") or row["corpus"]
             found[(key, Path(row["file"]).stem if key == "syllabusqa" else row["file"])] = label
     return found
-
-
-def first_pages(path: Path, pages: int, work: Path) -> Path:
-    """A copy of the PDF's first `pages` pages with its metadata (pypdf, which MinerU installs),
-    or the file itself."""
-    if not pages or path.suffix.lower() != ".pdf":
-        return path
-    from pypdf import PdfReader, PdfWriter
-
-    try:
-        reader = PdfReader(path)
-        if len(reader.pages) <= pages:
-            return path
-        writer = PdfWriter()
-        for page in reader.pages[:pages]:
-            writer.add_page(page)
-        if reader.metadata:
-            writer.add_metadata({k: str(v) for k, v in reader.metadata.items()})
-        copy = work / f"{hashlib.sha1(str(path).encode()).hexdigest()[:8]}-{path.name}"
-        with copy.open("wb") as out:
-            writer.write(out)
-        return copy
-    except Exception:  # noqa: BLE001 (an encrypted or malformed PDF is parsed whole, as the server would)
-        return path
 
 
 def _prints(paragraph: Any) -> bool:

@@ -19,12 +19,14 @@ reader accepts, whether page 1 prints a title).
   once before any rule was written for them.
 
     python -m benchmarks.titles.heldout --folder DIR [--sets court mixed fresh docling userfiles] [--cache DIR]
-                                        [--list] [--label TEXT] [--out FILE] [--checkout CHECKOUT]
+                                        [--pages N] [--list] [--label TEXT] [--out FILE] [--checkout CHECKOUT]
 
 DIR holds each set's files as `DIR/<set>/<file>`; a label's `repo`, `path` and `commit` say where
 each comes from (`git -C <clone> show <commit>:<path> > DIR/<set>/<file>`). Each file is parsed
 whole by the server's own code and judged as `benchmarks.titles` judges (`accept.judge`): a title
-is accepted when it holds most of the reader's words and little else. A file whose page 1 prints
+is accepted when it holds most of the reader's words and little else. `--pages N` parses each
+PDF's first N pages only, as `benchmarks.titles --pages` does (a fresh machine's quick run; the
+recorded runs parse whole files). A file whose page 1 prints
 no title is counted apart: accepted when the map shows its file's name or the reader's title.
 """
 
@@ -40,6 +42,7 @@ from pathlib import Path
 
 from benchmarks import common
 from benchmarks.titles.accept import Label, judge
+from benchmarks.titles.opening import first_pages
 from indexer.errors import ParseError
 from indexer.parse.formats import DocumentParser
 from indexer.parse.mineru import MineruOptions
@@ -65,6 +68,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, required=True, help="the files, as FOLDER/<set>/<file>")
     parser.add_argument("--sets", nargs="*", default=list(SETS), choices=SETS, help="which sets")
     parser.add_argument("--cache", type=Path, help="MinerU's parse cache to reuse (default: a fresh one)")
+    parser.add_argument("--pages", type=int, default=0, help="parse each PDF's first N pages (0: whole files)")
     parser.add_argument("--list", action="store_true", help="print every document's title (to diff two runs)")
     common.add_label(parser, "", "what this run measures, for the results file")
     common.add_out(parser, "titles-heldout.md")
@@ -81,12 +85,15 @@ def main() -> None:
         common.log(f"{name}: {len(rows)} labelled files")
         for row in rows:
             path = args.folder / name / row["file"]
-            if not path.is_file():
-                raise SystemExit(f"{path} is missing: {row['repo']} {row['commit']}:{row['path']} is the file")
-            data = path.read_bytes()
+            if not path.is_file():  # (a snapshot without the file: said, not judged)
+                common.log(f"{path} is missing: {row['repo']} {row['commit']}:{row['path']} is the file")
+                listed.append(f"{name:6} | {row['file'][-36:]:36} | missing      |")
+                continue
+            source = first_pages(path, args.pages, work)
+            data = source.read_bytes()
             try:
                 structure = build(
-                    doc_parser.parse(path, data, hashlib.sha256(data).hexdigest()),
+                    doc_parser.parse(source, data, hashlib.sha256(data).hexdigest()),
                     fallback_title=title_from_name(path),
                 )
             except ParseError as failure:
@@ -109,9 +116,10 @@ def main() -> None:
                     tally.wrong[wrong or "other text"] += 1
                 verdict = "ok" if accepted else wrong or "other text"
             listed.append(f"{name:6} | {row['file'][-36:]:36} | {verdict:12} | {structure.title!r} ← {row['title']!r}")
+    pages = f"first {args.pages} pages of each PDF" if args.pages else "whole files"
     lines = [
         (
-            f"{args.label or 'Held-out titles'} ({date.today()}, whole files, {common.commit_stamp('indexer')}): "
+            f"{args.label or 'Held-out titles'} ({date.today()}, {pages}, {common.commit_stamp('indexer')}): "
             "titles as the map shows them, against the reader's, on other projects' test files"
         ),
         "",
