@@ -153,6 +153,31 @@ def test_an_old_word_file_named_docx_is_read_as_one(parser: DocumentParser, tmp_
     assert "Lorem ipsum dolor sit amet." in _texts(parse(parser, path))
 
 
+def test_a_picture_in_a_word_table_is_not_its_bytes(parser: DocumentParser, tmp_path: Path) -> None:
+    """MinerU inlines a picture in a Word table's cell as a data URI: the table keeps its words,
+    never the picture's base64 (a logo in a letterhead's table was 10,000 characters of it)."""
+    import io
+
+    import docx
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.new("RGB", (120, 40), (200, 30, 30)).save(png, format="PNG")
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    png.seek(0)
+    table.cell(0, 0).paragraphs[0].add_run().add_picture(png)
+    table.cell(0, 1).text = "Northwind Harbour Authority"
+    table.cell(1, 0).text = "Berth"
+    table.cell(1, 1).text = "Seven"
+    document.add_paragraph("Tide tables are posted weekly at the harbour office.")
+    path = tmp_path / "letterhead.docx"
+    document.save(str(path))
+    text = _texts(parse(parser, path))
+    assert "Northwind Harbour Authority" in text and "Seven" in text
+    assert "data:image" not in text and "base64" not in text
+
+
 def test_org_headings_title_and_code() -> None:
     from indexer.parse.org import parse_org
 
