@@ -24,11 +24,14 @@ from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.ooxml import DEFAULT_SHEET_RE
+from indexer.parse.sheets import SHEET_FORMATS
 from indexer.titles.caption import court_label, court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import (
     ASIDE_RE,
     TRAILING_PARTICULARS_RE,
+    banner_picture_title,
+    bold_opening_title,
     first_page_title,
     numbered_table_title,
     opening_line_title,
@@ -77,6 +80,9 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     h1 = _web_page_heading(parsed.format, blocks, lead)
     unique_top = unique_top or h1 != lead  # a web page's <h1> is its title, whatever headings the site sets
     lead = h1
+    boxed = any(item.get("bbox") for item in parsed.items or [])  # pages laid out (a PDF), not a deck's text
+    if not boxed and unique_top and _kicker(blocks, lead):
+        lead += 1  # the heading its author styled as the title, under a kicker ("Summer activities")
     first = blocks[lead] if blocks and blocks[lead].kind == "heading" else None
     # The opening heading *is* the title when it repeats the stated title, or when nothing else
     # names the document and it is the only heading at its level (or, without type sizes to say
@@ -95,7 +101,6 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         and not is_banner(first.text)
         and not DEFAULT_SHEET_RE.fullmatch(first.text.strip())  # "Sheet1": a sheet's name that says nothing
     )
-    boxed = any(item.get("bbox") for item in parsed.items or [])  # pages laid out (a PDF), not a deck's text
     at = _opening_at(blocks, first_page=not boxed)
     opening_line = opening_line_title(blocks[at].text) if at is not None else None
     named = (
@@ -106,14 +111,35 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_set_in_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
         or running_head_title(parsed.items or [])
         or numbered_table_title(parsed.items or [])
+        # (a grid's bold cells are its headings, not the workbook's title)
+        or (bold_opening_title(parsed.items or []) if parsed.format not in SHEET_FORMATS else None)
+        or banner_picture_title(parsed.items or [])
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
         named = with_code(named, first_page_lines(parsed.blocks, parsed.items))
-    title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
+    # A title as its author typed it into the file's properties, where page 1 agrees with it, keeps
+    # its hyphens and capitals ("Multi-way" though the text writes "multiway"): no line broke it.
+    typed = named == clean(parsed.declared.title or "") and not in_capitals(named or "")
+    title = None
+    if named:
+        title = named if typed else mend(named, opening_text(blocks), opening_text(blocks, pictures=True))
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     return Named(title, lead if is_title else _title_heading(blocks, stated))
+
+
+KICKER_WORDS = 4  # a kicker over a title is a few words
+
+
+def _kicker(blocks: list[Block], lead: int) -> bool:
+    """The opening line of a file without pages is a kicker, not its title: a few words alone
+    ("Summer activities"), then right under it the heading its author styled at the top level
+    (Word's Title or Heading 1: "Swimming in the lake"), the only one at that level."""
+    if lead + 1 >= len(blocks) or blocks[lead].kind != "text" or blocks[lead + 1].kind != "heading":
+        return False
+    line = clean(blocks[lead].text)
+    return "\n" not in blocks[lead].text.strip() and 1 <= len(line.split()) <= KICKER_WORDS and not _is_aside(line)
 
 
 SET_IN_LINES = 3  # the lines a preformatted text's title runs over

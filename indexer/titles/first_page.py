@@ -20,6 +20,7 @@ import itertools
 import math
 import re
 from collections import Counter
+from typing import Any
 
 from indexer.models import Item
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
@@ -226,6 +227,110 @@ def running_head_title(items: list[Item]) -> str | None:
 RUNNING_HEAD_WORDS = 3  # a running head this long names the work ("Chapter 4" names a part)
 # A page's number at either end of a running head, not a year ("… Annual Report 2024" names its year).
 _PAGE_NUMBER_RE = re.compile(r"^(?!(?:19|20)\d\d\b)\d{1,4}\s+(?=\D)|(?<=\D)\s(?!(?:19|20)\d\d$)\d{1,4}$")
+
+
+# A line set wholly in bold, as MinerU marks it in an Office file's text ("**…**", no other
+# emphasis inside); a table's cell marks it "<strong>…</strong>" or "<b>…</b>".
+_BOLD_TEXT_RE = re.compile(r"^\s*\*\*([^*]+)\*\*\s*$")
+BOLD_OPENING_LINES = 12  # the bold title is among a slide's or a page's first lines
+_FIELD_LABEL_RE = re.compile(r"^[^\W\d][^:]{0,40}:(?:\s|$)")  # "Department:", "Job Announcement Number: …"
+
+
+def bold_opening_title(items: list[Item]) -> str | None:
+    """A file laid out without places (a slide without a title placeholder, a Word document laid
+    out in tables) whose first page names it only in bold type: its first line set wholly in bold
+    that reads as a title, with the bold lines right after it that carry it on ("Thin Film
+    Partnership Subcontract Budgets (out the door);" / "2002-2005 Actuals"). A form's field
+    ("Department: Veterans Affairs") and a row of several cells (column headings) are no title,
+    however they are set. None where a line has a place: a PDF's page says by its type and
+    position what its title is (`first_page_title`)."""
+    first = first_page_index(items)
+    page = [i for i in items if i.get("page_idx") == first]
+    if first is None or any(i.get("bbox") for i in page):
+        return None
+    lines: list[tuple[str, bool]] = []  # each line's words, and whether it is set in bold
+    for item in page:
+        if item.get("type") == "text":
+            text = item.get("text") or ""
+            set_bold = _BOLD_TEXT_RE.match(text)
+            lines.append((clean(set_bold.group(1) if set_bold else text), bool(set_bold)))
+        elif item.get("type") == "table":
+            lines += _cell_lines(item.get("table_body") or "")
+        if len(lines) >= BOLD_OPENING_LINES:
+            break
+    lines = [(text, bold) for text, bold in lines[:BOLD_OPENING_LINES] if text]
+    for at, (text, bold) in enumerate(lines):
+        if not bold or _FIELD_LABEL_RE.match(text):
+            continue
+        title = text
+        for more, more_bold in lines[at + 1 :]:
+            if not more_bold or _FIELD_LABEL_RE.match(more) or count_words(f"{title} {more}") > TITLE_MAX_WORDS:
+                break
+            title = f"{title} {more}"
+        if count_words(title) >= 2 and reads_as_title(title):
+            return title
+    return None
+
+
+def _cell_lines(body: str) -> list[tuple[str, bool]]:
+    """A table's paragraphs in reading order, each one's words and whether all of them are set in
+    bold; a cell in a row of several that hold words (column headings, a label beside its value)
+    gives none: it is a column's, not the page's."""
+    from lxml import etree, html
+
+    try:
+        root = html.fragment_fromstring(body, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return []
+    lines: list[tuple[str, bool]] = []
+    for cell in root.iter("td", "th"):
+        row = cell.getparent()
+        if row is not None and sum(1 for c in row if c.tag in ("td", "th") and _words_of(c).strip()) > 1:
+            continue
+        paragraphs = [p for p in cell if p.tag == "p"] or [cell]
+        for paragraph in paragraphs:
+            words = clean(_words_of(paragraph))
+            bold = clean(" ".join(_words_of(b) for b in paragraph.iter("strong", "b")))
+            if words:
+                lines.append((words, bold == words))
+    return lines
+
+
+def _words_of(element: Any) -> str:
+    """An element's words, not those of a table inside it (its cells are lines of their own)."""
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag != "table":
+            parts.append(_words_of(child))
+        parts.append(child.tail or "")
+    return " ".join(parts)
+
+
+BANNER_WIDTH = 600  # page units (of 1000): a picture this wide atop the page is its banner
+BANNER_TOP = 250  # … and it starts in the page's top quarter
+BANNER_HEIGHT = 250  # … a band, not the page (a scan)
+
+
+def banner_picture_title(items: list[Item]) -> str | None:
+    """A first page whose title is drawn (a worksheet's banner, a heading set as a picture) and
+    that nothing else names: the longest part of the words read from the picture that spans the
+    top of the page above its text ("COMMANDS | THE 7 BASIC SUGGESTIONS OF JESUS"), when it reads
+    as a title. Words read from a picture are weaker evidence than the page's text, so this is
+    the last thing tried before the file's name, which page 1's own title always beats."""
+    first = first_page_index(items)
+    placed = [i for i in items if i.get("page_idx") == first and i.get("bbox")]
+    top = min(placed, key=lambda i: i["bbox"][1], default=None)
+    if top is None or top.get("type") != "image":
+        return None
+    x0, y0, x1, y1 = top["bbox"]
+    if x1 - x0 < BANNER_WIDTH or y0 > BANNER_TOP or y1 - y0 > BANNER_HEIGHT:
+        return None
+    if not any(i.get("type") == "text" and i["bbox"][1] >= y1 for i in placed):
+        return None  # a band of pictures over no text: a cover, which `first_page_title` reads
+    words = top.get("text_layer") or top.get("content") or ""
+    parts = [clean(part) for part in re.split(r"\s*\|\s*|\n", words) if count_words(clean(part)) >= 2]
+    parts = [part for part in parts if reads_as_title(part)]
+    return max(parts, key=count_words, default=None)
 
 
 def numbered_table_title(items: list[Item]) -> str | None:

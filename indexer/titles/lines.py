@@ -239,6 +239,7 @@ _DATE_LINE_RE = re.compile(
 )
 _LETTER_SPACED_RE = re.compile(r"(?<!\S)(?:[^\W\d_] ){3,}[^\W\d_](?!\S)")  # "C o u r s e"
 _CLOCK_RE = re.compile(r"\b\d{1,2}:\d{2}(?!\d)")  # a time of day ("11:30am", "9:05-9:55"): a schedule's line
+_BLANK_RE = re.compile(r"_{3,}")  # a blank to fill in: the line is a form's prompt or a question to answer
 _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
 TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
@@ -280,6 +281,7 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
         and not text[:1].islower()
         and numbering_depth(text) is None  # "2. Textbook", "1 Introduction": an item or a chapter
         and len(_FIELD_RE.findall(text)) < 2  # "Term: … Office Hours: …": a form's fields
+        and not _BLANK_RE.search(text)  # "Which light marks the northern breakwater? ______"
         and not is_contact(text)
         and not (
             _ROLE_LINE_RE.match(text) and len(words) <= ROLE_WORDS and not _DOCUMENT_KIND_RE.search(text)

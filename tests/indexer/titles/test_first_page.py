@@ -272,6 +272,122 @@ def test_a_pdf_is_titled_by_the_largest_type_on_its_first_page_not_its_file_name
     }
 
 
+def _slide_without_a_title(path: Path) -> None:
+    """One slide on the blank layout: a callout, then the chart's name set in bold on two lines."""
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])  # blank: no title placeholder
+    callout = slide.shapes.add_textbox(Inches(1), Inches(1), Inches(4), Inches(1)).text_frame
+    callout.text = "Ferry spending out the door has dropped 36% since 2027."
+    named = slide.shapes.add_textbox(Inches(1), Inches(5), Inches(8), Inches(1)).text_frame
+    for k, line in enumerate(["Regional Ferry Subcontract Budgets (out the door);", "2027-2030 Actuals"]):
+        paragraph = named.paragraphs[0] if k == 0 else named.add_paragraph()
+        run = paragraph.add_run()
+        run.text, run.font.bold = line, True
+    deck.save(str(path))
+
+
+def _announcement_laid_out_in_a_table(path: Path) -> None:
+    """A job announcement saved from a web page: its fields, then the position in bold, in a table."""
+    import docx
+
+    document = docx.Document()
+    table = document.add_table(rows=4, cols=1)
+    for row, (label, value) in enumerate([("Department:", "Department of Harbours"), ("Agency:", "Tide Office")]):
+        paragraph = table.cell(row, 0).paragraphs[0]
+        paragraph.add_run(label).bold = True
+        paragraph.add_run(f" {value}").bold = True
+    table.cell(2, 0).paragraphs[0].add_run("Harbour Pilot (Night Shift)").bold = True
+    table.cell(3, 0).text = "Pilots guide ships into the harbour at night and keep the tide log."
+    document.save(str(path))
+
+
+def _kicker_over_the_title(path: Path) -> None:
+    """A Word file whose author styled its title, with a few words set plainly above it."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Harbour notes")
+    document.add_heading("Rowing Past the Breakwater", level=0)  # Word's Title style
+    document.add_heading("Before you set out", level=1)
+    document.add_paragraph("Check the tide tables and tell the harbour office your route.")
+    document.add_heading("Coming back", level=1)
+    document.add_paragraph("Keep the green light to starboard as you pass the breakwater.")
+    document.save(str(path))
+
+
+@pytest.mark.slow
+def test_an_office_file_without_a_title_style_is_titled_by_its_bold_line(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    _slide_without_a_title(folder / "deck-428996.pptx")
+    _announcement_laid_out_in_a_table(folder / "017097.docx")
+    _kicker_over_the_title(folder / "rowing.docx")
+    lib = open_library(folder)
+    lib.reconcile()
+    titles = {d.path: d.title for d in lib.toc().documents}
+    assert titles == {
+        "deck-428996.pptx": "Regional Ferry Subcontract Budgets (out the door); 2027-2030 Actuals",
+        "017097.docx": "Harbour Pilot (Night Shift)",  # its fields ("Department: …") are no title
+        "rowing.docx": "Rowing Past the Breakwater",  # the styled title, not the kicker above it
+    }
+
+
+def _worksheet_under_a_banner(path: Path, work: Path) -> None:
+    """A worksheet whose title is drawn in the picture across its top, its questions with blanks."""
+    from fpdf import FPDF
+    from PIL import Image, ImageDraw, ImageFont
+
+    banner = Image.new("RGB", (1800, 220), (20, 60, 120))
+    ImageDraw.Draw(banner).text(
+        (60, 60), "THE SEVEN HARBOUR LIGHTS", fill=(255, 255, 255), font=ImageFont.load_default(size=80)
+    )
+    banner.save(work / "banner.png")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(str(work / "banner.png"), x=5, y=8, w=200)
+    pdf.set_y(45)
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Each light on the harbour wall tells a pilot where the channel runs. " * 6)
+    pdf.ln(4)
+    pdf.multi_cell(0, 6, "Which light marks the northern breakwater? ________________________")
+    pdf.output(str(path))
+
+
+@pytest.mark.slow
+def test_a_title_drawn_in_a_banner_beats_the_file_name_and_a_question_is_no_title(
+    folder: Path, tmp_path: Path, open_library: Callable[..., Library]
+) -> None:
+    _worksheet_under_a_banner(folder / "worksheet_0412.pdf", tmp_path)
+    lib = open_library(folder)
+    lib.reconcile()
+    [document] = lib.toc().documents
+    assert document.title.startswith("The Seven Harbour Lights")  # read from the picture, cased as a reader writes
+
+
+@pytest.mark.slow
+def test_a_title_typed_into_the_properties_keeps_its_hyphen_and_capitals(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    from fpdf import FPDF
+
+    title = "TIDE: An R Package for Modeling Multi-way Harbour Measurements"
+    pdf = FPDF()
+    pdf.set_title(title)
+    pdf.add_page()
+    pdf.set_font("Helvetica", style="B", size=20)
+    pdf.multi_cell(0, 10, title)
+    pdf.ln(4)
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "We present TIDE, an R package for modeling multiway harbour measurements. " * 8)
+    pdf.output(str(folder / "v18i03.pdf"))
+    lib = open_library(folder)
+    lib.reconcile()
+    assert [d.title for d in lib.toc().documents] == [title]  # not "… an R package for modeling multiway …"
+
+
 # --- every kind of document (issue 38): covers, reports, papers, guides, datasheets ------------
 
 
