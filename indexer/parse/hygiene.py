@@ -116,3 +116,26 @@ def repair_items(items: list[Item]) -> list[Item]:
                 changed[key] = [repair(v) if isinstance(v, str) else v for v in value]
         out.append({**item, **changed} if changed else item)
     return out
+
+
+# A picture inlined as a data URI: in a table's cell by MinerU's Office readers (`<img
+# src="data:image/png;base64,…">`: a logo, a form's check box, a one-pixel spacer), in Markdown
+# that a notebook or an editor exported (`![png](data:image/png;base64,…)`). Thousands of
+# characters no reader reads, in every answer that shows the passage; its alternative text stays.
+_INLINE_IMG_RE = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*[\"']?data:[^>]*>", re.I)
+_INLINE_MD_IMAGE_RE = re.compile(r"(!\[[^\]]*\])\(\s*data:([\w.+-]+/[\w.+-]+)?[^)\s]*\s*\)", re.I)
+_ALT_RE = re.compile(r"\balt\s*=\s*([\"'])(.*?)\1", re.I | re.S)
+
+
+def without_inline_pictures(text: str) -> str:
+    """`text` with each picture inlined as a data URI reduced to its alternative text (HTML), or
+    to its kind (Markdown: "![png](embedded image/png)")."""
+    if "data:" not in text:
+        return text
+    text = _INLINE_IMG_RE.sub(_alt_text, text)
+    return _INLINE_MD_IMAGE_RE.sub(lambda m: f"{m.group(1)}(embedded {m.group(2) or 'picture'})", text)
+
+
+def _alt_text(found: re.Match[str]) -> str:
+    alt = _ALT_RE.search(found.group(0))
+    return f" {alt.group(2).strip()} " if alt and alt.group(2).strip() else ""

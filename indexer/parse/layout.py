@@ -39,6 +39,7 @@ from indexer.parse.headings import (
     is_set_as_title,
     join_broken_headings,
 )
+from indexer.parse.hygiene import without_inline_pictures
 from indexer.parse.items import body_size, clean, has_words, normalise, page_count, page_of
 from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.outline import OutlineEntry, apply_outline, usable_outline
@@ -196,21 +197,9 @@ def _block(
     return None  # page_number and anything unknown
 
 
-# A picture in a table's cell, which MinerU's Office readers inline as a data URI (`<img
-# src="data:image/png;base64,…">`: a logo, a form's check box, a one-pixel spacer): thousands of
-# characters no reader reads, in every answer that shows the table. Its alternative text stays.
-_INLINE_PICTURE = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*[\"']?data:[^>]*>", re.I)
-_ALT = re.compile(r"\balt\s*=\s*([\"'])(.*?)\1", re.I | re.S)
-
-
-def _alt_text(found: re.Match[str]) -> str:
-    alt = _ALT.search(found.group(0))
-    return f" {alt.group(2).strip()} " if alt and alt.group(2).strip() else ""
-
-
 def _table(item: Item, page: int | None) -> Block | None:
     body = item.get("table_body") or item.get("text_layer") or item.get("content") or ""
-    body = _INLINE_PICTURE.sub(_alt_text, body)
+    body = without_inline_pictures(body)
     caption = " ".join(clean(c) for c in item.get("table_caption", []))
     footnote = " ".join(clean(c) for c in item.get("table_footnote", []))
     parts = [caption, body.strip(), footnote]

@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from indexer.models import Block, ParsedDocument
+from indexer.parse.hygiene import without_inline_pictures
 from indexer.parse.numbering import is_cjk_heading
 
 _md = MarkdownIt("commonmark").enable("table").enable("strikethrough")
@@ -119,6 +120,7 @@ def _skip_to_close(tokens: list[Token], i: int) -> int:
 
 
 def _add_paragraph(blocks: list[Block], kind: str, text: str) -> None:
+    text = without_inline_pictures(text)
     # A block without a letter or digit ("///", "***", "---") carries nothing.
     if any(ch.isalnum() for ch in text):
         blocks.append(Block(kind, text))  # type: ignore[arg-type]

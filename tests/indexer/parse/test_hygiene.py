@@ -287,3 +287,24 @@ def test_a_pdf_parse_cached_by_the_previous_version_is_upgraded_without_mineru(
         with gzip.open(parser.mineru._cache_path(digest, CACHE_VERSION), "rt", encoding="utf-8") as f:
             assert json.load(f)["made_by"] == f"version {version}", "upgraded from the old parse, not parsed again"
         parser.mineru._cache_path(digest, version).unlink()
+
+
+def test_a_notebooks_inline_pictures_are_not_their_bytes(tmp_path: Path) -> None:
+    """Markdown exported from a notebook or an editor inlines its pictures as data URIs: a picture
+    keeps its kind and alternative text, never its base64."""
+    import base64
+
+    picture = base64.b64encode(bytes(range(256)) * 12).decode()
+    source = (
+        "# Tide model\n\nThe fitted curve follows the harbour gauge.\n\n"
+        f"![png](data:image/png;base64,{picture})\n\n"
+        f'<table><tr><td><img src="data:image/png;base64,{picture}"/> Gauge</td><td>4.2 m</td></tr></table>\n\n'
+        f'Residuals stay small <img alt="residual plot" src="data:image/png;base64,{picture}"> all season.\n'
+    )
+    path = tmp_path / "tide-model.md"
+    path.write_text(source, encoding="utf-8")
+    structure = build(parse_text_file(path, 10_000_000), fallback_title=path.stem)
+    text = "\n".join(p.text for p in structure.paragraphs)
+    assert "base64" not in text and picture[:40] not in text
+    assert "![png](embedded image/png)" in text and "Gauge" in text and "residual plot" in text
+    assert count_tokens(text) < 200
