@@ -74,7 +74,10 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
     """What to call `parsed`, whose blocks the structure has cleaned into `blocks` (`lead`: the first
     with words); `unique_top`: its first heading is the only one at its level."""
     if parsed.items:  # what MinerU read: its metadata is weighed against what its pages print
-        stated = parsed.title or stated_title(parsed.blocks, parsed.items, parsed.declared.title or "", parsed.paged)
+        declared = parsed.declared
+        stated = parsed.title or stated_title(
+            parsed.blocks, parsed.items, declared.title or "", parsed.paged, subject=declared.subject or ""
+        )
     else:  # a format read natively declares what it is outright: front matter, an e-mail's subject
         stated = parsed.title or parsed.declared.title
     h1 = _web_page_heading(parsed.format, blocks, lead)
@@ -253,11 +256,12 @@ def _is_aside(text: str) -> bool:
     return is_date_line(text) or (_CODE_RE.match(text) is not None and len(text.split()) <= CODE_WORDS)
 
 
-def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool) -> str | None:
+def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: bool, subject: str = "") -> str | None:
     """What to call a parsed document, tried in order: a filing's cover, a court paper's caption, the
     subject its opening fields name, a report's citation, its metadata title when its cover agrees
     (in the words page 1 prints, when page 1's title holds the metadata's: a form's metadata names
-    its template), the title set on its first page (`items`: the parser's content list)."""
+    its template; a form's number, with the name its metadata `subject` gives where page 1 prints
+    it), the title set on its first page (`items`: the parser's content list)."""
     lines = first_page_lines(blocks, items)
     stated = cover_title(blocks) or court_title(lines) or preamble_title(lines) or citation_title(blocks)
     if stated:
@@ -266,6 +270,10 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     if not (metadata_title_ok(metadata) and metadata_agrees(metadata, cover)):
         metadata = ""
     metadata = metadata and with_printed_version(metadata, cover)
+    form = bool(metadata) and _FORM_CODE_RE.fullmatch(_REVISION_RE.sub("", metadata)) is not None
+    subject = without_identifier(clean(subject))
+    if form and metadata_title_ok(subject) and not _FORM_CODE_RE.fullmatch(subject) and metadata_agrees(subject, lines):
+        return f"{metadata} — {subject}"  # "Form 940-B (Rev. 5-2010) — Request for Verification of Credit …"
     printed = first_page_title(items) if paged and not is_filing(blocks) else None
     if metadata and printed and _FORM_CODE_RE.fullmatch(metadata) and not metadata_agrees(metadata, [printed]):
         return f"{metadata} — {printed}"  # "2007 Form 1040NR — U.S. Nonresident Alien Income Tax Return"
@@ -279,6 +287,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
 
 # A form known by its number, as its metadata names it ("2007 Form 1040NR", "Form W-9"): its printed name completes it.
 _FORM_CODE_RE = re.compile(r"(?:(?:19|20)\d\d\s+)?form\s+[\w-]*\d[\w-]*(?:\s+\((?:19|20)\d\d\))?", re.I)
+_REVISION_RE = re.compile(r"\s*\((?:rev\.?|revised)\s+[^)]*\)\s*$", re.I)  # "(Rev. 5-2010)", "(Rev. May 2010)"
 # A code a document is known by beside its name: a course's, a form's, a standard's, a model's
 # ("PUBHLTH 224", "RES-ECON 213", "Honors 391AH-35", "Form W-9", "ISO 27001"; not "A 21st Century", nor a
 # time, "TTh 11:30").

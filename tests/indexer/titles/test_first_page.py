@@ -388,6 +388,35 @@ def test_a_title_typed_into_the_properties_keeps_its_hyphen_and_capitals(
     assert [d.title for d in lib.toc().documents] == [title]  # not "… an R package for modeling multiway …"
 
 
+@pytest.mark.slow
+def test_a_form_known_by_its_number_takes_the_name_its_properties_and_page_give_it(
+    folder: Path, open_library: Callable[..., Library]
+) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_title("Form 7711 (Rev. 3-2031)")
+    pdf.set_subject("Request for Harbour Berth Assignment")
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=8)
+    pdf.cell(0, 5, "Department of Harbours - Tide Office", align="C", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", style="B", size=11)
+    pdf.cell(60, 6, "Form 7711")
+    pdf.cell(0, 6, "Request for Harbour", align="C", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=8)
+    pdf.cell(60, 6, "(Rev. 3-2031)")
+    pdf.set_font("Helvetica", style="B", size=11)
+    pdf.cell(0, 6, "Berth Assignment", align="C", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=9)
+    for field in ("Name and address of vessel owner", "Date", "Berth requested", "Length overall (m)"):
+        pdf.cell(0, 10, field, border=1, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 5, "The harbour office assigns berths in the order requests arrive. " * 4)
+    pdf.output(str(folder / "f7711.pdf"))
+    lib = open_library(folder)
+    lib.reconcile()
+    assert [d.title for d in lib.toc().documents] == ["Form 7711 (Rev. 3-2031) — Request for Harbour Berth Assignment"]
+
+
 # --- every kind of document (issue 38): covers, reports, papers, guides, datasheets ------------
 
 
