@@ -139,24 +139,3 @@ def without_inline_pictures(text: str) -> str:
 def _alt_text(found: re.Match[str]) -> str:
     alt = _ALT_RE.search(found.group(0))
     return f" {alt.group(2).strip()} " if alt and alt.group(2).strip() else ""
-
-
-# A table's rows with no words in any cell, cells with none at a row's end, and tables left with
-# no rows: a Word file laid out in nested tables (a letterhead, a web page saved as a document)
-# sets them by the dozen, in every answer that shows the table. A cell with no words before one
-# with words stays (it keeps the columns in line).
-_EMPTY = r"(?:\s|&nbsp;|&#160;|<br\s*/?>|<p[^>]*>\s*</p>)*"
-_EMPTY_ROW_RE = re.compile(rf"<tr[^>]*>(?:\s*<t[dh][^>]*>{_EMPTY}</t[dh]>)*\s*</tr>", re.I)
-_TRAILING_EMPTY_CELLS_RE = re.compile(rf"(?:<t[dh][^>]*>{_EMPTY}</t[dh]>\s*)+(?=</tr>)", re.I)
-_EMPTY_TABLE_RE = re.compile(
-    r"<table[^>]*>\s*(?:<t(?:head|body|foot)[^>]*>\s*</t(?:head|body|foot)>\s*)*</table>", re.I
-)
-
-
-def without_empty_cells(html: str) -> str:
-    """A table's HTML without the rows, trailing cells and nested tables that hold no words."""
-    while True:
-        compact = _EMPTY_TABLE_RE.sub("", _EMPTY_ROW_RE.sub("", _TRAILING_EMPTY_CELLS_RE.sub("", html)))
-        if compact == html:
-            return compact
-        html = compact

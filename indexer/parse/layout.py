@@ -39,7 +39,7 @@ from indexer.parse.headings import (
     is_set_as_title,
     join_broken_headings,
 )
-from indexer.parse.hygiene import without_empty_cells, without_inline_pictures
+from indexer.parse.hygiene import without_inline_pictures
 from indexer.parse.items import body_size, clean, has_words, normalise, page_count, page_of
 from indexer.parse.numbering import split_run_in_heading
 from indexer.parse.outline import OutlineEntry, apply_outline, usable_outline
@@ -199,7 +199,7 @@ def _block(
 
 def _table(item: Item, page: int | None) -> Block | None:
     body = item.get("table_body") or item.get("text_layer") or item.get("content") or ""
-    body = without_empty_cells(without_inline_pictures(body))
+    body = without_inline_pictures(body)
     caption = " ".join(clean(c) for c in item.get("table_caption", []))
     footnote = " ".join(clean(c) for c in item.get("table_footnote", []))
     parts = [caption, body.strip(), footnote]

@@ -24,7 +24,6 @@ from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.ooxml import DEFAULT_SHEET_RE
-from indexer.parse.sheets import SHEET_FORMATS
 from indexer.titles.caption import court_label, court_title
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import (
@@ -47,6 +46,7 @@ from indexer.titles.lines import (
     is_date_line,
     is_schedule,
     names_address,
+    names_chapter_kind,
     names_institution,
     names_kind_only,
     past_institution,
@@ -104,6 +104,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         and not is_banner(first.text)
         and not DEFAULT_SHEET_RE.fullmatch(first.text.strip())  # "Sheet1": a sheet's name that says nothing
     )
+    office = parsed.format in SLIDE_FORMATS or parsed.format in WORD_FORMATS  # (a sheet's bold cells: its headings)
     at = _opening_at(blocks, first_page=not boxed)
     opening_line = opening_line_title(blocks[at].text) if at is not None else None
     named = (
@@ -114,35 +115,44 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (_set_in_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
         or running_head_title(parsed.items or [])
         or numbered_table_title(parsed.items or [])
-        # (a grid's bold cells are its headings, not the workbook's title)
-        or (bold_opening_title(parsed.items or []) if parsed.format not in SHEET_FORMATS else None)
+        or (bold_opening_title(parsed.items or [], parsed.format in SLIDE_FORMATS) if office else None)
         or banner_picture_title(parsed.items or [])
     )
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
         named = with_code(named, first_page_lines(parsed.blocks, parsed.items))
+    title = mend(named, opening_text(blocks), opening_text(blocks, pictures=True)) if named else None
     # A title as its author typed it into the file's properties, where page 1 agrees with it, keeps
     # its hyphens and capitals ("Multi-way" though the text writes "multiway"): no line broke it.
+    # Its spacing is mended all the same ("HUAWEIMate20" → "HUAWEI Mate 20").
     typed = named == clean(parsed.declared.title or "") and not in_capitals(named or "")
-    title = None
-    if named:
-        title = named if typed else mend(named, opening_text(blocks), opening_text(blocks, pictures=True))
+    if typed and title and _unhyphenated(title) == _unhyphenated(named or ""):
+        title = named
     # The heading that prints the title (a paper's, under a line such as "Published as a
     # conference paper at …") is the document's root, not a section that holds the whole paper.
     return Named(title, lead if is_title else _title_heading(blocks, stated))
 
 
+SLIDE_FORMATS = frozenset({".pptx", ".ppt", ".odp"})
+WORD_FORMATS = frozenset({".docx", ".doc", ".odt", ".rtf"})
 KICKER_WORDS = 4  # a kicker over a title is a few words
 
 
 def _kicker(blocks: list[Block], lead: int) -> bool:
     """The opening line of a file without pages is a kicker, not its title: a few words alone
-    ("Summer activities"), then right under it the heading its author styled at the top level
-    (Word's Title or Heading 1: "Swimming in the lake"), the only one at that level."""
+    ("Summer activities"), then right under it the heading its author styled as the title (Word's
+    Title style, the parser's level 1: "Swimming in the lake"), the only one at that level."""
     if lead + 1 >= len(blocks) or blocks[lead].kind != "text" or blocks[lead + 1].kind != "heading":
         return False
+    heading = blocks[lead + 1]
+    if heading.level != 1 or numbering_depth(heading.text) is not None or names_chapter_kind(heading.text):
+        return False  # Word's Heading 1 ("Introduction", "1. Scope") opens the text the line above titles
     line = clean(blocks[lead].text)
     return "\n" not in blocks[lead].text.strip() and 1 <= len(line.split()) <= KICKER_WORDS and not _is_aside(line)
+
+
+def _unhyphenated(title: str) -> str:
+    return title.replace("-", "").lower()
 
 
 SET_IN_LINES = 3  # the lines a preformatted text's title runs over

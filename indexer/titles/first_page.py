@@ -236,21 +236,24 @@ BOLD_OPENING_LINES = 12  # the bold title is among a slide's or a page's first l
 _FIELD_LABEL_RE = re.compile(r"^[^\W\d][^:]{0,40}:(?:\s|$)")  # "Department:", "Job Announcement Number: …"
 
 
-def bold_opening_title(items: list[Item]) -> str | None:
-    """A file laid out without places (a slide without a title placeholder, a Word document laid
-    out in tables) whose first page names it only in bold type: its first line set wholly in bold
-    that reads as a title, with the bold lines right after it that carry it on ("Thin Film
-    Partnership Subcontract Budgets (out the door);" / "2002-2005 Actuals"). A form's field
-    ("Department: Veterans Affairs") and a row of several cells (column headings) are no title,
-    however they are set. None where a line has a place: a PDF's page says by its type and
-    position what its title is (`first_page_title`)."""
+def bold_opening_title(items: list[Item], slides: bool) -> str | None:
+    """An Office file laid out without places whose first page names it only in bold type: a
+    slide without a title placeholder (`slides`), by its first line set wholly in bold with the
+    bold lines right after it that carry it on ("Thin Film Partnership Subcontract Budgets (out the
+    door);" / "2002-2005 Actuals"); a Word file laid out in tables (its first page opens with one),
+    by the first paragraph of a cell set wholly in bold. A form's field ("Department: Veterans
+    Affairs"), a row of several cells (column headings), a schedule or an institution is no title,
+    however it is set. None where a line has a place: a PDF's page says by its type and position
+    what its title is (`first_page_title`)."""
     first = first_page_index(items)
     page = [i for i in items if i.get("page_idx") == first]
-    if first is None or any(i.get("bbox") for i in page):
+    if first is None or not page or any(i.get("bbox") for i in page):
         return None
+    if not slides and page[0].get("type") != "table":
+        return None  # a Word file's bold lines under its opening text are its sections' labels
     lines: list[tuple[str, bool]] = []  # each line's words, and whether it is set in bold
     for item in page:
-        if item.get("type") == "text":
+        if item.get("type") == "text" and slides:
             text = item.get("text") or ""
             set_bold = _BOLD_TEXT_RE.match(text)
             lines.append((clean(set_bold.group(1) if set_bold else text), bool(set_bold)))
@@ -263,11 +266,11 @@ def bold_opening_title(items: list[Item]) -> str | None:
         if not bold or _FIELD_LABEL_RE.match(text):
             continue
         title = text
-        for more, more_bold in lines[at + 1 :]:
+        for more, more_bold in lines[at + 1 :] if slides else []:
             if not more_bold or _FIELD_LABEL_RE.match(more) or count_words(f"{title} {more}") > TITLE_MAX_WORDS:
                 break
             title = f"{title} {more}"
-        if count_words(title) >= 2 and reads_as_title(title):
+        if count_words(title) >= 2 and reads_as_title(title) and not (is_schedule(title) or names_institution(title)):
             return title
     return None
 
@@ -283,9 +286,12 @@ def _cell_lines(body: str) -> list[tuple[str, bool]]:
     except (etree.ParserError, ValueError):
         return []
     lines: list[tuple[str, bool]] = []
+    shared: dict[Any, bool] = {}  # each row: whether several of its cells hold words
     for cell in root.iter("td", "th"):
         row = cell.getparent()
-        if row is not None and sum(1 for c in row if c.tag in ("td", "th") and _words_of(c).strip()) > 1:
+        if row not in shared:
+            shared[row] = sum(1 for c in row if c.tag in ("td", "th") and _words_of(c).strip()) > 1
+        if shared[row]:
             continue
         paragraphs = [p for p in cell if p.tag == "p"] or [cell]
         for paragraph in paragraphs:
@@ -293,6 +299,8 @@ def _cell_lines(body: str) -> list[tuple[str, bool]]:
             bold = clean(" ".join(_words_of(b) for b in paragraph.iter("strong", "b")))
             if words:
                 lines.append((words, bold == words))
+        if len(lines) >= BOLD_OPENING_LINES:
+            break
     return lines
 
 

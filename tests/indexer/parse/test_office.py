@@ -186,18 +186,6 @@ def test_a_picture_in_a_word_table_is_not_its_bytes(parser: DocumentParser, tmp_
     assert "data:image" not in text and "base64" not in text
 
 
-def test_a_word_layout_table_keeps_its_words_not_its_empty_cells(parser: DocumentParser, tmp_path: Path) -> None:
-    """A letterhead laid out in a table of mostly empty cells: the rows and trailing cells with no
-    words are left out of the table every answer shows; a cell before one with words stays."""
-    cells = {(2, 1): "Northwind Harbour Authority", (4, 0): "Berth", (4, 2): "Seven"}
-    path = _letterhead(tmp_path / "letterhead.docx", 6, 5, cells)
-    [table] = [p.text for p in parse(parser, path).paragraphs if p.kind == "table"]
-    assert "Northwind Harbour Authority" in table and "Berth" in table and "Seven" in table
-    assert table.count("<tr") == 2  # of six rows, the two with words
-    assert "<td></td><td><p>Northwind" in table  # the empty cell before it keeps the column
-    assert "Seven</p></td></tr>" in table  # nothing after the last cell with words
-
-
 def test_org_headings_title_and_code() -> None:
     from indexer.parse.org import parse_org
 

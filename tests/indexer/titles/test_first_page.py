@@ -318,6 +318,43 @@ def _kicker_over_the_title(path: Path) -> None:
     document.save(str(path))
 
 
+def _report_over_its_introduction(path: Path) -> None:
+    """A plain line naming the report over Word's Heading 1 "Introduction": the line is the title."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Annual Harbour Report")
+    document.add_heading("Introduction", level=1)
+    document.add_paragraph("The harbour handled more ferries this year than in any year before.")
+    document.save(str(path))
+
+
+def _syllabus_with_bold_section_labels(path: Path) -> None:
+    """A Word file whose opening text names no title and whose bold lines label its sections."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Instructor: Ada Lovelace, office hours Tuesdays 2-4pm")
+    document.add_paragraph().add_run("Course Description").bold = True
+    document.add_paragraph("Students learn to read tide tables and plan a crossing.")
+    document.save(str(path))
+
+
+def _typed_title_run_together(path: Path) -> None:
+    """A Word file whose properties run two words together that its page prints apart."""
+    import docx
+
+    document = docx.Document()
+    document.core_properties.title = "CONTOSOLens20 Camera User Guide"
+    document.add_paragraph("CONTOSO Lens20 Camera User Guide")
+    document.add_paragraph("This guide explains when the ferry leaves and what to do when it is late. " * 3)
+    document.add_heading("Getting aboard", level=1)
+    document.add_paragraph("Buy a ticket at the harbour office before you board. " * 3)
+    document.add_heading("Safety", level=1)
+    document.add_paragraph("Keep to the marked decks while the ferry is under way. " * 3)
+    document.save(str(path))
+
+
 @pytest.mark.slow
 def test_an_office_file_without_a_title_style_is_titled_by_its_bold_line(
     folder: Path, open_library: Callable[..., Library]
@@ -325,6 +362,9 @@ def test_an_office_file_without_a_title_style_is_titled_by_its_bold_line(
     _slide_without_a_title(folder / "deck-428996.pptx")
     _announcement_laid_out_in_a_table(folder / "017097.docx")
     _kicker_over_the_title(folder / "rowing.docx")
+    _report_over_its_introduction(folder / "report.docx")
+    _syllabus_with_bold_section_labels(folder / "syllabus-0412.docx")
+    _typed_title_run_together(folder / "guide.docx")
     lib = open_library(folder)
     lib.reconcile()
     titles = {d.path: d.title for d in lib.toc().documents}
@@ -332,6 +372,9 @@ def test_an_office_file_without_a_title_style_is_titled_by_its_bold_line(
         "deck-428996.pptx": "Regional Ferry Subcontract Budgets (out the door); 2027-2030 Actuals",
         "017097.docx": "Harbour Pilot (Night Shift)",  # its fields ("Department: …") are no title
         "rowing.docx": "Rowing Past the Breakwater",  # the styled title, not the kicker above it
+        "report.docx": "Annual Harbour Report",  # Heading 1 opens the text: no kicker above it
+        "syllabus-0412.docx": "syllabus-0412 (file name)",  # a bold section label is no title
+        "guide.docx": "CONTOSO Lens20 Camera User Guide",  # the properties' title, spaced as printed
     }
 
 
