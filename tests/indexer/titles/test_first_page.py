@@ -304,54 +304,20 @@ def _announcement_laid_out_in_a_table(path: Path) -> None:
     document.save(str(path))
 
 
-def _kicker_over_the_title(path: Path) -> None:
-    """A Word file whose author styled its title, with a few words set plainly above it."""
+def _word(path: Path, *parts: tuple[str, str], title: str = "") -> None:
+    """A Word file of `parts`, each (style, text): "" a plain paragraph, "bold" one set in bold,
+    "title" Word's Title style, "h1" its Heading 1; `title` its properties' title."""
     import docx
 
     document = docx.Document()
-    document.add_paragraph("Harbour notes")
-    document.add_heading("Rowing Past the Breakwater", level=0)  # Word's Title style
-    document.add_heading("Before you set out", level=1)
-    document.add_paragraph("Check the tide tables and tell the harbour office your route.")
-    document.add_heading("Coming back", level=1)
-    document.add_paragraph("Keep the green light to starboard as you pass the breakwater.")
-    document.save(str(path))
-
-
-def _report_over_its_introduction(path: Path) -> None:
-    """A plain line naming the report over Word's Heading 1 "Introduction": the line is the title."""
-    import docx
-
-    document = docx.Document()
-    document.add_paragraph("Annual Harbour Report")
-    document.add_heading("Introduction", level=1)
-    document.add_paragraph("The harbour handled more ferries this year than in any year before.")
-    document.save(str(path))
-
-
-def _syllabus_with_bold_section_labels(path: Path) -> None:
-    """A Word file whose opening text names no title and whose bold lines label its sections."""
-    import docx
-
-    document = docx.Document()
-    document.add_paragraph("Instructor: Ada Lovelace, office hours Tuesdays 2-4pm")
-    document.add_paragraph().add_run("Course Description").bold = True
-    document.add_paragraph("Students learn to read tide tables and plan a crossing.")
-    document.save(str(path))
-
-
-def _typed_title_run_together(path: Path) -> None:
-    """A Word file whose properties run two words together that its page prints apart."""
-    import docx
-
-    document = docx.Document()
-    document.core_properties.title = "CONTOSOLens20 Camera User Guide"
-    document.add_paragraph("CONTOSO Lens20 Camera User Guide")
-    document.add_paragraph("This guide explains when the ferry leaves and what to do when it is late. " * 3)
-    document.add_heading("Getting aboard", level=1)
-    document.add_paragraph("Buy a ticket at the harbour office before you board. " * 3)
-    document.add_heading("Safety", level=1)
-    document.add_paragraph("Keep to the marked decks while the ferry is under way. " * 3)
+    document.core_properties.title = title
+    for style, text in parts:
+        if style in ("title", "h1"):
+            document.add_heading(text, level=0 if style == "title" else 1)
+        elif style == "bold":
+            document.add_paragraph().add_run(text).bold = True
+        else:
+            document.add_paragraph(text)
     document.save(str(path))
 
 
@@ -361,10 +327,41 @@ def test_an_office_file_without_a_title_style_is_titled_by_its_bold_line(
 ) -> None:
     _slide_without_a_title(folder / "deck-428996.pptx")
     _announcement_laid_out_in_a_table(folder / "017097.docx")
-    _kicker_over_the_title(folder / "rowing.docx")
-    _report_over_its_introduction(folder / "report.docx")
-    _syllabus_with_bold_section_labels(folder / "syllabus-0412.docx")
-    _typed_title_run_together(folder / "guide.docx")
+    # the title Word styles, under a few plain words (a kicker)
+    _word(
+        folder / "rowing.docx",
+        ("", "Harbour notes"),
+        ("title", "Rowing Past the Breakwater"),
+        ("h1", "Before you set out"),
+        ("", "Check the tide tables and tell the harbour office your route."),
+        ("h1", "Coming back"),
+        ("", "Keep the green light to starboard as you pass the breakwater."),
+    )
+    # a plain line naming the report over Word's Heading 1 "Introduction": the line is the title
+    _word(
+        folder / "report.docx",
+        ("", "Annual Harbour Report"),
+        ("h1", "Introduction"),
+        ("", "The harbour handled more ferries this year than in any year before."),
+    )
+    # opening text that names no title, bold lines that label sections
+    _word(
+        folder / "syllabus-0412.docx",
+        ("", "Instructor: Ada Lovelace, office hours Tuesdays 2-4pm"),
+        ("bold", "Course Description"),
+        ("", "Students learn to read tide tables and plan a crossing."),
+    )
+    # properties that run two words together that the page prints apart
+    _word(
+        folder / "guide.docx",
+        ("", "CONTOSO Lens20 Camera User Guide"),
+        ("", "This guide explains when the ferry leaves and what to do when it is late. " * 3),
+        ("h1", "Getting aboard"),
+        ("", "Buy a ticket at the harbour office before you board. " * 3),
+        ("h1", "Safety"),
+        ("", "Keep to the marked decks while the ferry is under way. " * 3),
+        title="CONTOSOLens20 Camera User Guide",
+    )
     lib = open_library(folder)
     lib.reconcile()
     titles = {d.path: d.title for d in lib.toc().documents}
