@@ -305,10 +305,11 @@ def _cell_lines(body: str) -> list[tuple[str, bool]]:
 
 
 def _words_of(element: Any) -> str:
-    """An element's words, not those of a table inside it (its cells are lines of their own)."""
+    """An element's words, not those of a table inside it (its cells are lines of their own) nor
+    of a comment."""
     parts = [element.text or ""]
     for child in element:
-        if child.tag != "table":
+        if isinstance(child.tag, str) and child.tag != "table":  # (a comment's tag is a function)
             parts.append(_words_of(child))
         parts.append(child.tail or "")
     return " ".join(parts)

@@ -1541,3 +1541,10 @@ def test_a_chinese_line_that_holds_a_sentences_end_is_text() -> None:
     assert reads_as_title("けいおん！公式ガイドブック"), "one mark inside a title is its own"
     assert reads_as_title("行政处罚决定书")
     assert reads_as_title("关于浙江菲达环保科技股份有限公司2015年年度报告中有关财务事项的说明")
+
+
+def test_a_cells_comment_is_no_part_of_its_words() -> None:
+    from indexer.titles.first_page import _cell_lines
+
+    cell = "<table><tr><td><p><!-- draft note --><strong>Harbour Pilot</strong></p></td></tr></table>"
+    assert _cell_lines(cell) == [("Harbour Pilot", True)]  # wholly bold, the comment aside
