@@ -337,8 +337,8 @@ def banner_picture_title(items: list[Item]) -> str | None:
     if not any(i.get("type") == "text" and i["bbox"][1] >= y1 for i in placed):
         return None  # a band of pictures over no text: a cover, which `first_page_title` reads
     words = top.get("text_layer") or top.get("content") or ""
-    parts = [clean(part) for part in re.split(r"\s*\|\s*|\n", words) if count_words(clean(part)) >= 2]
-    parts = [part for part in parts if reads_as_title(part)]
+    parts = [clean(part) for part in re.split(r"\s*\|\s*|\n", words)]
+    parts = [part for part in parts if count_words(part) >= 2 and reads_as_title(part)]
     return max(parts, key=count_words, default=None)
 
 

@@ -153,35 +153,27 @@ def test_an_old_word_file_named_docx_is_read_as_one(parser: DocumentParser, tmp_
     assert "Lorem ipsum dolor sit amet." in _texts(parse(parser, path))
 
 
-def _letterhead(
-    path: Path, rows: int, cols: int, cells: dict[tuple[int, int], str], picture_at: tuple[int, int] | None = None
-) -> Path:
-    """A Word file that opens with a table laid out as a letterhead (`cells` hold its words), a
-    picture in one cell if asked, and a paragraph under it."""
+def test_a_picture_in_a_word_table_is_not_its_bytes(parser: DocumentParser, tmp_path: Path) -> None:
+    """MinerU inlines a picture in a Word table's cell as a data URI: the table keeps its words,
+    never the picture's base64 (a logo in a letterhead's table was 10,000 characters of it)."""
     import io
 
     import docx
     from PIL import Image
 
+    png = io.BytesIO()
+    Image.new("RGB", (120, 40), (200, 30, 30)).save(png, format="PNG")
+    png.seek(0)
     document = docx.Document()
-    table = document.add_table(rows=rows, cols=cols)
-    if picture_at is not None:
-        png = io.BytesIO()
-        Image.new("RGB", (120, 40), (200, 30, 30)).save(png, format="PNG")
-        png.seek(0)
-        table.cell(*picture_at).paragraphs[0].add_run().add_picture(png)
-    for at, text in cells.items():
-        table.cell(*at).text = text
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).paragraphs[0].add_run().add_picture(png)
+    table.cell(0, 1).text = "Northwind Harbour Authority"
+    table.cell(1, 0).text = "Berth"
+    table.cell(1, 1).text = "Seven"
     document.add_paragraph("Tide tables are posted weekly at the harbour office.")
+    path = tmp_path / "letterhead.docx"
     document.save(str(path))
-    return path
-
-
-def test_a_picture_in_a_word_table_is_not_its_bytes(parser: DocumentParser, tmp_path: Path) -> None:
-    """MinerU inlines a picture in a Word table's cell as a data URI: the table keeps its words,
-    never the picture's base64 (a logo in a letterhead's table was 10,000 characters of it)."""
-    cells = {(0, 1): "Northwind Harbour Authority", (1, 0): "Berth", (1, 1): "Seven"}
-    text = _texts(parse(parser, _letterhead(tmp_path / "letterhead.docx", 2, 2, cells, picture_at=(0, 0))))
+    text = _texts(parse(parser, path))
     assert "Northwind Harbour Authority" in text and "Seven" in text
     assert "data:image" not in text and "base64" not in text
 
