@@ -25,8 +25,8 @@ DIR holds each set's files as `DIR/<set>/<file>`; a label's `repo`, `path` and `
 each comes from (`git -C <clone> show <commit>:<path> > DIR/<set>/<file>`). Each file is parsed
 whole by the server's own code and judged as `benchmarks.titles` judges (`accept.judge`): a title
 is accepted when it holds most of the reader's words and little else. `--pages N` parses each
-PDF's first N pages only, as `benchmarks.titles --pages` does (a fresh machine's quick run; the
-recorded runs parse whole files). A file whose page 1 prints
+PDF's first N pages only, as `benchmarks.titles --pages` does (a fresh machine's quick run; each
+recorded run's heading says which it parsed). A file whose page 1 prints
 no title is counted apart: accepted when the map shows its file's name or the reader's title.
 """
 
