@@ -72,15 +72,16 @@ MINERU_FORMATS: dict[str, tuple[bool, bool]] = {
 # What the child reads without MinerU: a picture of a document, by OCR (`indexer.parse.images`), a page per frame.
 CHILD_FORMATS: dict[str, tuple[bool, bool]] = {**MINERU_FORMATS, **dict.fromkeys(sorted(IMAGE_FORMATS), (True, False))}
 # Bump when the worker's output or its mapping changes, so cached parses are redone (history: git).
-CACHE_VERSION = 11
+CACHE_VERSION = 12
 # Earlier versions whose PDF parses `_upgraded` brings up to this one without MinerU, newest first
-# (11 reads type sizes where a turned or cropped page shows them; 10 reads by OCR the scanned
-# pages whose text layer is only a stamp's line; 9 reads a symbol font's boxes and bullets as what
-# they draw, and by OCR the pages whose text layer is not text;
+# (12 reads from the text layer the pages whose words flash lost; 11 reads type sizes where a
+# turned or cropped page shows them; 10 reads by OCR the scanned pages whose text layer is only a
+# stamp's line; 9 reads a symbol font's boxes and bullets as what they draw, and by OCR the pages
+# whose text layer is not text;
 # 8 read again from the text layer the PDF pages flash misreads: margin line numbers, an item
 # across columns; 7 changed office files only: chart titles, comments, a lone sheet's name; 6
 # added what a PDF declares).
-UPGRADABLE = (10, 9, 8, 7, 6, 5)
+UPGRADABLE = (11, 10, 9, 8, 7, 6, 5)
 OFFICE_UNCHANGED_SINCE = 7  # an office file's parse cached by this version or later is this version's
 
 

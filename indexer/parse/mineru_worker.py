@@ -118,9 +118,10 @@ def run_upgrade(request: dict) -> dict:
     without MinerU: what the PDF declares of itself, read from its document information
     (`pdf_layers.declared`), the pages flash misread read again from the text layer (`page_text`;
     done since version 8), its pages whose text layer is not text and its scanned pages under a
-    stamp's line read by OCR, its symbol fonts' glyphs read as what they draw (`symbols`), and its
-    type sizes read again where the page is turned or cropped (`page_frame`). (Text a picture's box
-    holds is left as read: OCR may have read it since.)"""
+    stamp's line read by OCR, its symbol fonts' glyphs read as what they draw (`symbols`), its
+    type sizes read again where the page is turned or cropped (`page_frame`), and its pages whose
+    words flash lost read from the text layer (`lost_text`). (Text a picture's box holds is left as
+    read: OCR may have read it since.)"""
     raw = request["upgrade"]
     raw["declared"] = declared(request["path"])
     warnings = raw.setdefault("warnings", [])
@@ -136,6 +137,10 @@ def run_upgrade(request: dict) -> dict:
     if request.get("version", 0) < FRAMED_SINCE and raw.get("tier") != "ocr":  # a scan's sizes are OCR's
         read_by_ocr = {p for pages in pages_by_text_layer(request["path"]) for p in pages}
         _read_font_sizes(request["path"], items, warnings, skip=read_by_ocr)
+    if request.get("version", 0) < LOST_SINCE and raw.get("tier") != "ocr":
+        known = {id(it) for it in items}
+        raw["content_list"] = items = _read_lost_pages(request["path"], items, warnings)
+        _read_font_sizes(request["path"], [it for it in items if id(it) not in known], warnings)
     _read_symbols(request["path"], items, warnings)
     return raw
 
@@ -144,6 +149,23 @@ REPAIRED_SINCE = 8  # a parse cached by this version or later has had its misrea
 GARBLED_SINCE = 9  # … and its pages whose text layer is not text read by OCR
 STAMPED_SINCE = 10  # … and its scanned pages whose text layer is only a stamp's line
 FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page shows them
+LOST_SINCE = 12  # … and its pages whose text flash lost read from the text layer
+
+
+def _read_lost_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
+    """Pages whose text flash lost, read from the text layer (`lost_text`); a quirk of the text
+    layer there costs those pages' words, never the parse."""
+    from indexer.parse.lost_text import lost_pages, read_lost_pages
+
+    try:
+        pages = lost_pages(path, items)
+        if pages:
+            shown = ", ".join(str(p + 1) for p in pages[:10]) + (", …" if len(pages) > 10 else "")
+            warnings.append(f"{_pages(pages)} ({shown}) read from the text layer: the parser gave few of their words")
+        return read_lost_pages(path, items, pages)
+    except Exception as exc:
+        warnings.append(f"pages with lost text left as read ({type(exc).__name__}: {exc})"[:300])
+        return items
 
 
 def _read_font_sizes(path: str, items: list[Item], warnings: list[str], skip: Collection[int] = ()) -> None:
@@ -299,6 +321,7 @@ def run(request: dict) -> dict:
     if is_pdf:
         items = _repaired_pages(path, items, warnings)
         fill_from_text_layer(path, items)
+        items = _read_lost_pages(path, items, warnings)  # (a picture's words in the text layer count as read)
         _read_symbols(path, items, warnings)
         _read_font_sizes(path, items, warnings)
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
