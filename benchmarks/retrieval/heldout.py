@@ -26,7 +26,7 @@ from pathlib import Path
 
 from benchmarks import common
 from benchmarks.retrieval.shared import MODELS_DIR
-from benchmarks.titles.heldout import SETS  # the same files, labelled for titles there
+from benchmarks.titles.heldout import ASKED as SETS  # the same files, labelled for titles there
 from indexer.library import Library, LibraryConfig
 
 QUESTIONS = Path(__file__).resolve().parent / "labels" / "heldout-questions.jsonl"

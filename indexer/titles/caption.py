@@ -37,7 +37,8 @@ ROLE_RE = re.compile(
     r"counter-?(?:plaintiffs?|defendants?)|cross-?(?:appellants?|appellees?)|debtors?|creditors?|movants?)\b",
     re.I,
 )
-VERSUS_RE = re.compile(r"(?:^|\s)(?:v\.|vs\.?|versus)(?:\s|$)", re.I)
+# "v." between the parties, or "- against -" on a line of its own (as New York's courts set it).
+VERSUS_RE = re.compile(r"(?:^|\s)(?:v\.|vs\.?|versus)(?:\s|$)|^\W*against\W*$", re.I)
 _IN_RE_RE = re.compile(r"^(?:\W*no\.\s*\S+\s+)?\W*(in\s+re\b|in\s+the\s+matter\s+of\b|ex\s+parte\b)\s*:?\s*(.*)$", re.I)
 # The kinds of paper a court's heading names, with the word the fallback looks for in the page's text.
 _PAPER_KINDS = (
@@ -53,10 +54,11 @@ _PAPER_KINDS = (
 )
 _HEADING_KIND_RE = re.compile(
     r"\b(opinion|order|complaint|brief|motion|notice|petition|judg(?:e)?ment|transcript|appearance|memorandum|"
-    r"stipulation|declaration|affidavit|answer|reply|response|subpoena|summons|verdict|mandate|syllabus)\b",
+    r"stipulation|declaration|affidavit|answer|reply|response|opposition|subpoena|summons|verdict|mandate|syllabus)\b",
     re.I,
 )
-HEADING_WORDS = 16  # a heading that names the paper is a line of at most this many words
+HEADING_WORDS = 16  # a heading that names the paper is a line of at most this many words (unless it opens so)
+CAPITALS_SHARE = 0.8  # a heading set in capitals, a party's "dba" or "ex rel." aside
 KIND_WORDS = 6  # … shown whole up to this many ("Suggestion of Remand and Transfer Order"), else by its kind word
 FIRST_LINES = 40  # the caption and the paper's heading are among the first page's first lines
 CAPTION_LINES = 16  # a party's name is within this many lines of the "v." (margins, rules and roles between)
@@ -137,6 +139,29 @@ def court_label(lines: list[str]) -> str | None:
     words = re.sub(r"(?i)\bno\.\s*", "No. ", case.group(0)).split() if case else []
     number = " ".join(w if re.search(r"\d", w) else w.capitalize() if w.isupper() else w for w in words)
     return f"{found.kind} — {found.court}" + (f", {number}" if number else "")
+
+
+# The stamp a court's electronic filing sets atop every page of a paper filed with it: "Case
+# 3:19-cv-05711-EMC Document 74-3 Filed 04/12/21 Page 8 of 25" (its case, and the paper's number in the docket).
+_FILING_STAMP_RE = re.compile(
+    r"\bcase\s+(\S*\d\S*)\s+(?:document|doc\.?)\s*#?\s*(\S*\d\S*)\s+filed\b(?:(?:\s+\S+){1,4}?\s+page\s*(\d+))?", re.I
+)
+
+
+def stamped_label(lines: list[str]) -> str | None:
+    """What a page of a filed court paper whose first page names no parties is, where nothing else
+    names it: the paper its heading or its footer names, with the case and the docket's number its
+    filing stamp gives, and the page they start on if not its first ("Motion for Class Certification
+    — Case 3:19-cv-05711-EMC, Document 74-3, page 8", "Case 1:19-cr-00725-JPO, Document 191"); None
+    without such a stamp."""
+    found = next((m for line in lines[:FIRST_LINES] if (m := _FILING_STAMP_RE.search(line))), None)
+    if found is None:
+        return None
+    filed = f"Case {found.group(1)}, Document {found.group(2)}"
+    if found.group(3) and found.group(3) != "1":  # pages taken out of the paper, from its page 8 on
+        filed += f", page {found.group(3)}"
+    kind = _heading_kind([line for line in lines if not _FILING_STAMP_RE.search(line)])
+    return f"{kind} — {filed}" if kind else filed
 
 
 def _parties(lines: list[str], at: int) -> str | None:
@@ -286,10 +311,12 @@ def _heading_kind(lines: list[str]) -> str | None:
             text = _AFTER_COURT_RE.sub("", text[court.end() :]).strip(" ()[]*:.")
         words = text.split()
         found = _HEADING_KIND_RE.search(text)
-        if not found or len(words) > HEADING_WORDS or COURT_RE.search(text) or CASE_RE.search(text):
-            continue
         letters = re.sub(r"[^A-Za-z]", "", text)
-        if not (letters.isupper() or len(words) <= 3):
+        capitals = bool(letters) and sum(c.isupper() for c in letters) >= CAPITALS_SHARE * len(letters)
+        long = len(words) > HEADING_WORDS and not (found and found.start() == 0 and capitals)  # (its heading runs on)
+        if not found or long or COURT_RE.search(text) or CASE_RE.search(text):
+            continue
+        if not (capitals or len(words) <= 3):
             continue  # a sentence that uses the word, not a heading
         if found.start() == 0:  # the heading opens with what the paper is: shown to a comma, in KIND_WORDS
             shown = re.split(r"[,;(\d]", text)[0].split()[:KIND_WORDS]

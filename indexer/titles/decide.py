@@ -24,7 +24,7 @@ from indexer.models import Block, Item, ParsedDocument
 from indexer.parse.blocks import TRAILING_FUNCTION_WORD
 from indexer.parse.numbering import numbering_depth
 from indexer.parse.ooxml import DEFAULT_SHEET_RE
-from indexer.titles.caption import court_label, court_title
+from indexer.titles.caption import court_label, court_title, stamped_label
 from indexer.titles.filings import cover_title, is_filing
 from indexer.titles.first_page import (
     ASIDE_RE,
@@ -34,6 +34,7 @@ from indexer.titles.first_page import (
     first_page_title,
     numbered_table_title,
     opening_line_title,
+    printed_page_title,
     reads_as_subtitle,
     running_head_title,
 )
@@ -114,6 +115,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or _heading_past_particulars(blocks, lead)
         or (_set_in_title(blocks[lead].text) if blocks and blocks[lead].kind == "code" else None)
         or running_head_title(parsed.items or [])
+        or printed_page_title(parsed.items or [])
         or numbered_table_title(parsed.items or [])
         or (bold_opening_title(parsed.items or [], parsed.format in SLIDE_FORMATS) if office else None)
         or banner_picture_title(parsed.items or [])
@@ -292,7 +294,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
         fuller = printed and len(printed.split()) >= len(metadata.split()) and metadata_agrees(metadata, [printed])
         return printed if printed and fuller else metadata
     # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
-    return printed or metadata or court_label(lines)
+    return printed or metadata or court_label(lines) or stamped_label(lines)
 
 
 # A form known by its number, as its metadata names it ("2007 Form 1040NR", "Form W-9"): its printed name completes it.

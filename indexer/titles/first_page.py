@@ -31,11 +31,13 @@ from indexer.titles.filings import exhibit_description
 from indexer.titles.lines import (
     DAY_RE,
     GREETING_RE,
+    LONG_TITLE_WORDS,
     TITLE_MAX_WORDS,
     clean,
     code_line,
     count_words,
     first_page_index,
+    is_banner,
     is_date_line,
     is_person,
     is_schedule,
@@ -215,13 +217,35 @@ def running_head_title(items: list[Item]) -> str | None:
     for item in top:
         text = clean(item.get("text") or item.get("text_layer") or "")
         number = _PAGE_NUMBER_RE.search(text)
-        if "\n" in text or number is None:
+        if "\n" in text or number is None or is_banner(text):  # (a filing's stamp: "… Page 8 of 25")
             continue
         head = (text[: number.start()] + text[number.end() :]).strip()
         words = len(head.split()) + len(re.findall(r"[\u3400-\u9fff\uac00-\ud7af]", head)) // 2
         if words >= RUNNING_HEAD_WORDS and reads_as_title(head) and not names_institution(head):
             return head
     return None
+
+
+PRINT_BAND = 60  # a browser prints a page's title and the date in this band atop each page (of 1000)
+_URL_LINE_RE = re.compile(r"^\s*(?:https?://|www\.)\S+", re.I)
+
+
+def printed_page_title(items: list[Item]) -> str | None:
+    """A web page printed to PDF, which nothing else names: the title its browser printed atop the
+    page beside the date it was printed on ("3/4/2021  Skilak Lake Road … - Google Maps"), the page's
+    address under it at the bottom."""
+    first = first_page_index(items)
+    page = [i for i in items if i.get("page_idx") == first and i.get("bbox")]
+    if not any(i["bbox"][1] > 1000 - EDGE_BAND and _URL_LINE_RE.match(clean(i.get("text") or "")) for i in page):
+        return None
+    top = sorted((i for i in page if i["bbox"][3] < PRINT_BAND and i.get("type") in ("text", "header")),
+                 key=lambda i: i["bbox"][0])  # fmt: skip
+    texts = [clean(i.get("text") or "") for i in top]
+    if len(texts) < 2 or not is_date_line(texts[0]):
+        return None
+    # (the page's own <title>, as the browser had it: an address may be all it says)
+    said = (t for t in texts[1:] if not is_banner(t) and not is_date_line(t) and sum(c.isalpha() for c in t) >= 3)
+    return next((t for t in said if count_words(t) <= LONG_TITLE_WORDS), None)
 
 
 RUNNING_HEAD_WORDS = 3  # a running head this long names the work ("Chapter 4" names a part)
@@ -758,12 +782,13 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         )
         >= PROSE_LINES
     )
+    body = _body_size(sized)
     # A single word low on a cover is a brand's mark ("TOYOTA" under the picture), not a title.
     candidates = [
         (line, text, size)
         for k, (line, text, size) in enumerate(sized)
         if size
-        and reads_as_title(text, line if prose or len(text.split()) < 2 else None)
+        and reads_as_title(text, line if prose or len(text.split()) < 2 else None, _set_apart(line, size, body))
         and not names_institution(text)
         and not is_schedule(text)
         and not _is_field(line)
@@ -806,7 +831,6 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
     at = next(k for k, c in enumerate(sized) if c[0] is best[0])
     # Under a title block's first lines its byline: a title set larger than the text, if not much larger.
     block = _heads_a_title_block([text for _, text, _ in sized[at + 1 : at + 1 + BYLINE_LINES]])
-    body = _body_size(sized)
     if prose and best[2] < TITLE_SCALE * body and not heads and not bylined and not (block and best[2] > body):
         return None
     parts = [best[1]]
@@ -825,7 +849,7 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
                 size
                 and (alike or runs_on)
                 and _stacked(last, line)
-                and reads_as_title(text, line if prose else None)
+                and reads_as_title(text, line if prose else None, _set_apart(line, size, body))
                 and not names_institution(text)
                 and not is_schedule(text)
             ):
@@ -857,10 +881,19 @@ def _in_largest_type(items: list[Item], page: int, lines: list[Item]) -> str | N
         return None
     if names_kind_only(title):  # "User Manual": what about, the cover says in its next largest type
         title = _with_subject((best[0], title), [c for c in candidates if c[1] not in parts])
+    longest = LONG_TITLE_WORDS if _set_apart(best[0], best[2], body) else TITLE_MAX_WORDS
+    if len(title.split()) > longest:
+        return None
     if not prose:  # a cover names who issued it: "Department of Health — Strategic Plan 2031–2033"
         others = [(text, size) for _, text, size in sized if text not in parts]
-        title = _with_issuer(_with_kind_line(title, others), others)
-    return title if len(title.split()) <= TITLE_MAX_WORDS else None
+        issued = _with_issuer(_with_kind_line(title, others), others)
+        title = issued if len(issued.split()) <= TITLE_MAX_WORDS else title  # (a long title alone)
+    return title
+
+
+def _set_apart(line: Item, size: float | None, body: float) -> bool:
+    """A line the page sets apart as a title: in type larger than its text, or the parser's top-level heading."""
+    return line.get("text_level") == 1 or bool(size and body and size >= TITLE_SCALE * body)
 
 
 EXCERPT_WORDS = 3  # a numbered heading that opens a page names an excerpt when this long ("1 Introduction" does not)

@@ -19,18 +19,19 @@ _BANNER_RE = re.compile(
     r"securities\s+and\s+exchange\s+commission|^washington,?\s+d\.?\s*c\.?\b|^(table\s+of\s+)?contents$|^index$|"
     r"^(for\s+(immediate\s+)?release|embargoed|(news|press|media)\s+release|\(mark\s+one\))|"
     r"^((annual|quarterly|current|transition)\s+report\s+pursuant)|^form\s+[\w-]*\d[\w-]*$|^exhibit\s+[\d.]+\w?$|"
-    r"^((front|back|inside)\s+)?cover(\s+page)?$|^title\s+page$|"  # a bookmark's name for a page
-    # a page's number of all ("Página 12 de 14")
-    r"\b(?:page|p[áa]gina|seite|pág\.|blatt)\s*\d+\s*(?:of|de|di|von|/)\s*\d+\b",
+    r"^((front|back|inside)\s+)?cover(\s+page)?$|^title\s+page$",  # a bookmark's name for a page
     re.I,
 )
+# A page's number of all ("Página 12 de 14"): the line that holds it is the page's furniture, however
+# long (a court's filing stamp: "Case 3:19-cv-05711-EMC Document 74-3 Filed 04/12/21 Page 8 of 25").
+_PAGE_OF_RE = re.compile(r"\b(?:page|p[áa]gina|seite|pág\.|blatt)\s*\d+\s*(?:of|de|di|von|/)\s*\d+\b", re.I)
 
 
 def is_banner(text: str) -> bool:
     """A page's boilerplate, never a document's title ("UNITED STATES SECURITIES AND EXCHANGE
-    COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE")."""
+    COMMISSION", "Table of Contents", "FOR IMMEDIATE RELEASE", "Page 3 of 12")."""
     text = " ".join(re.sub(r"[*_#]+", " ", text).split()).strip(" .:;,-–—")
-    return bool(_BANNER_RE.search(text)) and len(text.split()) <= 10
+    return (bool(_BANNER_RE.search(text)) and len(text.split()) <= 10) or bool(_PAGE_OF_RE.search(text))
 
 
 # An institution: a university, a college, a school, a department, an agency, a research centre
@@ -244,6 +245,7 @@ _FIELD_RE = re.compile(r"\b[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:\s")
 _MARKUP_RE = re.compile(r"<sup>.*?</sup>|<sub>.*?</sub>|<[^>]+>|\*\*|__|\\(?=[_*#$&%])")
 TITLE_TOP = 650  # the title sits in the top two thirds of its page (0–1000 units)
 TITLE_MAX_WORDS = 20
+LONG_TITLE_WORDS = 36  # a title set in type larger than its page's text may run this long (a paper's, a study's)
 RUN_ON_WORDS, RUN_ON_LETTERS = 6, 12  # this many words this long on average: words run together
 CJK_PER_WORD = 2  # Chinese and Japanese write no spaces: a title's characters count as this many to a word
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -258,14 +260,17 @@ def count_words(text: str) -> int:
     return len(text.split()) + len(_CJK_RE.findall(text)) // CJK_PER_WORD
 
 
-def reads_as_title(text: str, item: Item | None = None) -> bool:
+def reads_as_title(text: str, item: Item | None = None, set_apart: bool = False) -> bool:
+    """Whether a line may be a document's title by its words (`item`: its place on the page too);
+    `set_apart`: the page sets it apart as one (larger than its text, or the parser's top-level
+    heading), so it may run long and end in a full stop ("… of Phoenix paludosa Roxb.")."""
     cjk = len(_CJK_RE.findall(text))
     words = text.split()
     n_words = count_words(text)
     letters = sum(ch.isalpha() for ch in text)
     return (
         (item is None or item["bbox"][1] < TITLE_TOP)
-        and 1 <= n_words <= TITLE_MAX_WORDS
+        and 1 <= n_words <= (LONG_TITLE_WORDS if set_apart else TITLE_MAX_WORDS)
         and not (cjk == 0 and _run_together(words))  # a paragraph whose spaces were lost reads as few words
         and not (cjk and _SENTENCE_CJK_RE.search(text))
         and letters >= 3
@@ -276,7 +281,7 @@ def reads_as_title(text: str, item: Item | None = None) -> bool:
         and not names_address(text)
         and not _DATE_LINE_RE.match(text)
         and not is_junk(text, "text")
-        and not (text.endswith(".") and len(words) > 6)  # a sentence
+        and not (text.endswith(".") and len(words) > 6 and not set_apart)  # a sentence
         and (text[:1].isalnum() or text[:1] in "\"'“(")  # not a bullet, not a run-on ": Monday …"
         and not text[:1].islower()
         and numbering_depth(text) is None  # "2. Textbook", "1 Introduction": an item or a chapter

@@ -165,3 +165,30 @@ def test_court_names_parties_and_numbers_as_printed() -> None:
     assert court_label(form) == (
         "Entry of Appearance — United States Court of Appeals for the Twelfth Circuit, Case No. 2:31-CV-01234-ABC"
     ), "a case's number as printed"
+
+
+def test_a_caption_that_sets_against_between_the_parties() -> None:
+    """New York's courts set "- against -" on a line of its own where others print "v."."""
+    lines = ["UNITED STATES DISTRICT COURT", "DISTRICT OF ALASKA", "COLIN HERON,", "- against -", "Plaintiff,"]
+    lines += ["NORTHWIND TROOPER, LLC", "Defendant.", "Docket No. 3:31-cv-00227", "COMPLAINT"]
+    assert court_title(lines) == "Heron v. Northwind Trooper, LLC — Complaint"
+    assert court_title(["The council voted against the motion.", "Minutes of the meeting"]) is None
+
+
+def test_a_filed_papers_page_without_its_caption_is_named_by_its_stamp_and_the_paper_its_footer_names() -> None:
+    from indexer.titles.caption import stamped_label
+
+    page = ["Case 3:31-cv-05711-EMC Document 74-3 Filed 04/12/31 Page 8 of 25", "II. BACKGROUND FACTS"]
+    page += ["Defendant is a merchant processing company that sells software.", "MOTION FOR CLASS CERTIFICATION", "3"]
+    assert stamped_label(page) == "Motion for Class Certification — Case 3:31-cv-05711-EMC, Document 74-3, page 8"
+    letter = ["Case 1:31-cr-00725-JPO Document 191 Filed 05/25/31 Page 1 of 4", "The government's warrants were"]
+    assert stamped_label(letter) == "Case 1:31-cr-00725-JPO, Document 191"
+    assert stamped_label(["Minutes of the Board", "Page 2 of 4"]) is None
+
+
+def test_a_heading_in_capitals_names_the_paper_whole_however_long_it_runs() -> None:
+    lines = ["IN THE UNITED STATES COURT OF APPEALS", "ANN LEE, et al.", "Plaintiffs-Appellees,", "v.", "BO KIM,"]
+    lines.append("MOTION TO STAY PROCEEDINGS PENDING DECISION IN ROE V. DOE, ET AL., AND ALTERNATIVE MOTION FOR TIME")
+    assert court_title(lines) == "Lee v. Kim — Motion to Stay Proceedings Pending Decision"
+    granted = [*lines[:5], "ORDER GRANTING NORTHWIND, INC. dba NORTHWIND STORES' APPLICATION FOR AN INJUNCTION"]
+    assert court_title(granted) == "Lee v. Kim — Order Granting Northwind"

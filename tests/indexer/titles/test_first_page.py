@@ -1548,3 +1548,44 @@ def test_a_cells_comment_is_no_part_of_its_words() -> None:
 
     cell = "<table><tr><td><p><!-- draft note --><strong>Harbour Pilot</strong></p></td></tr></table>"
     assert _cell_lines(cell) == [("Harbour Pilot", True)]  # wholly bold, the comment aside
+
+
+def test_a_long_title_the_page_sets_apart_may_end_in_an_abbreviation() -> None:
+    """A paper's title in its largest type, or the parser's top-level heading, runs past twenty
+    words and may end in a full stop ("… Roxb."); the same words as text are a sentence."""
+    body = "Lupeol, epilupeol and beta-sitosterol were isolated from the extract of the leaves. " * 4
+    long = (
+        "Understanding the barriers to setting up a healthcare quality improvement process in resource-limited "
+        "settings: a situational analysis at the Medical Department of a Central Hospital in Lilongwe"
+    )
+    items = [
+        _line(0, 60, "Research Article", 9),
+        _line(0, 100, long, 18, 1),
+        _line(0, 200, "Jane Roe, Ann Lee and Bo Kim", 10),
+        {**_line(0, 300, body, 10), "bbox": [100, 300, 900, 420]},
+    ]
+    assert first_page_title(items) == long
+    plant = "Phytochemical and Biological investigations of Phoenix paludosa Roxb."
+    items[1] = _line(0, 100, plant, 16, 1)
+    assert first_page_title(items) == plant
+    items[1] = _line(0, 100, plant, 10)  # set like the text: a sentence, not the title
+    assert first_page_title(items) != plant
+
+
+def test_a_web_page_printed_to_pdf_is_titled_by_the_title_its_browser_printed_atop_it() -> None:
+    from indexer.titles.first_page import printed_page_title
+
+    items = [
+        {"type": "text", "page_idx": 0, "bbox": [33, 24, 73, 39], "text": "3/4/2031"},
+        {"type": "text", "page_idx": 0, "bbox": [317, 24, 760, 39], "text": "Heron Lake Road to 12 Main St - Maps"},
+        {"type": "image", "page_idx": 0, "bbox": [37, 47, 965, 349]},
+        {"type": "text", "page_idx": 0, "bbox": [33, 960, 967, 975], "text": "https://maps.example.com/dir/Heron 1/2"},
+    ]
+    assert printed_page_title(items) == "Heron Lake Road to 12 Main St - Maps"
+    assert printed_page_title(items[:3]) is None, "no address printed under it: no browser's page"
+
+
+def test_a_line_that_numbers_its_page_of_all_is_the_pages_furniture_however_long() -> None:
+    assert is_banner("Case 8:31-cv-01261-DOC-KES Document 40 Filed 08/05/31 Page 1 of 4 Page ID #:365")
+    assert is_banner("Página 12 de 14")
+    assert not is_banner("A Guide to the Twelve Pages of the Harbour Charter")
