@@ -34,7 +34,8 @@ CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d[\w:.–/-]*", re
 _DOCKET_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d{{1,2}}[-–:]\d", re.I)
 ROLE_RE = re.compile(
     r"\b(plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|intervenors?|"
-    r"counter-?(?:plaintiffs?|defendants?)|cross-?(?:appellants?|appellees?)|debtors?|creditors?|movants?)\b",
+    r"counter-?(?:plaintiffs?|defendants?)|cross-?(?:appellants?|appellees?)|debtors?|creditors?|movants?)\b"
+    r"(?:\(s\))?",  # "Debtor(s)"
     re.I,
 )
 # "v." between the parties, or "- against -" on a line of its own (as New York's courts set it).
@@ -54,11 +55,12 @@ _PAPER_KINDS = (
 )
 _HEADING_KIND_RE = re.compile(
     r"\b(opinion|order|complaint|brief|motion|notice|petition|judg(?:e)?ment|transcript|appearance|memorandum|"
-    r"stipulation|declaration|affidavit|answer|reply|response|opposition|subpoena|summons|verdict|mandate|syllabus)\b",
+    r"stipulation|declaration|affidavit|answer|reply|response|opposition|minutes|report|subpoena|summons|verdict|mandate|syllabus)\b",
     re.I,
 )
 HEADING_WORDS = 16  # a heading that names the paper is a line of at most this many words (unless it opens so)
 CAPITALS_SHARE = 0.8  # a heading set in capitals, a party's "dba" or "ex rel." aside
+HEADING_KIND_WORDS = 10  # a heading in capitals that names the paper later in it is shown whole up to this many
 KIND_WORDS = 6  # … shown whole up to this many ("Suggestion of Remand and Transfer Order"), else by its kind word
 FIRST_LINES = 40  # the caption and the paper's heading are among the first page's first lines
 CAPTION_LINES = 16  # a party's name is within this many lines of the "v." (margins, rules and roles between)
@@ -104,7 +106,7 @@ def read_caption(lines: list[str]) -> Caption | None:
     lines = lines[:FIRST_LINES]
     text = "\n".join(lines)
     court = next((line for line in lines if COURT_RE.search(line) and len(line.split()) <= 14), None)
-    has_case = bool(_DOCKET_RE.search(text))
+    has_case = bool(_DOCKET_RE.search(text) or _FILING_STAMP_RE.search(text))
     versus = [k for k, line in enumerate(lines) if VERSUS_RE.search(f" {line} ")]
     in_re = _in_re(lines) if court else None
     if not versus and not in_re:  # a court's paper without parties: its heading says what it is
@@ -138,6 +140,8 @@ def court_label(lines: list[str]) -> str | None:
     case = CASE_RE.search("\n".join(lines[:FIRST_LINES]))
     words = re.sub(r"(?i)\bno\.\s*", "No. ", case.group(0)).split() if case else []
     number = " ".join(w if re.search(r"\d", w) else w.capitalize() if w.isupper() else w for w in words)
+    stamped = next((m for line in lines[:FIRST_LINES] if (m := _FILING_STAMP_RE.search(line))), None)
+    number = number or (f"Case {stamped.group(1)}" if stamped else "")  # the case its filing stamp gives
     return f"{found.kind} — {found.court}" + (f", {number}" if number else "")
 
 
@@ -265,10 +269,11 @@ def _in_re(lines: list[str]) -> str | None:
         if not found:
             continue
         rest, following = found.group(2).strip(), lines[k + 1 : k + 3]
-        if not rest:  # "IN RE:" alone: the name is the next line, set as a party's
-            if not following or not _set_as_party(lines, k + 1):
+        if not rest:  # "IN RE:" alone: the name is the next line set as a party's (the court's name may come between)
+            at = next((j for j in range(k + 1, min(len(lines), k + 3)) if not COURT_RE.search(lines[j])), None)
+            if at is None or not _set_as_party(lines, at):
                 return None
-            rest, following = following[0].strip(), following[1:]
+            rest, following = lines[at].strip(), lines[at + 1 : at + 3]
         if following and not rest.endswith((",", ";")) and _runs_on(following[0]):
             rest = f"{rest} {following[0].strip()}"
         name = _party(rest)
@@ -323,7 +328,8 @@ def _heading_kind(lines: list[str]) -> str | None:
             while len(shown) > 1 and _CONTINUED_RE.search(shown[-1]):
                 shown.pop()
             return _cased_name(shown)
-        if len(words) <= KIND_WORDS and not re.search(r"\d", text) and not text.endswith(","):
+        numbered = re.search(r"\d", text) and not capitals  # ("CHAPTER 13 STANDING TRUSTEE'S FINAL REPORT")
+        if len(words) <= HEADING_KIND_WORDS and not text.endswith(",") and not numbered:
             return _cased_name(words)
         return found.group(0).title()
     return None

@@ -286,6 +286,10 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     subject = without_identifier(clean(subject))
     if form and metadata_title_ok(subject) and not _FORM_CODE_RE.fullmatch(subject) and metadata_agrees(subject, lines):
         return f"{metadata} — {subject}"  # "Form 940-B (Rev. 5-2010) — Request for Verification of Credit …"
+    # A court's paper that names no parties is named by its heading, court and case before its type
+    # speaks: the court's name is set largest ("Central District of California").
+    if not metadata and (label := court_label(lines)):
+        return label
     printed = first_page_title(items) if paged and not is_filing(blocks) else None
     if metadata and printed and _FORM_CODE_RE.fullmatch(metadata) and not metadata_agrees(metadata, [printed]):
         return f"{metadata} — {printed}"  # "2007 Form 1040NR — U.S. Nonresident Alien Income Tax Return"
@@ -294,7 +298,7 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
         fuller = printed and len(printed.split()) >= len(metadata.split()) and metadata_agrees(metadata, [printed])
         return printed if printed and fuller else metadata
     # A metadata title that names only a kind ("Product Introduction") gives way to the cover's.
-    return printed or metadata or court_label(lines) or stamped_label(lines)
+    return printed or metadata or stamped_label(lines)
 
 
 # A form known by its number, as its metadata names it ("2007 Form 1040NR", "Form W-9"): its printed name completes it.

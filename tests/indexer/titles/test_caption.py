@@ -192,3 +192,25 @@ def test_a_heading_in_capitals_names_the_paper_whole_however_long_it_runs() -> N
     assert court_title(lines) == "Lee v. Kim — Motion to Stay Proceedings Pending Decision"
     granted = [*lines[:5], "ORDER GRANTING NORTHWIND, INC. dba NORTHWIND STORES' APPLICATION FOR AN INJUNCTION"]
     assert court_title(granted) == "Lee v. Kim — Order Granting Northwind"
+
+
+def test_a_court_paper_of_one_party_its_court_between_and_its_report_named_whole() -> None:
+    lines = ["Case 31-09232 Doc 49 Filed 04/16/31 Entered 04/16/31 14:07:05 Desc Page 1 of 3", "In re:"]
+    lines += ["UNITED STATES BANKRUPTCY COURT NORTHERN DISTRICT OF ILLINOIS", "Marquita A Heron", "Debtor(s)"]
+    lines += ["Case No. 31 B 09232", "CHAPTER 13 STANDING TRUSTEE'S FINAL REPORT AND ACCOUNT"]
+    assert court_title(lines) == "In re Heron — Chapter 13 Standing Trustee's Final Report and Account"
+
+
+def test_a_courts_minutes_without_parties_are_named_before_the_courts_name_set_large() -> None:
+    from indexer.titles.decide import stated_title
+
+    lines = ["Case 2:31-cr-00595-CAS Document 123 Filed 03/24/31 Page 3 of 26 Page ID #:992"]
+    lines += ["UNITED STATES DISTRICT COURT", "CENTRAL DISTRICT OF CALIFORNIA", "REDACTED CRIMINAL MINUTES – GENERAL"]
+    items = [
+        {"type": "text", "page_idx": 0, "bbox": [100, 20 + 40 * k, 900, 50 + 40 * k], "text": line, "font_size": size}
+        for k, (line, size) in enumerate(zip(lines, (8, 12, 16, 11), strict=True))
+    ]
+    items.append({"type": "text", "page_idx": 0, "bbox": [100, 300, 900, 500], "text": "The government moves. " * 30})
+    assert stated_title([], items, "", paged=True) == (
+        "Redacted Criminal Minutes – General — United States District Court, Case 2:31-cr-00595-CAS"
+    )
