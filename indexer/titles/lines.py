@@ -126,13 +126,30 @@ def names_institution(text: str) -> bool:
     text = text.strip(" .")
     if _COMPANY_RE.search(text) and len(text.split()) <= COMPANY_WORDS and not _DOCUMENT_KIND_RE.search(text):
         return True
-    found = _INSTITUTION_RE.search(text)
+    found = next((m for m in _INSTITUTION_RE.finditer(text) if _heads_name(m, text)), None)
     return (
         len(text.split()) <= INSTITUTION_WORDS
         and found is not None
         and not _DOCUMENT_KIND_RE.search(text)
         and not _SUBJECT_RE.search(text[: found.start()])  # "Teaching Mathematics in Elementary School 2"
     )
+
+
+# What follows an institution's word that heads its name: nothing, what it is of or for ("de",
+# "für" too), a place after a comma, another institution's word ("University College", "Court of
+# Appeals", "Center for …"). Before other words it qualifies them ("Government-University Identity
+# Management Opportunities", a deck's title).
+_HEAD_END_RE = re.compile(r"^(?:$|[,;:()\[\]–—/|]|-\s|(?:of|for|on|at|and|&|de|des|du|di|del|für)\b)", re.I)
+
+
+def _heads_name(found: re.Match[str], text: str) -> bool:
+    """Whether the institution's word `found` heads its name in `text` (or is run into its "of"),
+    also where another line runs on after it: a code, or capitals after a word that is not."""
+    after = text[found.end() :].strip(" .")
+    if found.group(2).lower() == "of" or _HEAD_END_RE.match(after) or _INSTITUTION_RE.match(after):
+        return True
+    following = after.split()[0]
+    return any(c.isdigit() for c in following) or (following.isupper() and not found.group(1).isupper())
 
 
 # An institution's name run into a title in capitals: "… SCHOOL OF MANAGEMENT", "UNIVERSITYOF

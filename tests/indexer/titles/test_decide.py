@@ -124,6 +124,27 @@ def test_a_decks_first_slide_names_it_past_its_issuer() -> None:
     assert build(parsed, fallback_title="file-name").title == "Virtual Machine Environment Scorecard"
 
 
+def test_an_institutions_word_that_qualifies_a_decks_title_leaves_it_the_title() -> None:
+    """ "University" in "Government-University Identity Management Opportunities" names no
+    institution: it qualifies the words after it, so the slide's title is the deck's, not its file's."""
+    from indexer.models import Block, ParsedDocument
+
+    heading = "Government-University Identity Management Opportunities"
+    items: list[Item] = [
+        {"type": "text", "text_level": 1, "page_idx": 0, "text": f"**{heading}**"},
+        {"type": "text", "page_idx": 0, "text": "*Peter Northwind, Ph.D.*"},
+        {"type": "text", "text_level": 2, "page_idx": 1, "text": "Current State of Affairs"},
+    ]
+    blocks = [
+        Block("heading", heading, level=1, page=1),
+        Block("text", "Peter Northwind, Ph.D.", page=1),
+        Block("heading", "Current State of Affairs", level=2, page=2),
+        Block("text", "You apply to the application owner for a password.", page=2),
+    ]
+    parsed = ParsedDocument(blocks=blocks, items=items, paged=True, format=".pptx")
+    assert build(parsed, fallback_title="file-name").title == heading
+
+
 def test_italics_and_bold_italics_leave_no_asterisks() -> None:
     assert clean("***University of Northwind***") == "University of Northwind"
     assert clean("5 * 3 * 2 and a *word*") == "5 * 3 * 2 and a word"

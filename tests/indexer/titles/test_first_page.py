@@ -183,6 +183,9 @@ def test_an_institution_alone_names_the_issuer_not_the_document() -> None:
     assert names_institution("Department of Chemistry")
     assert not names_institution("Department of Health Strategic Plan 2031–2033")
     assert not names_institution("Introduction to College Writing")
+    assert names_institution("Stanford University School of Medicine")  # (the school heads it)
+    assert names_institution("UNIVERSITYOF MASSACHUSETTS") and names_institution("Centre de recherche")
+    assert not names_institution("Government-University Identity Management Opportunities")  # qualifies
 
 
 def test_the_period_date_or_version_a_document_states() -> None:
