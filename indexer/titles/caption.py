@@ -120,14 +120,16 @@ def read_caption(lines: list[str]) -> Caption | None:
     return Caption(parties, _court_name(court) if court else None, _paper_kind(lines))
 
 
-def court_title(lines: list[str]) -> str | None:
+def court_title(lines: list[str], following: list[str] | None = None) -> str | None:
     """A court paper's title: "Knowles v. Mirzayance — Oral Argument Transcript" (its parties and
-    the kind of paper its first page names), None when the page is no court paper's or names no
-    parties."""
+    the kind of paper its first page names, else the heading that names it on the `following`
+    page, where a caption of several cases runs on), None when the page is no court paper's or
+    names no parties."""
     found = read_caption(lines)
     if found is None or found.parties is None:
         return None
-    return f"{found.parties} — {found.kind}" if found.kind else found.parties
+    kind = found.kind or _heading_kind((following or [])[:FIRST_LINES])
+    return f"{found.parties} — {kind}" if kind else found.parties
 
 
 def court_label(lines: list[str]) -> str | None:
@@ -304,6 +306,10 @@ _AFTER_COURT_RE = re.compile(
 )
 
 
+# A line's opening words in capitals, before words that are not ("ORDER OF COURT" of "ORDER OF COURT Entered: …").
+_CAPITALS_RUN_RE = re.compile(r"^(?:[A-Z][A-Z'’&.-]*\s+)+[A-Z][A-Z'’&.-]*(?=\s+[A-Z]?[a-z])")
+
+
 def _heading_kind(lines: list[str]) -> str | None:
     """The heading that says what the paper is ("DOCKETING NOTICE", "(Slip Opinion)", "ORDER
     GRANTING …" → "Order"), on a line of its own or after the court's name on its line ("… COURT OF
@@ -314,6 +320,8 @@ def _heading_kind(lines: list[str]) -> str | None:
             continue  # a party's line ("NATIONAL RESPONSE CORPORATION,"), not "ORDER GRANTING ACME, INC.'S …"
         if court := COURT_RE.search(text):
             text = _AFTER_COURT_RE.sub("", text[court.end() :]).strip(" ()[]*:.")
+        if (lead := _CAPITALS_RUN_RE.match(text)) and len(lead.group(0).split()) >= 2:
+            text = lead.group(0)  # the heading, a line run on after it ("ORDER OF COURT Entered: …")
         words = text.split()
         found = _HEADING_KIND_RE.search(text)
         letters = re.sub(r"[^A-Za-z]", "", text)

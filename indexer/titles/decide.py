@@ -275,7 +275,12 @@ def stated_title(blocks: list[Block], items: list[Item], metadata: str, paged: b
     its template; a form's number, with the name its metadata `subject` gives where page 1 prints
     it), the title set on its first page (`items`: the parser's content list)."""
     lines = first_page_lines(blocks, items)
-    stated = cover_title(blocks) or court_title(lines) or preamble_title(lines) or citation_title(blocks)
+    stated = (
+        cover_title(blocks)
+        or court_title(lines, first_page_lines(blocks, items, after=1))
+        or preamble_title(lines)
+        or citation_title(blocks)
+    )
     if stated:
         return stated
     metadata, cover = without_identifier(clean(metadata)), cover_text(blocks, items)

@@ -414,16 +414,16 @@ def first_page_index(items: list[Item]) -> int | None:
     return min((i["page_idx"] for i in items if isinstance(i.get("page_idx"), int)), default=None)
 
 
-def first_page_lines(blocks: list[Block], items: list[Item] | None) -> list[str]:
+def first_page_lines(blocks: list[Block], items: list[Item] | None, after: int = 0) -> list[str]:
     """The first page's lines in reading order (the parser's items where it gave them, which keep
     the lines the blocks drop; a scanned page's, the words its picture carries), or a file's
-    opening lines."""
+    opening lines; `after`: the lines of the page this many pages on (none in a file without pages)."""
     if items:
-        first = first_page_index(items) or 0
+        first = (first_page_index(items) or 0) + after
         page = [i for i in items if i.get("page_idx", 0) == first]
         texts = [i.get("text") or "" for i in page]
         if not any(t.strip() for t in texts):
             texts = [i.get("text_layer") or i.get("content") or "" for i in page if i.get("type") == "image"]
     else:
-        texts = [b.text for b in blocks[:12]]
+        texts = [] if after else [b.text for b in blocks[:12]]
     return [clean(line) for text in texts for line in text.splitlines() if line.strip()]

@@ -214,3 +214,19 @@ def test_a_courts_minutes_without_parties_are_named_before_the_courts_name_set_l
     assert stated_title([], items, "", paged=True) == (
         "Redacted Criminal Minutes – General — United States District Court, Case 2:31-cr-00595-CAS"
     )
+
+
+def test_a_caption_of_several_cases_names_its_paper_on_the_page_it_runs_on_to() -> None:
+    first = [
+        "Case: 31-2209 Document: 00116475093 Page: 1",
+        "United States Court of Appeals",
+        "For the First Circuit",
+        "No. 31-2207",
+        "NORTHWIND LIFE INSURANCE COMPANY, Plaintiff, Appellant, v. JANE ROE, Defendant, Appellee",
+        "No. 31-2208",
+        "CONTOSO ASSURANCE CO., Plaintiff, Appellant, v. FABRIKAM, LLC, Defendant,",
+    ]
+    second = ["Case: 31-2209 Document: 00116475093 Page: 2", "ORDER OF COURT Entered: January 3, 2031"]
+    assert court_title(first) == "Northwind Life Insurance Company v. Roe"
+    assert court_title(first, second) == "Northwind Life Insurance Company v. Roe — Order of Court"
+    assert court_title(first, ["The time for filing the briefs is extended."]) == court_title(first)
