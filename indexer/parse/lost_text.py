@@ -8,6 +8,8 @@ of its characters flash returned), never by what the words say.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from indexer.models import Item
 from indexer.parse.pdf_layers import PageWord, join_lines, lines_of, page_word_boxes, union_box
 
@@ -29,9 +31,10 @@ def _item_chars(item: Item) -> int:
     return _chars(" ".join(parts + list(item.get("list_items") or [])))
 
 
-def lost_pages(path: str, items: list[Item]) -> list[int]:
+def lost_pages(path: str, items: list[Item], skip: Collection[int] = ()) -> list[int]:
     """0-based pages whose text layer holds at least LOST_MIN_CHARS characters, of which the
-    parser's items hold less than LOST_SHARE."""
+    parser's items hold less than LOST_SHARE; never one in `skip` (a text layer that is not text,
+    which OCR reads instead)."""
     import pypdfium2 as pdfium
 
     held: dict[int, int] = {}
@@ -49,7 +52,7 @@ def lost_pages(path: str, items: list[Item]) -> list[int]:
             finally:
                 textpage.close()
                 page.close()
-            if layer >= LOST_MIN_CHARS and held.get(index, 0) < LOST_SHARE * layer:
+            if layer >= LOST_MIN_CHARS and held.get(index, 0) < LOST_SHARE * layer and index not in skip:
                 lost.append(index)
     finally:
         pdf.close()

@@ -153,12 +153,13 @@ LOST_SINCE = 12  # … and its pages whose text flash lost read from the text la
 
 
 def _read_lost_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
-    """Pages whose text flash lost, read from the text layer (`lost_text`); a quirk of the text
-    layer there costs those pages' words, never the parse."""
+    """Pages whose text flash lost, read from the text layer (`lost_text`), unless that layer is
+    not text (OCR reads those); a quirk of the text layer there costs those pages' words, never the
+    parse."""
     from indexer.parse.lost_text import lost_pages, read_lost_pages
 
     try:
-        pages = lost_pages(path, items)
+        pages = lost_pages(path, items, skip=set(pages_by_text_layer(path)[1]))
         if pages:
             shown = ", ".join(str(p + 1) for p in pages[:10]) + (", …" if len(pages) > 10 else "")
             warnings.append(f"{_pages(pages)} ({shown}) read from the text layer: the parser gave few of their words")

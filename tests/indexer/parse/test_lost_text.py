@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fpdf import FPDF
 
 from indexer.parse.lost_text import lost_pages, read_lost_pages
+from tests.conftest import BENCH
 
 LEFT = ["the agency proposes to inspect", "the wiring and to replace any", "damaged part before the flight"]
 RIGHT = ["results are reported to the", "manufacturer within thirty days", "of the inspection of the part"]
@@ -69,3 +71,24 @@ def test_a_page_with_few_words_in_its_text_layer_is_never_lost(tmp_path: Path) -
     pdf.cell(200, 14, "Exhibit 12")  # a stamp's or a caption's few words: judged by nothing
     pdf.output(str(tmp_path / "stamp.pdf"))
     assert lost_pages(str(tmp_path / "stamp.pdf"), []) == []
+
+
+GARBLED = BENCH / "mmlongbench" / "pdfs" / "afe620b9beac86c1027b96d31d396407.pdf"  # a font whose codes map to nothing
+
+
+@pytest.mark.skipif(not GARBLED.exists(), reason="needs ../shared/bench")
+def test_a_page_whose_text_layer_is_not_text_is_never_read_from_it(tmp_path: Path) -> None:
+    """Its pages hold thousands of the text layer's characters and flash kept none: they are left
+    to OCR (`read_garbled_pages`), never read from a layer of control characters."""
+    import pypdfium2 as pdfium
+
+    from indexer.parse.mineru_worker import _read_lost_pages
+
+    source = pdfium.PdfDocument(GARBLED)
+    pages = pdfium.PdfDocument.new()
+    pages.import_pages(source, [0, 1])
+    path = tmp_path / "report.pdf"
+    pages.save(str(path))
+    assert lost_pages(str(path), []) == [0, 1]  # by its characters' count alone, lost
+    warnings: list[str] = []
+    assert _read_lost_pages(str(path), [], warnings) == [] and warnings == []
