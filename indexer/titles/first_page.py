@@ -1158,8 +1158,10 @@ _PROFESSOR_RE = re.compile(r"\s(?i:prof)\.\s")  # "… SPRING 2023 – SYLLABUS 
 # An aside with a number, of three words or more ("(3 credits, CRN = 21233)"; not "(2015)").
 ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time (not a date's
-# "01.01.2020"), an address, a placeholder, credits.
-_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
+# "01.01.2020", nor a court's case number "3:18-cv-04954"), an address, a placeholder, credits.
+_PARTICULARS = (
+    r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d|-[A-Za-z])|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
+)
 # A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
 # however it opens ("… evolutionary change. * Note – This syllabus …").
 _ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt", "Mrs")

@@ -977,6 +977,9 @@ def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> No
     assert without_particulars("Title 47 Section 230 Reform Proposals") == "Title 47 Section 230 Reform Proposals"
     assert without_particulars("Section 230 of the Communications Act") == "Section 230 of the Communications Act"
     assert without_particulars("The Flipped Classroom for Beginners") == "The Flipped Classroom for Beginners"
+    stamped = "Motion for Class Certification — Case 3:31-cv-05711-EMC, Document 74-3, page 8"
+    assert without_particulars(stamped) == stamped, "a court's case number is no time of day"
+    assert without_particulars("Seabird Field Methods MWF 11:15-12:05") == "Seabird Field Methods"
 
 
 def test_a_letters_greeting_and_close_are_no_title() -> None:
