@@ -23,12 +23,14 @@ COURT_RE = re.compile(
     r"\bcourt of the united states\b|\btribunal\b",
     re.I,
 )
-# A case's number: "Case No. 8:16-cv-1261", "Docket #: 17-3510", "No. 11–889", "No. ED108783", "No. MDL 15-02641".
+# A case's number: "Case No. 8:16-cv-1261", "Docket #: 17-3510", "No. 11–889", "No. ED108783", "No. MDL 15-02641"
+# (a full stop in it only before a digit: "No. 11-889.Argued April 23" is "No. 11-889").
+_NUMBER_CHAR = r"(?:[\w:–/-]|\.(?=\d))"
 _CASE = (
     r"\b(?:case|docket|civil action|cause|index|appeal)\s*(?:no|number|#)\.?\s*[:#]?\s*"
-    r"(?:[A-Z]{1,4}\s)?[\w:.–/-]*\d[\w:.–/-]*"
+    rf"(?:[A-Z]{{1,4}}\s)?{_NUMBER_CHAR}*\d{_NUMBER_CHAR}*"
 )
-CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d[\w:.–/-]*", re.I)
+CASE_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d{_NUMBER_CHAR}*", re.I)
 # … and one a court's docket gives, not any "No. 5" (an issue's, a grant's, a resolution's): labelled
 # as a case's, or numbered with its year or its court's letters ("No. 21-800", "No. 3:05-cv-00595").
 _DOCKET_RE = re.compile(rf"{_CASE}|\bno\.\s*(?:[A-Z]{{1,4}}\s?)?\d{{1,2}}[-–:]\d", re.I)

@@ -230,3 +230,8 @@ def test_a_caption_of_several_cases_names_its_paper_on_the_page_it_runs_on_to() 
     assert court_title(first) == "Northwind Life Insurance Company v. Roe"
     assert court_title(first, second) == "Northwind Life Insurance Company v. Roe — Order of Court"
     assert court_title(first, ["The time for filing the briefs is extended."]) == court_title(first)
+
+
+def test_a_case_number_ends_where_the_next_word_runs_into_it() -> None:
+    lines = ["(Slip Opinion)", "SUPREME COURT OF THE UNITED STATES", "Syllabus", "No. 31-889.Argued April 23, 2031"]
+    assert court_label(lines) == "Slip Opinion — Supreme Court of the United States, No. 31-889"
