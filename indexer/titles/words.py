@@ -41,6 +41,11 @@ def opening_text(blocks: list[Block], pictures: bool = False) -> str:
     return "\n".join(parts)
 
 
+# Where a space is lost between words, whatever the words: after a possessive or a comma, before a
+# capitalised word ("Driver'sServices,Inc." is "Driver's Services, Inc."; no name is spelt so).
+_LOST_SPACE_RE = re.compile(r"(?<=[a-z])(?:['’]s|,)(?=[A-Z][a-z])")
+
+
 def mend(title: str, text: str, pictures: str = "") -> str:
     """`title` with its line-break hyphens joined and spaced as `text` (and the words read from
     its `pictures`) print it, cased as `text` writes its words."""
@@ -51,6 +56,7 @@ def mend(title: str, text: str, pictures: str = "") -> str:
     if split != title:  # a text layer that lost its spaces lost them after a colon too
         title = re.sub(r"(?<=\w):(?=[^\W\d_])", ": ", split)
     title = re.sub(r"(?<=[a-z]):(?=[A-Z])", ": ", title)  # OCR's "LayoutParser:A Unified Toolkit"
+    title = _LOST_SPACE_RE.sub(lambda m: m.group(0) + " ", title)  # OCR's "Driver'sServices,Inc."
     parts = _SEGMENT_RE.split(title)  # parts at even places, what separates them between
     return "".join(
         _cased(_spaced_as_printed(part, printed, *squeezed), text) if k % 2 == 0 else part

@@ -598,6 +598,10 @@ def test_capitals_line_break_hyphens_and_run_together_words_are_mended_as_the_te
         == "ZOO213: Intermediate Seabird Counting for Field and Lab"
     )
     assert mend("OnlineHelp for Herons", "") == "OnlineHelp for Herons", "a word in mixed case is printed so"
+    assert mend("Roe v. Northwind Driver'sServices,Inc. — Opinion", "") == (
+        "Roe v. Northwind Driver's Services, Inc. — Opinion"
+    ), "OCR lost the spaces after a possessive and a comma"
+    assert mend("McDonald's Restaurants, 1,000 Stores", "") == "McDonald's Restaurants, 1,000 Stores"
     spaced = "We use seabird data every week; seabird data is messy."
     assert mend("Course Syllabus: SeabirdData CountingI", spaced) == "Course Syllabus: Seabird Data Counting I", (
         "spaced as the text spaces it, capitalised as the title is, a part's numeral apart"
