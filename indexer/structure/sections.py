@@ -39,7 +39,7 @@ from indexer.tokens import count_tokens
 # Bump when parsing, naming or structuring changes what is stored for a file (its title, sections
 # and paragraphs): every index is structured again on its next start (parses come from the cache,
 # unchanged paragraphs keep their vectors). What each bump changed is in git's history of this line.
-STRUCTURE_VERSION = "27"
+STRUCTURE_VERSION = "28"
 MAX_TEXT_TOKENS = 350
 MAX_TITLE_CHARS = 300  # a heading longer than this is cut in the map (the text is a paragraph's job)
 TARGET_TEXT_TOKENS = 200
