@@ -37,6 +37,7 @@ from indexer.titles.first_page import (
     printed_page_title,
     reads_as_subtitle,
     running_head_title,
+    with_trade_number,
 )
 from indexer.titles.lines import (
     TITLE_MAX_WORDS,
@@ -120,6 +121,7 @@ def name_document(parsed: ParsedDocument, blocks: list[Block], lead: int, unique
         or (bold_opening_title(parsed.items or [], parsed.format in SLIDE_FORMATS) if office else None)
         or banner_picture_title(parsed.items or [])
     )
+    named = with_trade_number(named, parsed.items or []) if named else named  # "Invoice INV-0046"
     outright = parsed.title or (None if parsed.items else parsed.declared.title)  # front matter, a subject
     if named and named != outright:  # what a document declares outright it says whole
         named = with_code(named, first_page_lines(parsed.blocks, parsed.items))

@@ -248,6 +248,53 @@ def printed_page_title(items: list[Item]) -> str | None:
     return next((t for t in said if count_words(t) <= LONG_TITLE_WORDS), None)
 
 
+# A trade document known by its number: an invoice, a receipt, an estimate, a quote, an order.
+_TRADE_KIND = (
+    r"(?:(?:tax|sales|commercial|pro[\s-]?forma|preliminary)\s+)?"
+    r"(?:invoice|receipt|estimate|quot(?:e|ation)|purchase\s+order|credit\s+note|delivery\s+note|packing\s+slip)"
+)
+_TRADE_KIND_RE = re.compile(rf"{_TRADE_KIND}", re.I)
+_NUMBER_FIELD_RE = re.compile(
+    rf"^\W*(?:{_TRADE_KIND}|order|document)\s*(?:number|no\.?|#|id)\s*[:#]?\s*(?P<value>[A-Z0-9][\w/.-]*\d[\w/-]*)?\W*$",
+    re.I,
+)
+_NUMBER_VALUE_RE = re.compile(r"^#?\s*(?P<value>[A-Z0-9][\w/.-]*\d[\w/-]*)$", re.I)
+FIELD_REACH = 40  # a field's value is set right under its label or beside it, within this many units (of 1000)
+
+
+def with_trade_number(title: str, items: list[Item]) -> str:
+    """A trade document's title that names only its kind, or its issuer and its kind ("INVOICE",
+    "Contoso Inc. — Invoice"), with the number its first page gives it ("… Invoice INV-0046");
+    any other title as it is."""
+    kind = title.rsplit(" — ", 1)[-1]
+    if not _TRADE_KIND_RE.fullmatch(clean(kind).strip(" :")):
+        return title
+    number = trade_number(items)
+    return f"{title} {number}" if number else title
+
+
+def trade_number(items: list[Item]) -> str | None:
+    """The number a trade document's first page gives it: its number field's value ("Invoice
+    Number" over "INV-0046"), on the field's line or right under or beside it."""
+    first = first_page_index(items)
+    page = [i for i in items if i.get("page_idx") == first and i.get("bbox") and i.get("type") != "table"]
+    for label in page:
+        found = _NUMBER_FIELD_RE.match(clean(label.get("text") or ""))
+        if found is None:
+            continue
+        if found.group("value"):
+            return found.group("value")
+        x0, _, x1, bottom = label["bbox"]
+        for other in sorted(page, key=lambda i: (i["bbox"][1], i["bbox"][0])):
+            value = _NUMBER_VALUE_RE.match(clean(other.get("text") or ""))
+            ox0, oy0, _, _ = other["bbox"]
+            under = abs(ox0 - x0) <= FIELD_REACH and 0 <= oy0 - bottom <= FIELD_REACH
+            beside = 0 <= ox0 - x1 <= 3 * FIELD_REACH and abs(oy0 - label["bbox"][1]) <= FIELD_REACH / 4
+            if value and (under or beside):
+                return value.group("value")
+    return None
+
+
 RUNNING_HEAD_WORDS = 3  # a running head this long names the work ("Chapter 4" names a part)
 # A page's number at either end of a running head, not a year ("… Annual Report 2024" names its year).
 _PAGE_NUMBER_RE = re.compile(r"^(?!(?:19|20)\d\d\b)\d{1,4}\s+(?=\D)|(?<=\D)\s(?!(?:19|20)\d\d$)\d{1,4}$")

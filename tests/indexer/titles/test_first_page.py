@@ -12,7 +12,7 @@ from indexer.library import Library
 from indexer.models import Block
 from indexer.titles.decide import stated_title, with_code, without_particulars
 from indexer.titles.filings import cover_title, is_filing, stated_detail
-from indexer.titles.first_page import _title_field, first_page_title
+from indexer.titles.first_page import _title_field, first_page_title, with_trade_number
 from indexer.titles.lines import is_banner, is_boilerplate, names_institution
 from indexer.titles.stated import citation_title, cover_text, metadata_agrees, metadata_title_ok, without_identifier
 from indexer.titles.words import mend
@@ -1599,3 +1599,32 @@ def test_a_line_that_numbers_its_page_of_all_is_the_pages_furniture_however_long
     assert is_banner("Case 8:31-cv-01261-DOC-KES Document 40 Filed 08/05/31 Page 1 of 4 Page ID #:365")
     assert is_banner("Página 12 de 14")
     assert not is_banner("A Guide to the Twelve Pages of the Harbour Charter")
+
+
+def test_an_invoice_is_named_by_the_number_its_number_field_gives() -> None:
+    """A page whose title names only its kind ("INVOICE") takes the number its field sets under
+    its label; a title that says more keeps what it says."""
+    from indexer.models import ParsedDocument
+    from indexer.structure.sections import build
+
+    def box(text: str, bbox: list[int], size: float = 9.0) -> dict:
+        return {"type": "text", "page_idx": 0, "bbox": bbox, "text": text, "font_size": size}
+
+    items = [
+        box("INVOICE", [46, 148, 179, 178], 24.0),
+        box("Northwind Wholesale", [93, 193, 204, 204]),
+        box("**Invoice Date**", [591, 146, 666, 157]),
+        box("Jun 3, 2031", [591, 160, 658, 171]),
+        box("**Invoice Number**", [591, 182, 688, 194]),
+        box("Contoso Demo Inc.", [772, 147, 879, 159]),
+        box("INV-0046", [591, 196, 646, 207]),
+        box("Description", [51, 350, 121, 361]),
+        box("Twelve heron feeders, delivered to the warehouse on the third of June.", [51, 370, 700, 381]),
+    ]
+    blocks = [Block("text", str(item["text"]).strip("*"), page=1) for item in items]
+    parsed = ParsedDocument(blocks=blocks, items=items, paged=True, format=".pdf")
+    assert build(parsed, fallback_title="file").title == "Contoso Demo Inc — Invoice INV-0046"
+    assert with_trade_number("INVOICE", items) == "INVOICE INV-0046"
+    assert with_trade_number("Quarterly Report", items) == "Quarterly Report"
+    assert with_trade_number("Receipt", [box("Receipt No.: 2031-0042", [100, 100, 300, 110])]) == "Receipt 2031-0042"
+    assert with_trade_number("Receipt", items[:4]) == "Receipt", "no number field"
