@@ -138,8 +138,8 @@ def run_upgrade(request: dict) -> dict:
         read_by_ocr = {p for pages in pages_by_text_layer(request["path"]) for p in pages}
         _read_font_sizes(request["path"], items, warnings, skip=read_by_ocr)
     if request.get("version", 0) < LOST_SINCE and raw.get("tier") != "ocr":
-        known = {id(it) for it in items}
-        raw["content_list"] = items = _read_lost_pages(request["path"], items, warnings)
+        known, garbled = {id(it) for it in items}, pages_by_text_layer(request["path"])[1]
+        raw["content_list"] = items = _read_lost_pages(request["path"], items, garbled, warnings)
         _read_font_sizes(request["path"], [it for it in items if id(it) not in known], warnings)
     _read_symbols(request["path"], items, warnings)
     return raw
@@ -152,14 +152,14 @@ FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page 
 LOST_SINCE = 12  # … and its pages whose text flash lost read from the text layer
 
 
-def _read_lost_pages(path: str, items: list[Item], warnings: list[str]) -> list[Item]:
+def _read_lost_pages(path: str, items: list[Item], garbled: list[int], warnings: list[str]) -> list[Item]:
     """Pages whose text flash lost, read from the text layer (`lost_text`), unless that layer is
-    not text (OCR reads those); a quirk of the text layer there costs those pages' words, never the
-    parse."""
+    not text (`garbled`: OCR reads those); a quirk of the text layer there costs those pages'
+    words, never the parse."""
     from indexer.parse.lost_text import lost_pages, read_lost_pages
 
     try:
-        pages = lost_pages(path, items, skip=set(pages_by_text_layer(path)[1]))
+        pages = lost_pages(path, items, skip=set(garbled))
         if pages:
             shown = ", ".join(str(p + 1) for p in pages[:10]) + (", …" if len(pages) > 10 else "")
             warnings.append(f"{_pages(pages)} ({shown}) read from the text layer: the parser gave few of their words")
@@ -322,11 +322,11 @@ def run(request: dict) -> dict:
     if is_pdf:
         items = _repaired_pages(path, items, warnings)
         fill_from_text_layer(path, items)
-        items = _read_lost_pages(path, items, warnings)  # (a picture's words in the text layer count as read)
+        blank, garbled = pages_by_text_layer(path)  # one pass over the text layer for both
+        items = _read_lost_pages(path, items, garbled, warnings)  # (a picture's words in the text layer count as read)
         _read_symbols(path, items, warnings)
         _read_font_sizes(path, items, warnings)
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves
-            blank, garbled = pages_by_text_layer(path)  # one pass over the text layer for both
             items = read_blank_pages(path, items, blank, warnings)
             items = read_garbled_pages(path, items, garbled, warnings)
             read_pictures(path, items, warnings)

@@ -83,6 +83,7 @@ def test_a_page_whose_text_layer_is_not_text_is_never_read_from_it(tmp_path: Pat
     import pypdfium2 as pdfium
 
     from indexer.parse.mineru_worker import _read_lost_pages
+    from indexer.parse.pdf_layers import pages_by_text_layer
 
     source = pdfium.PdfDocument(GARBLED)
     pages = pdfium.PdfDocument.new()
@@ -91,4 +92,5 @@ def test_a_page_whose_text_layer_is_not_text_is_never_read_from_it(tmp_path: Pat
     pages.save(str(path))
     assert lost_pages(str(path), []) == [0, 1]  # by its characters' count alone, lost
     warnings: list[str] = []
-    assert _read_lost_pages(str(path), [], warnings) == [] and warnings == []
+    garbled = pages_by_text_layer(str(path))[1]
+    assert garbled == [0, 1] and _read_lost_pages(str(path), [], garbled, warnings) == [] and warnings == []
