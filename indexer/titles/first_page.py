@@ -253,7 +253,7 @@ _TRADE_KIND = (
     r"(?:(?:tax|sales|commercial|pro[\s-]?forma|preliminary)\s+)?"
     r"(?:invoice|receipt|estimate|quot(?:e|ation)|purchase\s+order|credit\s+note|delivery\s+note|packing\s+slip)"
 )
-_TRADE_KIND_RE = re.compile(rf"{_TRADE_KIND}", re.I)
+_TRADE_KIND_RE = re.compile(_TRADE_KIND, re.I)
 _NUMBER_FIELD_RE = re.compile(
     rf"^\W*(?:{_TRADE_KIND}|order|document)\s*(?:number|no\.?|#|id)\s*[:#]?\s*(?P<value>[A-Z0-9][\w/.-]*\d[\w/-]*)?\W*$",
     re.I,
