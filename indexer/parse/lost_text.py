@@ -81,7 +81,8 @@ def read_lost_pages(path: str, items: list[Item], pages: list[int]) -> list[Item
         pdf.close()
     read = {it["page_idx"] for it in found}
     kept = [it for it in items if not (it.get("page_idx") in read and it.get("type") in TEXT_TYPES)]
-    return sorted(kept + found, key=lambda it: int(it.get("page_idx", 0)))  # stable: each page keeps its order
+    # (stable: a page's items keep their order, its new blocks after the pictures and tables it kept)
+    return sorted(kept + found, key=lambda it: int(it.get("page_idx", 0)))
 
 
 def _on_page(word: PageWord) -> bool:

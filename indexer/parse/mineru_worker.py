@@ -152,14 +152,14 @@ FRAMED_SINCE = 11  # … and its type sizes read where a turned or cropped page 
 LOST_SINCE = 12  # … and its pages whose text flash lost read from the text layer
 
 
-def _read_lost_pages(path: str, items: list[Item], garbled: list[int], warnings: list[str]) -> list[Item]:
-    """Pages whose text flash lost, read from the text layer (`lost_text`), unless that layer is
-    not text (`garbled`: OCR reads those); a quirk of the text layer there costs those pages'
-    words, never the parse."""
+def _read_lost_pages(path: str, items: list[Item], skip: Collection[int], warnings: list[str]) -> list[Item]:
+    """Pages whose text flash lost, read from the text layer (`lost_text`), but for those in `skip`
+    (a text layer that is not text, which OCR reads; a heavy page, read without flash); a quirk of
+    the text layer there costs those pages' words, never the parse."""
     from indexer.parse.lost_text import lost_pages, read_lost_pages
 
     try:
-        pages = lost_pages(path, items, skip=set(garbled))
+        pages = lost_pages(path, items, skip=set(skip))
         if pages:
             shown = ", ".join(str(p + 1) for p in pages[:10]) + (", …" if len(pages) > 10 else "")
             warnings.append(f"{_pages(pages)} ({shown}) read from the text layer: the parser gave few of their words")
@@ -323,7 +323,8 @@ def run(request: dict) -> dict:
         items = _repaired_pages(path, items, warnings)
         fill_from_text_layer(path, items)
         blank, garbled = pages_by_text_layer(path)  # one pass over the text layer for both
-        items = _read_lost_pages(path, items, garbled, warnings)  # (a picture's words in the text layer count as read)
+        # (a picture's words in the text layer count as read; a heavy page's text is the text layer's, below)
+        items = _read_lost_pages(path, items, [*garbled, *heavy], warnings)
         _read_symbols(path, items, warnings)
         _read_font_sizes(path, items, warnings)
         if tier == "flash":  # the model tiers read scanned pages and pictures themselves

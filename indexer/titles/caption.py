@@ -112,7 +112,7 @@ def read_caption(lines: list[str]) -> Caption | None:
     versus = [k for k, line in enumerate(lines) if VERSUS_RE.search(f" {line} ")]
     in_re = _in_re(lines) if court else None
     if not versus and not in_re:  # a court's paper without parties: its heading says what it is
-        heading = _heading_kind(lines) if court and has_case else None
+        heading = _heading_kind(lines) if court and any(_case_line(line) for line in lines) else None
         return Caption(None, _court_name(court), heading) if court and heading else None
     if not (court or has_case or ROLE_RE.search(text)):
         return None
@@ -120,6 +120,22 @@ def read_caption(lines: list[str]) -> Caption | None:
     if parties is None and not (court and has_case):
         return None
     return Caption(parties, _court_name(court) if court else None, _paper_kind(lines))
+
+
+CASE_LINE_WORDS = 8  # a caption sets its case's number on a short line of its own (or one in capitals)
+
+
+def _case_line(line: str) -> bool:
+    """A line that sets the paper's case number as a caption or a filing stamp does ("Case No.
+    2:19-cr-00595-CAS", "No. 17-2400": opening the line, on a short one, or in capitals), not a
+    sentence that cites one ("Filings rose; Case No. 2019-1234 took longest.")."""
+    if _FILING_STAMP_RE.search(line):
+        return True
+    if _DOCKET_RE.match(line.strip(" ([*")):  # the line opens with it ("No. 11-889. Argued April 23, …")
+        return True
+    sentence = re.search(r"[a-z]{2}\.$", line.strip())
+    set_apart = len(line.split()) <= CASE_LINE_WORDS or line.isupper()  # (a form's line in capitals)
+    return bool(_DOCKET_RE.search(line)) and set_apart and not sentence
 
 
 def court_title(lines: list[str], following: list[str] | None = None) -> str | None:
@@ -150,9 +166,12 @@ def court_label(lines: list[str]) -> str | None:
 
 
 # The stamp a court's electronic filing sets atop every page of a paper filed with it: "Case
-# 3:19-cv-05711-EMC Document 74-3 Filed 04/12/21 Page 8 of 25" (its case, and the paper's number in the docket).
+# 3:19-cv-05711-EMC Document 74-3 Filed 04/12/21 Page 8 of 25" (its case, and the paper's number in the docket;
+# also "Case: 1:19-cv-01234 Document #: 12 Filed: …", and a bankruptcy court's "… Filed … Entered … Page 3 of 5").
 _FILING_STAMP_RE = re.compile(
-    r"\bcase\s+(\S*\d\S*)\s+(?:document|doc\.?)\s*#?\s*(\S*\d\S*)\s+filed\b(?:(?:\s+\S+){1,4}?\s+page\s*(\d+))?", re.I
+    r"\bcase:?\s+(\S*\d\S*)\s+(?:document|doc\.?)\s*(?:#\s*)?:?\s*(\S*\d\S*)\s+filed\b:?"
+    r"(?:(?:\s+\S+){1,8}?\s+page:?\s*(\d+))?",
+    re.I,
 )
 
 
@@ -308,8 +327,9 @@ _AFTER_COURT_RE = re.compile(
 )
 
 
-# A line's opening words in capitals, before words that are not ("ORDER OF COURT" of "ORDER OF COURT Entered: …").
-_CAPITALS_RUN_RE = re.compile(r"^(?:[A-Z][A-Z'’&.-]*\s+)+[A-Z][A-Z'’&.-]*(?=\s+[A-Z]?[a-z])")
+# A heading in capitals with a field run on after it ("ORDER OF COURT" of "ORDER OF COURT Entered:
+# January 3, 2013"); not a sentence that opens in capitals ("PLEASE TAKE NOTICE that …").
+_CAPITALS_RUN_RE = re.compile(r"^(?:[A-Z][A-Z'’&.-]*\s+)+[A-Z][A-Z'’&.-]*(?=\s+[A-Z][a-z]+:)")
 
 
 def _heading_kind(lines: list[str]) -> str | None:
@@ -322,8 +342,8 @@ def _heading_kind(lines: list[str]) -> str | None:
             continue  # a party's line ("NATIONAL RESPONSE CORPORATION,"), not "ORDER GRANTING ACME, INC.'S …"
         if court := COURT_RE.search(text):
             text = _AFTER_COURT_RE.sub("", text[court.end() :]).strip(" ()[]*:.")
-        if (lead := _CAPITALS_RUN_RE.match(text)) and len(lead.group(0).split()) >= 2:
-            text = lead.group(0)  # the heading, a line run on after it ("ORDER OF COURT Entered: …")
+        if lead := _CAPITALS_RUN_RE.match(text):
+            text = lead.group(0)  # the heading, a field run on after it
         words = text.split()
         found = _HEADING_KIND_RE.search(text)
         letters = re.sub(r"[^A-Za-z]", "", text)

@@ -227,6 +227,7 @@ def running_head_title(items: list[Item]) -> str | None:
 
 
 PRINT_BAND = 60  # a browser prints a page's title and the date in this band atop each page (of 1000)
+_CLOCK_RE = re.compile(r",?\s*\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*$", re.I)  # "3/4/21, 10:15 AM"
 _URL_LINE_RE = re.compile(r"^\s*(?:https?://|www\.)\S+", re.I)
 
 
@@ -241,7 +242,7 @@ def printed_page_title(items: list[Item]) -> str | None:
     top = sorted((i for i in page if i["bbox"][3] < PRINT_BAND and i.get("type") in ("text", "header")),
                  key=lambda i: i["bbox"][0])  # fmt: skip
     texts = [clean(i.get("text") or "") for i in top]
-    if len(texts) < 2 or not is_date_line(texts[0]):
+    if len(texts) < 2 or not is_date_line(_CLOCK_RE.sub("", texts[0])):  # (a browser's date, its time with it)
         return None
     # (the page's own <title>, as the browser had it: an address may be all it says)
     said = (t for t in texts[1:] if not is_banner(t) and not is_date_line(t) and sum(c.isalpha() for c in t) >= 3)
@@ -270,29 +271,35 @@ def with_trade_number(title: str, items: list[Item]) -> str:
     if not _TRADE_KIND_RE.fullmatch(clean(kind).strip(" :")):
         return title
     number = trade_number(items)
-    return f"{title} {number}" if number else title
+    return f"{title.rstrip(' :')} {number}" if number else title
 
 
 def trade_number(items: list[Item]) -> str | None:
     """The number a trade document's first page gives it: its number field's value ("Invoice
     Number" over "INV-0046"), on the field's line or right under or beside it."""
     first = first_page_index(items)
-    page = [i for i in items if i.get("page_idx") == first and i.get("bbox") and i.get("type") != "table"]
+    page = [i for i in items if i.get("page_idx") == first and len(i.get("bbox") or ()) == 4 and i["type"] != "table"]
     for label in page:
         found = _NUMBER_FIELD_RE.match(clean(label.get("text") or ""))
         if found is None:
             continue
-        if found.group("value"):
+        if found.group("value") and _a_number(found.group("value")):
             return found.group("value")
-        x0, _, x1, bottom = label["bbox"]
-        for other in sorted(page, key=lambda i: (i["bbox"][1], i["bbox"][0])):
+        x0, y0, x1, bottom = label["bbox"]
+        beside = [
+            o for o in page if 0 <= o["bbox"][0] - x1 <= 3 * FIELD_REACH and abs(o["bbox"][1] - y0) <= FIELD_REACH / 4
+        ]
+        under = [o for o in page if abs(o["bbox"][0] - x0) <= FIELD_REACH and 0 <= o["bbox"][1] - bottom <= FIELD_REACH]
+        for other in sorted(beside, key=lambda o: o["bbox"][0]) + sorted(under, key=lambda o: o["bbox"][1]):
             value = _NUMBER_VALUE_RE.match(clean(other.get("text") or ""))
-            ox0, oy0, _, _ = other["bbox"]
-            under = abs(ox0 - x0) <= FIELD_REACH and 0 <= oy0 - bottom <= FIELD_REACH
-            beside = 0 <= ox0 - x1 <= 3 * FIELD_REACH and abs(oy0 - label["bbox"][1]) <= FIELD_REACH / 4
-            if value and (under or beside):
+            if value and _a_number(value.group("value")):
                 return value.group("value")
     return None
+
+
+def _a_number(value: str) -> bool:
+    """A document's number, not a date or an amount set near its label ("2021-04-12", "1,234.00")."""
+    return not re.fullmatch(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|[\d,]*\d[.,]\d{2}", value)
 
 
 RUNNING_HEAD_WORDS = 3  # a running head this long names the work ("Chapter 4" names a part)
@@ -1206,9 +1213,7 @@ _PROFESSOR_RE = re.compile(r"\s(?i:prof)\.\s")  # "… SPRING 2023 – SYLLABUS 
 ASIDE_RE = re.compile(r"\s*\((?=[^)]*\d)(?=(?:[^)\s]+\s+){2,}[^)\s]+\))[^)]*\)(?=\s|$)")
 # What follows a document's name on its line but is no part of it: a time (not a date's
 # "01.01.2020", nor a court's case number "3:18-cv-04954"), an address, a placeholder, credits.
-_PARTICULARS = (
-    r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d|-[A-Za-z])|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
-)
+_PARTICULARS = r"(?:[MTWRF]|Th|Tu)*\s?\d{1,2}[:.]\d{2}\b(?![.:]\d|-[A-Za-z]{2}-)|<[A-Z_]+>|\S+@\S+|https?://|\(?\d+\s+(?i:credits?)\b"
 # A sentence's end, after a word (not an initial's or a title's "Dr."), before the next sentence
 # however it opens ("… evolutionary change. * Note – This syllabus …").
 _ABBREVIATIONS = ("Prof", "Inc", "Corp", "Ltd", "Dept", "Univ", "Assoc", "Govt", "Mrs")

@@ -139,17 +139,18 @@ def names_institution(text: str) -> bool:
 # "für" too), a place after a comma, another institution's word ("University College", "Court of
 # Appeals", "Center for …"). Before other words it qualifies them ("Government-University Identity
 # Management Opportunities", a deck's title).
-_HEAD_END_RE = re.compile(r"^(?:$|[,;:()\[\]–—/|]|-\s|(?:of|for|on|at|and|&|de|des|du|di|del|für)\b)", re.I)
+_HEAD_END_RE = re.compile(r"^(?:$|[,;:()\[\]–—/|&]|-\s|(?:of|for|on|at|and|de|des|du|di|del|für)\b)", re.I)
 
 
 def _heads_name(found: re.Match[str], text: str) -> bool:
     """Whether the institution's word `found` heads its name in `text` (or is run into its "of"),
-    also where another line runs on after it: a code, or capitals after a word that is not."""
-    after = text[found.end() :].strip(" .")
+    also where another line runs on after it: a code, or capitals after a word that is not. A line
+    in capitals cannot tell: its word is taken to head it ("HARVARD UNIVERSITY PRESS")."""
+    after = " ".join(text[found.end() :].split()).strip(" .")
     if found.group(2).lower() == "of" or _HEAD_END_RE.match(after) or _INSTITUTION_RE.match(after):
         return True
     following = after.split()[0]
-    return any(c.isdigit() for c in following) or (following.isupper() and not found.group(1).isupper())
+    return any(c.isdigit() for c in following) or following.isupper()
 
 
 # An institution's name run into a title in capitals: "… SCHOOL OF MANAGEMENT", "UNIVERSITYOF

@@ -3,7 +3,7 @@ papers set them, whatever court printed them."""
 
 from __future__ import annotations
 
-from indexer.titles.caption import court_label, court_title, read_caption
+from indexer.titles.caption import court_label, court_title, read_caption, stamped_label
 
 TRANSCRIPT = [
     "Official - Subject to Final Review",
@@ -235,3 +235,20 @@ def test_a_caption_of_several_cases_names_its_paper_on_the_page_it_runs_on_to() 
 def test_a_case_number_ends_where_the_next_word_runs_into_it() -> None:
     lines = ["(Slip Opinion)", "SUPREME COURT OF THE UNITED STATES", "Syllabus", "No. 31-889.Argued April 23, 2031"]
     assert court_label(lines) == "Slip Opinion — Supreme Court of the United States, No. 31-889"
+
+
+def test_a_sentence_in_capitals_or_citing_a_case_names_no_paper() -> None:
+    caption = ["UNITED STATES DISTRICT COURT", "JANE DOE, Plaintiff,", "v.", "CONTOSO CORP., Defendant."]
+    notice = "PLEASE TAKE NOTICE that on June 1, 2031, the motion will be heard."
+    titled = court_title([*caption, "Case No. 1:31-cv-0042", notice]) or ""
+    assert titled.startswith("Doe v. Contoso Corp.") and "Take Notice" not in titled, titled
+    report = ["The Supreme Court of Northland", "2031 ANNUAL REPORT", "Filings rose; Case No. 2031-1234 took longest."]
+    assert court_label(report) is None, "a court's report that cites a case is no court paper"
+
+
+def test_filing_stamps_as_several_courts_print_them() -> None:
+    for stamp, page in [
+        ("Case: 1:31-cv-01234 Document #: 12 Filed: 04/12/31 Page 3 of 5 PageID #:40", "page 3"),
+        ("Case 31-12345 Doc 45 Filed 04/12/31 Entered 04/12/31 10:00:00 Desc Main Document Page 3 of 5", "page 3"),
+    ]:
+        assert stamped_label([stamp, "The witness was sworn."]).endswith(page), stamp

@@ -186,6 +186,8 @@ def test_an_institution_alone_names_the_issuer_not_the_document() -> None:
     assert names_institution("Stanford University School of Medicine")  # (the school heads it)
     assert names_institution("UNIVERSITYOF MASSACHUSETTS") and names_institution("Centre de recherche")
     assert not names_institution("Government-University Identity Management Opportunities")  # qualifies
+    assert names_institution("Research Center & Library") and names_institution("HARVARD UNIVERSITY PRESS")
+    assert names_institution("Department\t") and names_institution("University\u00a0")  # (whitespace after it)
 
 
 def test_the_period_date_or_version_a_document_states() -> None:
@@ -984,6 +986,7 @@ def test_a_code_comes_with_its_title_without_its_section_or_its_schedule() -> No
     stamped = "Motion for Class Certification — Case 3:31-cv-05711-EMC, Document 74-3, page 8"
     assert without_particulars(stamped) == stamped, "a court's case number is no time of day"
     assert without_particulars("Seabird Field Methods MWF 11:15-12:05") == "Seabird Field Methods"
+    assert without_particulars("Seabird Field Methods MWF 9:30-Noon") == "Seabird Field Methods"
 
 
 def test_a_letters_greeting_and_close_are_no_title() -> None:
@@ -1593,6 +1596,8 @@ def test_a_web_page_printed_to_pdf_is_titled_by_the_title_its_browser_printed_at
     ]
     assert printed_page_title(items) == "Heron Lake Road to 12 Main St - Maps"
     assert printed_page_title(items[:3]) is None, "no address printed under it: no browser's page"
+    items[0] = {**items[0], "text": "3/4/31, 10:15 AM"}  # a browser that prints the time too
+    assert printed_page_title(items) == "Heron Lake Road to 12 Main St - Maps"
 
 
 def test_a_line_that_numbers_its_page_of_all_is_the_pages_furniture_however_long() -> None:
@@ -1628,3 +1633,7 @@ def test_an_invoice_is_named_by_the_number_its_number_field_gives() -> None:
     assert with_trade_number("Quarterly Report", items) == "Quarterly Report"
     assert with_trade_number("Receipt", [box("Receipt No.: 2031-0042", [100, 100, 300, 110])]) == "Receipt 2031-0042"
     assert with_trade_number("Receipt", items[:4]) == "Receipt", "no number field"
+    assert with_trade_number("Receipt:", [box("Receipt No.: 1001", [100, 100, 300, 110])]) == "Receipt 1001"
+    dated = [box("Invoice Number:", [500, 100, 600, 110]), box("2031-04-12", [500, 120, 560, 130])]
+    assert with_trade_number("Invoice", dated) == "Invoice", "a date under the label is no number"
+    assert with_trade_number("Invoice", [*dated, box("A-77", [650, 100, 700, 110])]) == "Invoice A-77"
