@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from indexer.models import Item
-from indexer.parse.pdf_layers import PageWord, join_lines, lines_of, page_word_boxes, union_box
+from indexer.parse.pdf_layers import PageWord, join_lines, lines_of, page_chars, page_word_boxes, union_box
 
 LOST_MIN_CHARS = 200  # a page whose text layer holds fewer characters (a stamp, a caption) is judged by nothing
 LOST_SHARE = 0.2  # … and whose items hold less than this share of them has lost its text
@@ -45,13 +45,7 @@ def lost_pages(path: str, items: list[Item], skip: Collection[int] = ()) -> list
     lost: list[int] = []
     try:
         for index in range(len(pdf)):
-            page = pdf[index]
-            textpage = page.get_textpage()
-            try:
-                layer = _chars(textpage.get_text_range())
-            finally:
-                textpage.close()
-                page.close()
+            layer = len(page_chars(pdf, index))
             if layer >= LOST_MIN_CHARS and held.get(index, 0) < LOST_SHARE * layer and index not in skip:
                 lost.append(index)
     finally:

@@ -126,19 +126,19 @@ def run_upgrade(request: dict) -> dict:
     raw["declared"] = declared(request["path"])
     warnings = raw.setdefault("warnings", [])
     items = raw["content_list"]
+    # (one pass over the text layer for the steps below; a scan's parse, OCR's, needs none)
+    blank, garbled = pages_by_text_layer(request["path"]) if raw.get("tier") != "ocr" else ([], [])
     if request.get("version", 0) < REPAIRED_SINCE:
         items = _repaired_pages(request["path"], items, warnings)
         raw["content_list"] = items  # (its sizes are read below, as every version before FRAMED_SINCE's are)
     if raw.get("tier") == "flash" and request.get("version", 0) < GARBLED_SINCE:  # the model tiers OCR themselves
-        garbled = pages_by_text_layer(request["path"])[1]
         raw["content_list"] = items = read_garbled_pages(request["path"], items, garbled, warnings)
     if raw.get("tier") == "flash" and request.get("version", 0) < STAMPED_SINCE:
         raw["content_list"] = items = read_blank_pages(request["path"], items, stamped_pages(request["path"]), warnings)
     if request.get("version", 0) < FRAMED_SINCE and raw.get("tier") != "ocr":  # a scan's sizes are OCR's
-        read_by_ocr = {p for pages in pages_by_text_layer(request["path"]) for p in pages}
-        _read_font_sizes(request["path"], items, warnings, skip=read_by_ocr)
+        _read_font_sizes(request["path"], items, warnings, skip={*blank, *garbled})
     if request.get("version", 0) < LOST_SINCE and raw.get("tier") != "ocr":
-        known, garbled = {id(it) for it in items}, pages_by_text_layer(request["path"])[1]
+        known = {id(it) for it in items}
         raw["content_list"] = items = _read_lost_pages(request["path"], items, garbled, warnings)
         _read_font_sizes(request["path"], [it for it in items if id(it) not in known], warnings)
     _read_symbols(request["path"], items, warnings)

@@ -55,7 +55,7 @@ def check_pdf(path: str) -> tuple[int, str | None, bool]:
 
 def _has_text(pdf: object, index: int) -> bool:
     """Whether page `index` of an open pypdfium2 document has a text layer."""
-    return not _is_scanned(pdf, index, _page_chars(pdf, index))
+    return not _is_scanned(pdf, index, page_chars(pdf, index))
 
 
 def _is_scanned(pdf: object, index: int, chars: str) -> bool:
@@ -105,7 +105,7 @@ def _picture_cover(pdf: object, index: int) -> float:
         page.close()
 
 
-def _page_chars(pdf: object, index: int) -> str:
+def page_chars(pdf: object, index: int) -> str:
     """The characters of page `index`'s text layer, spaces aside (an open pypdfium2 document)."""
     page = pdf[index]  # type: ignore[index]
     textpage = page.get_textpage()
@@ -399,7 +399,7 @@ def pages_by_text_layer(path: str) -> tuple[list[int], list[int]]:
     garbled: list[int] = []
     try:
         for index in range(len(pdf)):
-            chars = _page_chars(pdf, index)
+            chars = page_chars(pdf, index)
             odd = sum(1 for c in chars if ord(c) < 32 or "\ue000" <= c <= "\uf8ff")
             if _is_scanned(pdf, index, chars):
                 blank.append(index)
@@ -420,7 +420,7 @@ def stamped_pages(path: str) -> list[int]:
         return [
             index
             for index in range(len(pdf))
-            if len(chars := _page_chars(pdf, index)) >= MIN_PAGE_CHARS and _is_scanned(pdf, index, chars)
+            if len(chars := page_chars(pdf, index)) >= MIN_PAGE_CHARS and _is_scanned(pdf, index, chars)
         ]
     finally:
         pdf.close()

@@ -160,7 +160,7 @@ def court_label(lines: list[str]) -> str | None:
     case = CASE_RE.search("\n".join(lines[:FIRST_LINES]))
     words = re.sub(r"(?i)\bno\.\s*", "No. ", case.group(0)).split() if case else []
     number = " ".join(w if re.search(r"\d", w) else w.capitalize() if w.isupper() else w for w in words)
-    stamped = next((m for line in lines[:FIRST_LINES] if (m := _FILING_STAMP_RE.search(line))), None)
+    stamped = _filing_stamp(lines)
     number = number or (f"Case {stamped.group(1)}" if stamped else "")  # the case its filing stamp gives
     return f"{found.kind} — {found.court}" + (f", {number}" if number else "")
 
@@ -175,13 +175,17 @@ _FILING_STAMP_RE = re.compile(
 )
 
 
+def _filing_stamp(lines: list[str]) -> re.Match[str] | None:
+    return next((m for line in lines[:FIRST_LINES] if (m := _FILING_STAMP_RE.search(line))), None)
+
+
 def stamped_label(lines: list[str]) -> str | None:
     """What a page of a filed court paper whose first page names no parties is, where nothing else
     names it: the paper its heading or its footer names, with the case and the docket's number its
     filing stamp gives, and the page they start on if not its first ("Motion for Class Certification
     — Case 3:19-cv-05711-EMC, Document 74-3, page 8", "Case 1:19-cr-00725-JPO, Document 191"); None
     without such a stamp."""
-    found = next((m for line in lines[:FIRST_LINES] if (m := _FILING_STAMP_RE.search(line))), None)
+    found = _filing_stamp(lines)
     if found is None:
         return None
     filed = f"Case {found.group(1)}, Document {found.group(2)}"
